@@ -1,0 +1,67 @@
+"""Dealing: checking a given deal against a game's deck, and seeded shuffles.
+
+Nothing here calls the global ``random``: chance always comes from the caller's generator.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from .cards import CARDS, Card, format_card, parse_card
+from .errors import DealError
+
+__all__ = ["check_deal", "shuffled"]
+
+
+def check_deal(hands: Sequence[Sequence[Card | str]], rest: Sequence[Card | str], deck: Sequence[Card],
+               hand_sizes: Sequence[int], rest_size: int) -> tuple[list[int], list[int]]:
+    """Check that ``hands`` (seat order) and ``rest`` are exactly ``deck`` in the given sizes.
+
+    Returns the hands as bitmasks and the rest as card ids (order kept).  Raises DealError
+    naming the seat, the card or the count that is wrong.
+    """
+    if not isinstance(hands, (list, tuple)) or len(hands) != len(hand_sizes):
+        raise DealError(f"a deal has {len(hand_sizes)} hands, got "
+                        f"{len(hands) if isinstance(hands, (list, tuple)) else repr(hands)}")
+    deck_ids = {c.id for c in deck}
+    seen: dict[int, str] = {}
+    masks: list[int] = []
+
+    def take(card: Card | str, where: str) -> int:
+        c = parse_card(card)  # InvalidActionError (a DealError's sibling) for a bad code
+        if c.id not in deck_ids:
+            raise DealError(f"{c.code} is not a card of this game's deck ({where})")
+        if c.id in seen:
+            raise DealError(f"{c.code} is dealt twice ({seen[c.id]} and {where})")
+        seen[c.id] = where
+        return c.id
+
+    for seat, (hand, size) in enumerate(zip(hands, hand_sizes)):
+        if not isinstance(hand, (list, tuple)):
+            raise DealError(f"the hand of seat {seat} must be a list of cards")
+        if len(hand) != size:
+            raise DealError(f"seat {seat} must be dealt {size} cards, got {len(hand)}")
+        m = 0
+        for card in hand:
+            m |= 1 << take(card, f"seat {seat}")
+        masks.append(m)
+    if not isinstance(rest, (list, tuple)):
+        raise DealError("the rest must be a list of cards")
+    if len(rest) != rest_size:
+        raise DealError(f"the rest must hold {rest_size} card(s), got {len(rest)}")
+    rest_ids = [take(card, "the rest") for card in rest]
+    missing = sorted(deck_ids - set(seen))
+    if missing:
+        raise DealError("cards missing from the deal: " + " ".join(CARDS[i].code for i in missing))
+    return masks, rest_ids
+
+
+def shuffled(rng: random.Random, deck_ids: Sequence[int]) -> list[int]:
+    ids = list(deck_ids)
+    rng.shuffle(ids)
+    return ids
+
+
+def describe(cards: Sequence[Card], lang: str = "en") -> str:
+    return " ".join(format_card(c, lang) for c in cards)

@@ -1,0 +1,288 @@
+"""The game interface every game, bot, server and research adapter uses, and the registry.
+
+A game is a module that declares a :class:`GameInfo` (id, names, aliases, table sizes, options
+type, state type) and a state class derived from :class:`GameState`.  A state holds a whole match:
+
+- ``phase`` and ``to_act`` (``None`` when no player is to act: before a deal, or at the end);
+- ``needs_deal``: a chance node.  ``deal_random(rng)`` shuffles with the caller's seeded
+  ``random.Random``; ``deal(hands, rest)`` takes the cards as given (records, tests);
+- ``legal_actions()``: the single source of truth, in a stable order;
+- ``check(action)`` raises :class:`IllegalActionError`; ``is_legal(action)``;
+  ``apply(action)`` checks first, then changes the state (so a refused action changes nothing);
+- ``view(seat)``: the only way anyone sees hidden information (``seat=None``: a spectator);
+- ``outcome()``: the match result, ``None`` until the match is over;
+- ``summary()``: the replay JSON of ``../shared/spec/record.md`` §3.
+
+The core knows no single game: games register themselves in :mod:`kirifuda.games`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import types
+import typing
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Callable, ClassVar, Mapping, Sequence, TypeVar
+
+from .actions import Action, Chombo
+from .cards import Card
+from .errors import IllegalActionError, OptionError
+
+__all__ = ["GameState", "View", "Outcome", "GameInfo", "options_from_json", "options_to_json",
+           "parse_option_assignments", "to_jsonable"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished match: totals per scoring unit and the winner(s)."""
+
+    totals: tuple[float | int, ...]
+    winner: int | tuple[int, ...]
+    """A unit index, or a tuple of indices for a shared win."""
+
+
+def to_jsonable(value: Any) -> Any:
+    """Cards to codes, actions to their JSON, tuples to lists, enums to values."""
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json):
+        return to_json()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, frozenset, set)):
+        return [to_jsonable(v) for v in value]
+    raise TypeError(f"cannot encode {value!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class View:
+    """What one seat sees (or a spectator, ``seat=None``).  Games extend it with their public
+    table; nothing in a view is hidden from its seat."""
+
+    game: str
+    seat: int | None
+    phase: str
+    to_act: int | None
+    deal_number: int
+    """0-based index of the current deal in the match."""
+    hand: tuple[Card, ...]
+    """The seat's own cards (empty for a spectator)."""
+    hand_sizes: tuple[int, ...]
+    legal_actions: tuple[Action, ...]
+    """The seat's legal actions when it is to act, else empty."""
+    totals: tuple[float | int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: to_jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+S = TypeVar("S", bound="GameState")
+
+
+class GameState(ABC):
+    """A match in progress.  Subclasses implement the ``_``-prefixed hooks."""
+
+    game_id: ClassVar[str]
+    num_players: int
+
+    # -- what the state is ---------------------------------------------------------------
+    @property
+    @abstractmethod
+    def phase(self) -> Enum: ...
+
+    @property
+    @abstractmethod
+    def to_act(self) -> int | None: ...
+
+    @property
+    @abstractmethod
+    def needs_deal(self) -> bool:
+        """True at a chance node: the next deal must be dealt."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True when the match has ended."""
+
+    @abstractmethod
+    def legal_actions(self) -> tuple[Action, ...]: ...
+
+    # -- dealing (chance) ----------------------------------------------------------------
+    @abstractmethod
+    def deal(self, hands: Sequence[Sequence[Card]], rest: Sequence[Card]) -> None:
+        """Deal the given cards (seat order) and the undealt rest; raises ValueError naming what
+        is wrong with them (sizes, a missing or doubled card)."""
+
+    @abstractmethod
+    def deal_random(self, rng: random.Random) -> None: ...
+
+    # -- acting --------------------------------------------------------------------------
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Raise IllegalActionError if ``action`` (by ``seat``, if given) is not legal now."""
+        if isinstance(action, Chombo):
+            self._check_chombo(action)
+            return
+        to_act = self.to_act
+        if to_act is None:
+            raise IllegalActionError(seat, action, self._no_turn_reason())
+        if seat is not None and seat != to_act:
+            raise IllegalActionError(seat, action, f"it is seat {to_act}'s turn, not seat {seat}'s")
+        if action not in self.legal_actions():
+            raise IllegalActionError(to_act, action, self._why_illegal(action))
+
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        try:
+            self.check(action, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Check the action, then carry it out.  A refused action leaves the state unchanged."""
+        self.check(action, seat)
+        self._apply(action)
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Carry out an action already checked."""
+
+    def _check_chombo(self, action: Chombo) -> None:
+        raise IllegalActionError(action.seat, action, f"{self.game_id} has no chombo")
+
+    def _no_turn_reason(self) -> str:
+        if self.is_over:
+            return "the match is over"
+        if self.needs_deal:
+            return "the next deal has not been dealt"
+        return "no one is to act"
+
+    @abstractmethod
+    def _why_illegal(self, action: Action) -> str:
+        """A message naming the rule that forbids ``action`` for the seat to act."""
+
+    # -- seeing --------------------------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: int | None) -> View: ...
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None: ...
+
+    @abstractmethod
+    def summary(self) -> dict[str, Any]:
+        """The replay JSON (record spec §3) for the match so far."""
+
+    @abstractmethod
+    def copy(self: S) -> S: ...
+
+    # -- records -------------------------------------------------------------------------
+    @abstractmethod
+    def record_deals(self) -> list[dict[str, Any]]:
+        """The deals so far as record JSON: ``hands``, ``rest``, ``actions`` with seats."""
+
+    @abstractmethod
+    def options_json(self) -> dict[str, Any]: ...
+
+    first: int
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A registered game."""
+
+    id: str
+    name_ja: str
+    name_en: str
+    aliases: tuple[str, ...]
+    min_players: int
+    max_players: int
+    options_type: type
+    new_state: Callable[..., GameState]
+    """``new_state(options, first=0)``: a fresh match waiting for its first deal."""
+    action_from_json: Callable[[Mapping[str, Any], int | None], Action]
+
+    def options(self, data: Mapping[str, Any] | None = None) -> Any:
+        return options_from_json(self.options_type, data or {})
+
+
+# -- options --------------------------------------------------------------------------------
+
+def _check_type(cls_name: str, name: str, value: Any, hint: Any) -> Any:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is typing.Literal:
+        for a in args:
+            if value == a and type(value) is type(a):
+                return value
+        choices = ", ".join(repr(a) for a in args)
+        raise OptionError(f"option {name}={value!r} is not one of {choices}")
+    if origin in (typing.Union, types.UnionType):
+        errors = []
+        for a in args:
+            try:
+                return _check_type(cls_name, name, value, a)
+            except OptionError as exc:
+                errors.append(str(exc))
+        raise OptionError(f"option {name}={value!r} has the wrong type")
+    if hint is type(None):
+        if value is None:
+            return None
+        raise OptionError(f"option {name}={value!r} is not null")
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        raise OptionError(f"option {name}={value!r} must be true or false")
+    if hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise OptionError(f"option {name}={value!r} must be a whole number")
+    if hint is str:
+        if isinstance(value, str):
+            return value
+        raise OptionError(f"option {name}={value!r} must be a string")
+    return value
+
+
+def options_from_json(cls: type, data: Mapping[str, Any]) -> Any:
+    """Build an options dataclass from JSON, refusing unknown keys and wrong types."""
+    if not isinstance(data, Mapping):
+        raise OptionError(f"options must be an object, got {data!r}")
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise OptionError(f"unknown option(s) {', '.join(unknown)}; this game's options are "
+                          f"{', '.join(sorted(names))}")
+    kwargs = {k: _check_type(cls.__name__, k, v, hints[k]) for k, v in data.items()}
+    return cls(**kwargs)
+
+
+def options_to_json(options: Any) -> dict[str, Any]:
+    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+
+
+def parse_option_assignments(items: Sequence[str]) -> dict[str, Any]:
+    """``["claim_failure=refuse", "target=11"]`` → ``{"claim_failure": "refuse", "target": 11}``.
+    Values are read as JSON where they can be (numbers, true/false, null), else as strings."""
+    import json
+
+    out: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise OptionError(f"an option is written name=value, got {item!r}")
+        name, _, text = item.partition("=")
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
+        out[name.strip()] = value
+    return out

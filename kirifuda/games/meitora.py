@@ -1,0 +1,937 @@
+"""Meitora (明専トランプ, Meisen Trump): the Kyushu Institute of Technology's descendant of 500.
+
+Exactly ``../shared/rules/meitora.md``.  Four players in two teams (seats 0+2 against 1+3), 41
+cards (A–5 of each suit and the joker タンツェン), one round of bidding (吹く), the agari (アガリ)
+and the negri (ネグリ), left jack and joker in the trump suit, must-follow with the joker free,
+joker lead with a request (請求), claims (オープン), chombo (チョンボ), half-point scoring and the
+match to 17.
+
+The hot path works on card ids and bitmasks (see :mod:`kirifuda.cards`); the public API speaks
+:class:`~kirifuda.cards.Card` and :mod:`~kirifuda.actions` values.
+
+>>> import random
+>>> s = MeitoraState(MeitoraOptions())
+>>> s.deal_random(random.Random(7))
+>>> s.phase, s.to_act, len(s.view(0).hand)
+(<Phase.BIDDING: 'bidding'>, 0, 10)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Literal, Mapping, Sequence
+
+from ..actions import (BROKEN, CLAIM, PASS, Action, Bid, Broken, Chombo, Claim, Discard, Pass, Play,
+                       action_from_json)
+from ..cards import CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, format_card
+from ..dealing import check_deal
+from ..errors import IllegalActionError, OptionError
+from ..game import GameInfo, GameState, Outcome, View, options_to_json
+from ..tricks import Trick
+
+__all__ = ["MeitoraOptions", "MeitoraState", "MeitoraView", "Phase", "INFO", "DECK", "STRAINS"]
+
+# --------------------------------------------------------------------------------------------
+# Options
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeitoraOptions:
+    """明専トランプのローカルルール (spec §10).  Defaults follow the spec's options table."""
+
+    target: int = 17
+    """Points to win the match (17点先取)."""
+    claim_failure: Literal["chombo", "refuse"] = "chombo"
+    """What an invalid claim (オープン) costs: a chombo, or it is refused and play goes on."""
+    joker_lead: Literal["request", "trump"] = "request"
+    """``request``: a joker lead names a suit or ``any``; ``trump`` (seed 001): it asks for trump."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
+            raise OptionError(f"option target={self.target!r} must be a positive whole number")
+        if self.claim_failure not in ("chombo", "refuse"):
+            raise OptionError(f"option claim_failure={self.claim_failure!r} is not 'chombo' or 'refuse'")
+        if self.joker_lead not in ("request", "trump"):
+            raise OptionError(f"option joker_lead={self.joker_lead!r} is not 'request' or 'trump'")
+
+
+# --------------------------------------------------------------------------------------------
+# Cards and tables
+
+DECK: tuple[Card, ...] = deck("56789TJQKA", joker=True)
+DECK_IDS: tuple[int, ...] = tuple(c.id for c in DECK)
+JK_BIT = 1 << JOKER_ID
+STRAINS = "SCDHN"
+"""Bid strains, weakest first: ♠ < ♣ < ♦ < ♥ < トラ (no-trump)."""
+_TRUMP_OF_STRAIN = {"S": 0, "C": 3, "D": 2, "H": 1, "N": None}
+_SAME_COLOUR = {0: 3, 3: 0, 1: 2, 2: 1}
+NO_SUIT = 4
+
+
+def _id(suit: int, rank: int) -> int:
+    return suit * 13 + rank - 2
+
+
+JACK_IDS = tuple(_id(s, 11) for s in range(4))
+ALL_JACKS = sum(1 << i for i in JACK_IDS)
+_HONOURS = {11, 12, 13, 14}
+QUEEN_MASK = sum(1 << _id(s, 12) for s in range(4))
+HONOUR_MASK = sum(1 << _id(s, r) for s in range(4) for r in _HONOURS)
+
+
+def _build_tables() -> tuple[list[list[int]], list[list[int]], list[list[list[int]]]]:
+    """Per strain: each card's effective suit, the mask of each effective suit, and the
+    strength of each card by led suit (the joker 1000, trumps 100+, led suit its rank, else 0)."""
+    eff_suit: list[list[int]] = []
+    suit_masks: list[list[int]] = []
+    strength: list[list[list[int]]] = []
+    for strain in STRAINS:
+        trump = _TRUMP_OF_STRAIN[strain]
+        eff = [NO_SUIT] * 53
+        for cid in DECK_IDS:
+            if cid == JOKER_ID:
+                eff[cid] = trump if trump is not None else NO_SUIT
+            else:
+                s, r = divmod(cid, 13)
+                rank = r + 2
+                if trump is not None and rank == 11 and s == _SAME_COLOUR[trump]:
+                    eff[cid] = trump  # the left jack (副J) belongs to the trump suit
+                else:
+                    eff[cid] = s
+        masks = [0] * 5
+        for cid in DECK_IDS:
+            masks[eff[cid]] |= 1 << cid
+        by_led: list[list[int]] = []
+        for led in range(5):
+            st = [0] * 53
+            for cid in DECK_IDS:
+                if cid == JOKER_ID:
+                    st[cid] = 1000
+                    continue
+                s, r = divmod(cid, 13)
+                rank = r + 2
+                if trump is not None and eff[cid] == trump:
+                    if rank == 11:
+                        st[cid] = 120 if s == trump else 119
+                    else:
+                        st[cid] = 100 + rank
+                elif eff[cid] == led:
+                    st[cid] = rank
+            by_led.append(st)
+        eff_suit.append(eff)
+        suit_masks.append(masks)
+        strength.append(by_led)
+    return eff_suit, suit_masks, strength
+
+
+EFF_SUIT, SUIT_MASKS, STRENGTH = _build_tables()
+PLAYS: tuple[Play, ...] = tuple(Play(CARDS[i]) for i in range(53))
+_PLAY_ITEMS = [PLAYS[i] if i in DECK_IDS else None for i in range(53)]
+_PLAY_DECODER: MaskDecoder[Action] = MaskDecoder(_PLAY_ITEMS)
+_PLAY_CLAIM_DECODER: MaskDecoder[Action] = MaskDecoder(_PLAY_ITEMS, suffix=(CLAIM,))
+_NO_JK_MASK = ~JK_BIT
+JOKER_REQUESTS = ("S", "H", "D", "C", "any")
+JOKER_LEADS: tuple[Play, ...] = tuple(Play(JOKER, r) for r in JOKER_REQUESTS)
+_REQUEST_SUIT = {"S": 0, "H": 1, "D": 2, "C": 3, "any": NO_SUIT}
+BIDS: tuple[Bid, ...] = tuple(Bid(c, s) for c in range(6, 11) for s in STRAINS)
+"""Every bid, weakest first: strength is its index."""
+_BID_INDEX = {b: i for i, b in enumerate(BIDS)}
+# the legal bidding actions after the highest bid so far (index + 1; 0: no bid yet)
+_BIDDING_ACTIONS: tuple[tuple[Action, ...], ...] = tuple((PASS,) + BIDS[h:] for h in range(len(BIDS) + 1))
+_BIDDING_ACTIONS_BROKEN = tuple(a + (BROKEN,) for a in _BIDDING_ACTIONS)
+_BIT = tuple(1 << i for i in range(53))
+
+
+class Phase(str, Enum):
+    DEAL = "deal"
+    """Waiting for the next deal's cards (a chance node)."""
+    BIDDING = "bidding"
+    DISCARD = "discard"
+    PLAY = "play"
+    DONE = "done"
+    """The match is over."""
+
+
+def _points(half: int) -> int | float:
+    """Half-points to a JSON number: 5 → 2.5, 4 → 2."""
+    return half // 2 if half % 2 == 0 else half / 2
+
+
+def is_weak_hand(hand: Sequence[Card]) -> bool:
+    """ブロークン: no A, K, Q, J at all, or a single Q as the only one (the joker does not count)."""
+    honours = [c for c in hand if not c.is_joker and c.rank >= 11]
+    return not honours or (len(honours) == 1 and honours[0].rank == 12)
+
+
+def _weak_mask(m: int) -> bool:
+    h = m & HONOUR_MASK
+    return h == 0 or (h & (h - 1) == 0 and h & QUEEN_MASK != 0)
+
+
+# --------------------------------------------------------------------------------------------
+# The view
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeitoraView(View):
+    """What one seat of a Meitora table sees."""
+
+    first_bidder: int | None
+    bids: tuple[tuple[int, Action], ...]
+    """This deal's bidding so far: ``(seat, bid / pass / broken)``."""
+    declarer: int | None
+    contract: Bid | None
+    agari: Card | None = None
+    """The agari card: the declarer's only, once taken."""
+    negri: Card | None = None
+    """The negri: the declarer's only, until the deal ends."""
+    trick: Trick | None = None
+    """The trick being played (``None`` between tricks)."""
+    joker_request: str | None = None
+    """The request of a joker lead in the current trick."""
+    last_trick: Trick | None = None
+    """The trick just completed, visible until the next card is played."""
+    last_trick_winner: int | None = None
+    tricks_played: int = 0
+    team_tricks: tuple[int, int] = (0, 0)
+    own_team_tricks: tuple[Trick, ...] = ()
+    """The tricks the seat's own team has taken (the other team's are face down: counts only)."""
+    last_deal: Mapping[str, Any] | None = None
+    """The result of the previous deal, with every hand, the agari and the negri face up."""
+    target: int = 17
+
+
+# --------------------------------------------------------------------------------------------
+# The state
+
+
+class MeitoraState(GameState):
+    """A Meitora match.  ``first`` is the first bidder (吹き始め) of deal 1."""
+
+    game_id = "meitora"
+    num_players = 4
+
+    __slots__ = ("options", "first", "_phase", "_to_act", "_deal_no", "_first_bidder", "_totals",
+                 "_results", "_log", "_dealt", "_agari", "_hands", "_bid_turns",
+                 "_high", "_declarer", "_strain", "_negri", "_leader", "_trick", "_led", "_request",
+                 "_tricks", "_team_tricks", "_legal", "_eff", "_masks", "_strength", "_last")
+
+    def __init__(self, options: MeitoraOptions | None = None, first: int = 0) -> None:
+        self.options = options or MeitoraOptions()
+        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < 4:
+            raise OptionError(f"first must be a seat 0-3, got {first!r}")
+        self.first = first
+        self._phase = Phase.DEAL
+        self._to_act: int | None = None
+        self._deal_no = 0
+        self._first_bidder = first
+        self._totals = [0, 0]  # half points
+        self._results: tuple[_DealLog, ...] = ()
+        self._reset_deal()
+
+    def _reset_deal(self) -> None:
+        self._log: list[tuple[int, Action]] = []
+        self._dealt: tuple[tuple[int, ...] | int, ...] = ()
+        """The hands as dealt: card ids in the order given, or a mask (written in display order)."""
+        self._agari = -1
+        self._hands = [0, 0, 0, 0]
+        self._bid_turns = 0
+        self._high = -1
+        self._declarer: int | None = None
+        self._strain = 4
+        self._negri = -1
+        self._leader = 0
+        self._trick: list[tuple[int, int]] = []
+        self._led = NO_SUIT
+        self._request: str | None = None
+        self._tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self._team_tricks = [0, 0]
+        self._legal: tuple[Action, ...] | None = None
+        self._last: tuple[int, tuple[int, ...], int] | None = None
+        self._set_strain(4)
+
+    def _set_strain(self, strain: int) -> None:
+        self._strain = strain
+        self._eff = EFF_SUIT[strain]
+        self._masks = SUIT_MASKS[strain]
+        self._strength = STRENGTH[strain]
+
+    # -- properties ----------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def to_act(self) -> int | None:
+        return self._to_act
+
+    @property
+    def needs_deal(self) -> bool:
+        return self._phase is Phase.DEAL
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase is Phase.DONE
+
+    @property
+    def deal_number(self) -> int:
+        return self._deal_no
+
+    @property
+    def first_bidder(self) -> int:
+        return self._first_bidder
+
+    @property
+    def declarer(self) -> int | None:
+        return self._declarer
+
+    @property
+    def contract(self) -> Bid | None:
+        return BIDS[self._high] if self._phase in (Phase.DISCARD, Phase.PLAY) else None
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit of the contract (``None`` in no-trump or before the contract)."""
+        t = _TRUMP_OF_STRAIN[STRAINS[self._strain]]
+        return None if t is None or self.contract is None else Suit("SHDC"[t])
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """A seat's cards (the whole state: for the engine, tests and solvers, not for players)."""
+        return cards_of(self._hands[seat])
+
+    @property
+    def tricks(self) -> tuple[tuple[Trick, int], ...]:
+        """This deal's completed tricks with their winners."""
+        return tuple((_trick_of(leader, cards), w) for leader, cards, w in self._tricks)
+
+    @property
+    def team_tricks(self) -> tuple[int, int]:
+        return (self._team_tricks[0], self._team_tricks[1])
+
+    @property
+    def totals(self) -> tuple[int | float, int | float]:
+        return (_points(self._totals[0]), _points(self._totals[1]))
+
+    # -- dealing -------------------------------------------------------------------------
+    def deal(self, hands: Sequence[Sequence[Card | str]], rest: Sequence[Card | str]) -> None:
+        self._require_deal()
+        masks, rest_ids = check_deal(hands, rest, DECK, (10, 10, 10, 10), 1)
+        self._start_deal(masks, rest_ids[0],
+                         tuple(tuple(_ids_in_order(h)) for h in hands))
+
+    def deal_random(self, rng: random.Random) -> None:
+        self._require_deal()
+        r = rng.random
+        ids = sorted(DECK_IDS, key=lambda _: r())  # a uniform shuffle, faster than rng.shuffle
+        bit = _BIT.__getitem__
+        masks = [sum(map(bit, ids[0:10])), sum(map(bit, ids[10:20])), sum(map(bit, ids[20:30])),
+                 sum(map(bit, ids[30:40]))]
+        self._start_deal(masks, ids[40], None)
+
+    def _require_deal(self) -> None:
+        if self._phase is not Phase.DEAL:
+            raise IllegalActionError(None, "deal", "the match is over" if self._phase is Phase.DONE
+                                     else "a deal is in progress")
+
+    def _start_deal(self, masks: list[int], agari: int, order: tuple[tuple[int, ...], ...] | None) -> None:
+        self._reset_deal()
+        self._hands = list(masks)
+        self._agari = agari
+        self._dealt = order if order is not None else tuple(masks)  # masks: ordered when written
+        self._phase = Phase.BIDDING
+        self._to_act = self._first_bidder
+        for seat in range(4):
+            if masks[seat] & ALL_JACKS == ALL_JACKS:  # four jacks broken: automatic
+                self._end_deal("redeal", [0, 0], broken=seat)
+                return
+
+    # -- legal actions -------------------------------------------------------------------
+    def legal_actions(self) -> tuple[Action, ...]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        phase = self._phase
+        if phase is Phase.PLAY:
+            return self._play_actions()
+        if phase is Phase.BIDDING:
+            seat = self._to_act
+            assert seat is not None
+            if _weak_mask(self._hands[seat]):
+                return _BIDDING_ACTIONS_BROKEN[self._high + 1]
+            return _BIDDING_ACTIONS[self._high + 1]
+        if phase is Phase.DISCARD:
+            assert self._to_act is not None
+            return tuple(Discard((c,)) for c in cards_of(self._hands[self._to_act]))
+        return ()
+
+    def _legal_play_mask(self, seat: int) -> int:
+        hand = self._hands[seat]
+        if hand & JK_BIT and hand.bit_count() == 2:
+            return JK_BIT  # the joker may not be kept to the end: trick 9 forces it
+        if not self._trick:
+            return hand
+        led = self._led
+        if led == NO_SUIT:
+            return hand
+        follow = hand & self._masks[led]
+        if follow:
+            return follow | (hand & JK_BIT)
+        return hand
+
+    def _play_actions(self) -> tuple[Action, ...]:
+        seat = self._to_act
+        assert seat is not None
+        m = self._legal_play_mask(seat)
+        claim = self.options.claim_failure == "chombo" or self._claim_is_valid(seat)
+        if m & JK_BIT and not self._trick and self.options.joker_lead == "request":
+            plays = _PLAY_DECODER.decode(m & _NO_JK_MASK) + JOKER_LEADS
+            return plays + (CLAIM,) if claim else plays
+        return (_PLAY_CLAIM_DECODER if claim else _PLAY_DECODER).decode(m)
+
+    def _why_illegal(self, action: Action) -> str:
+        phase = self._phase
+        seat = self._to_act
+        assert seat is not None
+        if isinstance(action, Play):
+            if phase is not Phase.PLAY:
+                return f"cards are played only in the play phase (now: {phase.value})"
+            card = action.card
+            if card.id not in DECK_IDS:
+                return f"{card.code} is not a Meitora card"
+            if not self._hands[seat] >> card.id & 1:
+                return f"seat {seat} does not hold {card.code}"
+            if action.call_joker:
+                return "Meitora has no joker call"
+            if card.is_joker and not self._trick:
+                if self.options.joker_lead == "request":
+                    if action.request is None:
+                        return "a joker lead names a request: S, H, D, C or any"
+                elif action.request is not None:
+                    return "with joker_lead=trump a joker lead carries no request (it asks for trump)"
+            elif action.request is not None:
+                return "only a joker lead carries a request"
+            hand = self._hands[seat]
+            if hand & JK_BIT and hand.bit_count() == 2 and not card.is_joker:
+                return "the joker may not be kept to the end: it must be played in trick 9"
+            if self._trick and self._led != NO_SUIT:
+                suit = "SHDC"[self._led]
+                return (f"must follow {Suit(suit).symbol} ({suit}), or play the joker"
+                        + (" (the joker lead requested it)" if CARDS[self._trick[0][1]].is_joker else ""))
+            return "not a legal card now"
+        if isinstance(action, (Bid, Pass, Broken)):
+            if phase is not Phase.BIDDING:
+                return f"the bidding is over (now: {phase.value})"
+            if isinstance(action, Broken):
+                return ("broken needs a hand with no A, K, Q or J, or a single Q as the only one"
+                        " (the joker does not count)")
+            if isinstance(action, Bid):
+                if action.strain not in STRAINS or not 6 <= action.count <= 10:
+                    return "a bid is a count 6–10 and a strain S < C < D < H < N"
+                high = BIDS[self._high].text
+                return f"{action.text} is not stronger than the highest bid {high}"
+        if isinstance(action, Discard):
+            if phase is not Phase.DISCARD:
+                return "only the declarer discards the negri, after taking the agari"
+            return f"the negri is exactly one card of the declarer's {self._hands[seat].bit_count()}"
+        if isinstance(action, Claim):
+            if phase is not Phase.PLAY:
+                return "a claim (open) is made on one's turn in the play"
+            return ("the claim is not valid: the others can still take a trick "
+                    "(claim_failure=refuse: refused, play goes on)")
+        return f"{type(action).__name__} is not a Meitora action"
+
+    def _check_chombo(self, action: Chombo) -> None:
+        if self._phase not in (Phase.BIDDING, Phase.DISCARD, Phase.PLAY):
+            raise IllegalActionError(action.seat, action, "a chombo is recorded during a deal")
+        if not isinstance(action.seat, int) or not 0 <= action.seat < 4:
+            raise IllegalActionError(action.seat, action, "a chombo names a seat 0-3")
+
+    # -- applying ------------------------------------------------------------------------
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Check the action, then carry it out; a refused action leaves the state unchanged.
+        (The common case, an action taken from ``legal_actions()``, is checked by identity.)"""
+        to_act = self._to_act
+        if seat is None or seat == to_act:
+            if type(action) is Play and self._phase is Phase.PLAY and not action.call_joker:
+                assert to_act is not None
+                cid = action.card.id
+                if self._legal_play_mask(to_act) >> cid & 1:
+                    if (cid == JOKER_ID and not self._trick and self.options.joker_lead == "request"):
+                        ok = action.request in _REQUEST_SUIT
+                    else:
+                        ok = action.request is None
+                    if ok:
+                        self._legal = None
+                        self._log.append((to_act, action))
+                        self._play(to_act, action)
+                        return
+            elif type(action) is not Chombo and action in self.legal_actions():
+                self._apply(action)
+                return
+        self.check(action, seat)
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        self._legal = None
+        seat = self._to_act
+        if type(action) is Play:
+            assert seat is not None
+            self._log.append((seat, action))
+            self._play(seat, action)
+            return
+        if isinstance(action, Chombo):
+            self._log.append((action.seat, action))
+            score = [0, 0]
+            score[1 - action.seat % 2] = 10
+            self._end_deal("chombo", score, chombo=action.seat)
+            return
+        assert seat is not None
+        self._log.append((seat, action))
+        if isinstance(action, Bid):
+            self._high = _BID_INDEX[action]
+            self._declarer = seat
+            self._next_bidder()
+        elif isinstance(action, Pass):
+            self._next_bidder()
+        elif isinstance(action, Broken):
+            self._end_deal("redeal", [0, 0], broken=seat)
+        elif isinstance(action, Discard):
+            cid = action.cards[0].id
+            self._hands[seat] &= ~(1 << cid)
+            self._negri = cid
+            self._phase = Phase.PLAY
+            self._leader = seat
+        elif isinstance(action, Claim):
+            if self._claim_is_valid(seat):
+                remaining = 10 - len(self._tricks)
+                self._team_tricks[seat % 2] += remaining
+                self._score_played()
+            else:
+                score = [0, 0]
+                score[1 - seat % 2] = 10
+                self._end_deal("chombo", score, chombo=seat, failed_claim=True)
+
+    def _next_bidder(self) -> None:
+        self._bid_turns += 1
+        assert self._to_act is not None
+        if self._bid_turns < 4:
+            self._to_act = (self._to_act + 1) % 4
+            return
+        declarer = self._declarer
+        if declarer is None:  # all pass: 流れ
+            self._end_deal("redeal", [0, 0])
+            return
+        self._set_strain(STRAINS.index(BIDS[self._high].strain))
+        self._hands[declarer] |= 1 << self._agari
+        if self._hands[declarer] & ALL_JACKS == ALL_JACKS:  # four jacks after the agari
+            self._end_deal("redeal", [0, 0], broken=declarer)
+            return
+        self._phase = Phase.DISCARD
+        self._to_act = declarer
+
+    def _play(self, seat: int, action: Play) -> None:
+        cid = action.card.id
+        self._hands[seat] ^= 1 << cid
+        trick = self._trick
+        if not trick:
+            self._last = None
+            if cid == JOKER_ID:
+                req = action.request
+                if req is None:  # joker_lead == "trump": asks for trump (nothing in no-trump)
+                    t = _TRUMP_OF_STRAIN[STRAINS[self._strain]]
+                    self._led = NO_SUIT if t is None else t
+                else:
+                    self._led = _REQUEST_SUIT[req]
+                self._request = req
+            else:
+                self._led = self._eff[cid]
+                self._request = None
+        trick.append((seat, cid))
+        if len(trick) < 4:
+            self._to_act = (seat + 1) % 4
+            return
+        strength = self._strength[self._led]
+        best_seat, best = trick[0][0], strength[trick[0][1]]
+        for s, c in trick[1:]:
+            v = strength[c]
+            if v > best:
+                best_seat, best = s, v
+        cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
+        done = (self._leader, cards, best_seat)
+        self._tricks.append(done)
+        self._last = done
+        self._team_tricks[best_seat & 1] += 1
+        self._trick = []
+        if len(self._tricks) == 10:
+            self._score_played()
+            return
+        self._leader = best_seat
+        self._to_act = best_seat
+
+    def _score_played(self) -> None:
+        declarer = self._declarer
+        assert declarer is not None
+        x = BIDS[self._high].count
+        y = self._team_tricks[declarer % 2]
+        score = [0, 0]
+        if y >= x:  # 入る: X − 5 + (Y − X)/2, in half points
+            score[declarer % 2] = 2 * (x - 5) + (y - x)
+        else:  # 落ちる: X − Y to the other team
+            score[1 - declarer % 2] = 2 * (x - y)
+        self._end_deal("played", score)
+
+    def _end_deal(self, outcome: str, score: list[int], broken: int | None = None,
+                  chombo: int | None = None, failed_claim: bool = False) -> None:
+        self._results = self._results + (self._snapshot(outcome, score, broken, chombo, failed_claim),)
+        self._totals = [self._totals[0] + score[0], self._totals[1] + score[1]]
+        self._deal_no += 1
+        if broken is None:
+            self._first_bidder = (self._first_bidder + 1) % 4
+        self._to_act = None
+        self._legal = None
+        self._trick = []
+        if max(self._totals) >= 2 * self.options.target:
+            self._phase = Phase.DONE
+        else:
+            self._phase = Phase.DEAL
+
+    def _snapshot(self, outcome: str, score: list[int], broken: int | None = None,
+                  chombo: int | None = None, failed_claim: bool = False) -> "_DealLog":
+        return _DealLog(outcome, score, broken, chombo, failed_claim, self._log, self._dealt,
+                        self._agari, self._negri, self._tricks, self._team_tricks[:],
+                        self._declarer if self._bid_turns >= 4 else None, self._high,
+                        self._first_bidder)
+
+    # -- claims (オープン) ----------------------------------------------------------------
+    def _claim_is_valid(self, claimant: int) -> bool:
+        """Can ``claimant`` win every remaining trick, the current one included, whatever the
+        other three play?  A complete search of the remaining play, where a defender's cards of
+        one effective suit are merged into the lowest one (a higher card of the same suit beats
+        whatever a lower one beats, and obeys the same following rules)."""
+        return _ClaimSearch(self, claimant).run()
+
+    # -- seeing --------------------------------------------------------------------------
+    def view(self, seat: int | None) -> MeitoraView:
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < 4):
+            raise ValueError(f"no seat {seat!r} at a Meitora table")
+        phase = self._phase
+        in_deal = phase in (Phase.BIDDING, Phase.DISCARD, Phase.PLAY)
+        declarer = self._declarer if phase in (Phase.DISCARD, Phase.PLAY) else None
+        is_declarer = seat is not None and seat == declarer
+        trick = None
+        if self._trick:
+            trick = _trick_of(self._leader, tuple(c for _, c in self._trick))
+        last = self._last if in_deal and not self._trick else None
+        own: tuple[Trick, ...] = ()
+        if seat is not None and in_deal:
+            own = tuple(_trick_of(lead, cards) for lead, cards, w in self._tricks if w % 2 == seat % 2)
+        return MeitoraView(
+            game="meitora",
+            seat=seat,
+            phase=phase.value,
+            to_act=self._to_act,
+            deal_number=self._deal_no,
+            hand=cards_of(self._hands[seat]) if seat is not None and in_deal else (),
+            hand_sizes=tuple(h.bit_count() for h in self._hands) if in_deal else (0, 0, 0, 0),
+            legal_actions=self.legal_actions() if seat is not None and seat == self._to_act else (),
+            totals=self.totals,
+            first_bidder=self._first_bidder if in_deal else None,
+            bids=tuple((s, a) for s, a in self._log if isinstance(a, (Bid, Pass, Broken))) if in_deal else (),
+            declarer=declarer,
+            contract=self.contract if in_deal else None,
+            agari=CARDS[self._agari] if is_declarer else None,
+            negri=CARDS[self._negri] if is_declarer and self._negri >= 0 else None,
+            trick=trick,
+            joker_request=self._request if self._trick and self._trick[0][1] == JOKER_ID else None,
+            last_trick=_trick_of(last[0], last[1]) if last else None,
+            last_trick_winner=last[2] if last else None,
+            tricks_played=len(self._tricks) if in_deal else 0,
+            team_tricks=self.team_tricks if in_deal else (0, 0),
+            own_team_tricks=own,
+            last_deal=self._results[-1].result() if self._results else None,
+            target=self.options.target,
+        )
+
+    def outcome(self) -> Outcome | None:
+        if self._phase is not Phase.DONE:
+            return None
+        winner = 0 if self._totals[0] >= 2 * self.options.target else 1
+        return Outcome(self.totals, winner)
+
+    def summary(self) -> dict[str, Any]:
+        deals = [d.summary() for d in self._results]
+        if self._phase in (Phase.BIDDING, Phase.DISCARD, Phase.PLAY):
+            deals.append(self._snapshot("in-progress", [0, 0]).summary())
+        out = self.outcome()
+        return {
+            "game": "meitora",
+            "deals": deals,
+            "totals": list(self.totals),
+            "finished": out is not None,
+            "winner": out.winner if out is not None else None,
+        }
+
+    # -- records -------------------------------------------------------------------------
+    def record_deals(self) -> list[dict[str, Any]]:
+        deals = [d.record() for d in self._results]
+        if self._phase in (Phase.BIDDING, Phase.DISCARD, Phase.PLAY):
+            deals.append(self._snapshot("in-progress", [0, 0]).record())
+        return deals
+
+    def options_json(self) -> dict[str, Any]:
+        return options_to_json(self.options)
+
+    # -- copying -------------------------------------------------------------------------
+    def copy(self) -> "MeitoraState":
+        new = object.__new__(MeitoraState)
+        new.options = self.options
+        new.first = self.first
+        new._phase = self._phase
+        new._to_act = self._to_act
+        new._deal_no = self._deal_no
+        new._first_bidder = self._first_bidder
+        new._totals = self._totals[:]
+        new._results = self._results
+        new._log = self._log[:]
+        new._dealt = self._dealt
+        new._agari = self._agari
+        new._hands = self._hands[:]
+        new._bid_turns = self._bid_turns
+        new._high = self._high
+        new._declarer = self._declarer
+        new._negri = self._negri
+        new._leader = self._leader
+        new._trick = self._trick[:]
+        new._led = self._led
+        new._request = self._request
+        new._tricks = self._tricks[:]
+        new._team_tricks = self._team_tricks[:]
+        new._legal = self._legal
+        new._last = self._last
+        new._strain = self._strain
+        new._eff = self._eff
+        new._masks = self._masks
+        new._strength = self._strength
+        return new
+
+    __copy__ = copy
+
+
+@dataclass(frozen=True, slots=True)
+class _DealLog:
+    """A deal as it ended (or as it stands), kept raw: its summaries are built when asked for."""
+
+    outcome: str
+    score: list[int]
+    broken: int | None
+    chombo: int | None
+    failed_claim: bool
+    log: list[tuple[int, Action]]
+    dealt: tuple[tuple[int, ...] | int, ...]
+    agari: int
+    negri: int
+    tricks: list[tuple[int, tuple[int, ...], int]]
+    team_tricks: list[int]
+    declarer: int | None
+    """The declarer, once the round of bidding is complete."""
+    high: int
+    first_bidder: int
+
+    def hands(self) -> list[list[str]]:
+        return [[CARDS[c].code for c in (_display_order(h) if isinstance(h, int) else h)]
+                for h in self.dealt]
+
+    def summary(self) -> dict[str, Any]:
+        """The replay JSON of this deal (record spec §3)."""
+        has_declarer = self.declarer is not None
+        out: dict[str, Any] = {
+            "outcome": self.outcome,
+            "tricks": [{"leader": lead, "cards": [CARDS[c].code for c in cards], "winner": w}
+                       for lead, cards, w in self.tricks],
+            "score": [_points(self.score[0]), _points(self.score[1])],
+            "declarer": self.declarer,
+            "contract": BIDS[self.high].text if has_declarer else None,
+            "team_tricks": list(self.team_tricks) if has_declarer else None,
+            "broken": self.broken,
+            "first_bidder": self.first_bidder,
+        }
+        if self.chombo is not None:
+            out["chombo"] = self.chombo
+            out["failed_claim"] = self.failed_claim
+        return out
+
+    def result(self) -> dict[str, Any]:
+        """The summary with the cards shown face up at the deal's end."""
+        out = self.summary()
+        out["hands"] = self.hands()
+        out["agari"] = CARDS[self.agari].code
+        out["negri"] = CARDS[self.negri].code if self.negri >= 0 else None
+        return out
+
+    def record(self) -> dict[str, Any]:
+        """The deal as a record deal: hands, rest, actions."""
+        return {
+            "hands": self.hands(),
+            "rest": [CARDS[self.agari].code],
+            "actions": [dict(seat=s, **a.to_json()) for s, a in self.log],
+        }
+
+
+def _trick_of(leader: int, cards: Sequence[int]) -> Trick:
+    return Trick(leader, tuple(((leader + i) % 4, CARDS[c]) for i, c in enumerate(cards)))
+
+
+def _ids_in_order(hand: Sequence[Card | str]) -> list[int]:
+    from ..cards import parse_card
+
+    return [parse_card(c).id for c in hand]
+
+
+def _display_order(mask: int) -> tuple[int, ...]:
+    """Suits ♠ ♥ ♦ ♣, each from the ace down, then the joker."""
+    ids = [c.id for c in cards_of(mask)]
+    ids.sort(key=lambda i: (i == JOKER_ID, i // 13, -(i % 13)))
+    return tuple(ids)
+
+
+# --------------------------------------------------------------------------------------------
+# Claim search
+
+
+class _ClaimSearch:
+    __slots__ = ("claimant", "eff", "masks", "strength", "memo", "hands", "trump_lead", "joker_mode",
+                 "_state")
+
+    def __init__(self, state: MeitoraState, claimant: int) -> None:
+        self.claimant = claimant
+        self.eff = state._eff
+        self.masks = state._masks
+        self.strength = state._strength
+        self.memo: dict[tuple[Any, ...], bool] = {}
+        self.hands = list(state._hands)
+        self.joker_mode = state.options.joker_lead
+        t = _TRUMP_OF_STRAIN[STRAINS[state._strain]]
+        self.trump_lead = NO_SUIT if t is None else t
+        self._state: tuple[tuple[tuple[int, int], ...], int] = (tuple(state._trick), state._led)
+
+    def run(self) -> bool:
+        trick, led = self._state
+        return self._node(tuple(self.hands), trick, led)
+
+    def _legal(self, hand: int, trick: tuple[tuple[int, int], ...], led: int) -> int:
+        if hand & JK_BIT and hand.bit_count() == 2:
+            return JK_BIT
+        if not trick or led == NO_SUIT:
+            return hand
+        follow = hand & self.masks[led]
+        return follow | (hand & JK_BIT) if follow else hand
+
+    def _winner(self, trick: tuple[tuple[int, int], ...], led: int) -> int:
+        strength = self.strength[led]
+        best_seat, best = trick[0][0], strength[trick[0][1]]
+        for s, c in trick[1:]:
+            if strength[c] > best:
+                best_seat, best = s, strength[c]
+        return best_seat
+
+    def _node(self, hands: tuple[int, ...], trick: tuple[tuple[int, int], ...], led: int) -> bool:
+        claimant = self.claimant
+        if len(trick) == 4:
+            if self._winner(trick, led) != claimant:
+                return False
+            if not any(hands):
+                return True
+            return self._node(hands, (), NO_SUIT)
+        key = (hands, trick, led)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        seat = claimant if not trick else (trick[-1][0] + 1) % 4
+        hand = hands[seat]
+        legal = self._legal(hand, trick, led)
+        result: bool
+        if seat == claimant:
+            result = False
+            for cid in _ids(legal):
+                new_hands = hands[:seat] + (hand ^ (1 << cid),) + hands[seat + 1:]
+                if trick:
+                    leds = [led]
+                elif cid == JOKER_ID:
+                    leds = ([_REQUEST_SUIT[r] for r in JOKER_REQUESTS] if self.joker_mode == "request"
+                            else [self.trump_lead])
+                else:
+                    leds = [self.eff[cid]]
+                for new_led in leds:
+                    if self._node(new_hands, trick + ((seat, cid),), new_led):
+                        result = True
+                        break
+                if result:
+                    break
+        else:
+            # the claimant has already played to this trick: it must be winning it now,
+            # and no defender card may beat it
+            if self._winner(trick, led) != claimant:
+                result = False
+            elif legal & JK_BIT:
+                result = False  # the joker takes any trick
+            else:
+                strength = self.strength[led]
+                best = max(strength[c] for _, c in trick)
+                result = True
+                lowest: dict[int, int] = {}
+                for cid in _ids(legal):
+                    if strength[cid] > best:
+                        result = False
+                        break
+                    g = self.eff[cid]
+                    cur = lowest.get(g)
+                    if cur is None or _order(self.strength, g, cid) < _order(self.strength, g, cur):
+                        lowest[g] = cid
+                if result:
+                    for cid in lowest.values():
+                        new_hands = hands[:seat] + (hand ^ (1 << cid),) + hands[seat + 1:]
+                        if not self._node(new_hands, trick + ((seat, cid),), led):
+                            result = False
+                            break
+        self.memo[key] = result
+        return result
+
+
+def _order(strength: list[list[int]], suit: int, cid: int) -> int:
+    """A card's order inside its effective suit (trump order for trumps)."""
+    return strength[suit][cid]
+
+
+def _ids(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Registration
+
+
+def _new_state(options: MeitoraOptions | None = None, first: int = 0) -> MeitoraState:
+    return MeitoraState(options, first)
+
+
+INFO = GameInfo(
+    id="meitora",
+    name_ja="明専トランプ",
+    name_en="Meitora (Meisen Trump)",
+    aliases=("明トラ", "明専トランプ", "meisen", "meisen-trump", "meitora"),
+    min_players=4,
+    max_players=4,
+    options_type=MeitoraOptions,
+    new_state=_new_state,
+    action_from_json=action_from_json,
+)
