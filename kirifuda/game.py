@@ -114,8 +114,17 @@ class GameState(ABC):
     def is_over(self) -> bool:
         """True when the match has ended."""
 
+    @property
+    @abstractmethod
+    def deal_number(self) -> int:
+        """0-based index of the current deal (the next one, at a chance node)."""
+
     @abstractmethod
     def legal_actions(self) -> tuple[Action, ...]: ...
+
+    def uncached_legal_actions(self) -> tuple[Action, ...]:
+        """``legal_actions()`` computed afresh (benchmarks measure this)."""
+        return self.legal_actions()
 
     # -- dealing (chance) ----------------------------------------------------------------
     @abstractmethod
@@ -176,6 +185,12 @@ class GameState(ABC):
 
     @abstractmethod
     def outcome(self) -> Outcome | None: ...
+
+    def unit_name(self, unit: int, lang: str = "en") -> str:
+        """The display name of a scoring unit (a seat, unless the game scores by team)."""
+        from .i18n import t
+
+        return t("seat", lang, n=unit)
 
     @abstractmethod
     def summary(self) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from ..cards import CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, d
 from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
 from ..game import GameInfo, GameState, Outcome, View, options_to_json
+from ..i18n import add_terms
 from ..tricks import Trick
 
 __all__ = ["MeitoraOptions", "MeitoraState", "MeitoraView", "Phase", "INFO", "DECK", "STRAINS"]
@@ -202,6 +203,41 @@ class MeitoraView(View):
     """The result of the previous deal, with every hand, the agari and the negri face up."""
     target: int = 17
 
+    def sort_hand(self) -> tuple[Card, ...]:
+        """Trumps first in trump order (joker, right jack, left jack, A …), then ♠ ♥ ♦ ♣."""
+        strain = STRAINS.index(self.contract.strain) if self.contract is not None else 4
+        trump = _TRUMP_OF_STRAIN[STRAINS[strain]]
+        eff = EFF_SUIT[strain]
+
+        def key(c: Card) -> tuple[int, int]:
+            s = eff[c.id]
+            if trump is not None and s == trump:
+                return (-1, -STRENGTH[strain][trump][c.id])
+            if c.id == JOKER_ID:
+                return (-2, 0)
+            return (s, -(c.id % 13))
+
+        return tuple(sorted(self.hand, key=key))
+
+
+add_terms(fields={
+    "first_bidder": ("吹き始め", "first bidder"),
+    "bids": ("吹き", "bidding"),
+    "declarer": ("吹き上げた人 (宣言者)", "declarer"),
+    "contract": ("コントラクト", "contract"),
+    "agari": ("アガリ", "agari (kitty)"),
+    "negri": ("ネグリ", "negri (discard)"),
+    "joker_request": ("ジョーカーの請求", "joker request"),
+    "tricks_played": ("済んだ場", "tricks played"),
+    "team_tricks": ("チームの取り数", "tricks per team"),
+    "own_team_tricks": ("味方の取り札", "your team's tricks"),
+    "target": ("目標点", "target"),
+    "broken": ("ブロークン", "broken"),
+    "chombo": ("チョンボ", "chombo"),
+    "failed_claim": ("オープン失敗", "failed claim"),
+    "rest": ("アガリ", "agari"),
+})
+
 
 # --------------------------------------------------------------------------------------------
 # The state
@@ -353,6 +389,9 @@ class MeitoraState(GameState):
         if legal is None:
             legal = self._legal = self._compute_legal()
         return legal
+
+    def uncached_legal_actions(self) -> tuple[Action, ...]:
+        return self._compute_legal()
 
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self._phase
@@ -656,6 +695,10 @@ class MeitoraState(GameState):
             last_deal=self._results[-1].result() if self._results else None,
             target=self.options.target,
         )
+
+    def unit_name(self, unit: int, lang: str = "en") -> str:
+        """Teams: 0 is seats 0 and 2, 1 is seats 1 and 3."""
+        return f"チーム{unit} (席{unit}・席{unit + 2})" if lang == "ja" else f"team {unit} (seats {unit} & {unit + 2})"
 
     def outcome(self) -> Outcome | None:
         if self._phase is not Phase.DONE:

@@ -1,0 +1,144 @@
+"""``kirifuda bench``: engine speed, measured.
+
+For each game: complete random playouts per second on one core (from the deal to the end of
+the deal, a uniformly random legal action at every decision through the public API
+``legal_actions()`` / ``apply()``; claims are not made, as a random claim ends the deal at once),
+and the cost of one ``apply``, of ``legal_actions`` (computed afresh) and of copying a state.
+Where OpenSpiel is installed (``pip install 'kirifuda[bench]'``), its euchre — a game of the same
+size — is driven from Python by the same loop in the same run, for comparison.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Callable
+
+from .actions import Claim
+from .game import GameState
+from .games import GAMES
+
+__all__ = ["bench_game", "bench_openspiel", "run"]
+
+
+def _playout(state: GameState, rng: random.Random) -> int:
+    """Random legal actions from the deal to the end of the deal; returns the actions taken."""
+    deal_no = state.deal_number
+    state.deal_random(rng)
+    n = 0
+    rand = rng.random
+    while state.deal_number == deal_no and not state.is_over:
+        legal = state.legal_actions()
+        if type(legal[-1]) is Claim:
+            a = legal[int(rand() * (len(legal) - 1))]
+        else:
+            a = legal[int(rand() * len(legal))]
+        state.apply(a)
+        n += 1
+    return n
+
+
+def _timed(seconds: float, body: Callable[[], int]) -> tuple[int, int, float]:
+    count = actions = 0
+    start = time.perf_counter()
+    while True:
+        actions += body()
+        count += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return count, actions, elapsed
+
+
+def bench_game(game_id: str, seconds: float = 2.0, seed: int = 0,
+               options: dict[str, Any] | None = None) -> dict[str, float]:
+    info = GAMES[game_id]
+    opts = info.options(options or {})
+    rng = random.Random(seed)
+    count, actions, elapsed = _timed(seconds, lambda: _playout(info.new_state(opts), rng))
+    # sample positions from random playouts for the per-operation costs
+    positions: list[tuple[GameState, Any]] = []
+    while len(positions) < 3000:
+        state = info.new_state(opts)
+        deal_no = state.deal_number
+        state.deal_random(rng)
+        while state.deal_number == deal_no and not state.is_over:
+            legal = [a for a in state.legal_actions() if type(a) is not Claim]
+            a = rng.choice(legal)
+            positions.append((state.copy(), a))
+            state.apply(a)
+    reps = 5
+
+    def per_op(fn: Callable[[], None]) -> float:
+        best = float("inf")
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            fn()
+            best = min(best, time.perf_counter() - t0)
+        return best / len(positions) * 1e6
+
+    def do_copy() -> None:
+        for s, _ in positions:
+            s.copy()
+
+    def do_legal() -> None:
+        for s, _ in positions:
+            s.uncached_legal_actions()
+
+    copies: list[list[GameState]] = []
+
+    def do_apply() -> None:
+        batch = copies.pop()
+        for s, (_, a) in zip(batch, positions):
+            s.apply(a)
+
+    copy_us = per_op(do_copy)
+    legal_us = per_op(do_legal)
+    copies.extend([s.copy() for s, _ in positions] for _ in range(reps))
+    apply_us = per_op(do_apply)
+    return {
+        "playouts_per_s": round(count / elapsed, 1),
+        "actions_per_playout": round(actions / count, 2),
+        "actions_per_s": round(actions / elapsed, 1),
+        "apply_us": round(apply_us, 3),
+        "legal_actions_us": round(legal_us, 3),
+        "copy_us": round(copy_us, 3),
+    }
+
+
+def bench_openspiel(seconds: float = 2.0, seed: int = 0, game: str = "euchre") -> dict[str, float] | None:
+    """OpenSpiel's ``game`` driven from Python by the same loop (chance outcomes drawn
+    uniformly, as its deal is uniform); ``None`` where pyspiel is not installed."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    g = pyspiel.load_game(game)
+    rng = random.Random(seed)
+    rand = rng.random
+
+    def playout() -> int:
+        s = g.new_initial_state()
+        n = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[int(rand() * len(outcomes))][0])
+            else:
+                legal = s.legal_actions()
+                s.apply_action(legal[int(rand() * len(legal))])
+                n += 1
+        return n
+
+    count, actions, elapsed = _timed(seconds, playout)
+    return {"playouts_per_s": round(count / elapsed, 1), "actions_per_playout": round(actions / count, 2)}
+
+
+def run(games: list[str] | None = None, seconds: float = 2.0, openspiel: bool = True) -> dict[str, Any]:
+    out: dict[str, Any] = {"games": {}}
+    for game_id in games or sorted(GAMES):
+        out["games"][game_id] = bench_game(game_id, seconds)
+    if openspiel:
+        euchre = bench_openspiel(seconds)
+        if euchre is not None:
+            out["openspiel"] = {"euchre": euchre}
+    return out

@@ -1,0 +1,3 @@
+"""Imports every game's heuristic bot so that each registers itself."""
+
+from . import meitora_heuristic  # noqa: F401

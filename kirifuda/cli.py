@@ -1,0 +1,121 @@
+"""The ``kirifuda`` command: play, replay, bench."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from .errors import KirifudaError, RecordError
+from .i18n import LANGS, default_lang
+
+__all__ = ["main"]
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from . import record as records
+    from .ui.replay_text import account
+
+    try:
+        try:
+            text = Path(args.file).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecordError(f"cannot read {args.file}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not valid JSON: not UTF-8 text ({exc})") from None
+        rec = records.loads(text)
+        state = records.replay(rec)
+        summary = state.summary()
+    except RecordError as exc:
+        print(f"kirifuda replay: {args.file}: {exc}", file=sys.stderr)
+        if args.json:
+            print(json.dumps({"error": {"deal": exc.deal, "action": exc.action, "seat": exc.seat,
+                                        "message": str(exc)}}, ensure_ascii=False))
+        return 1
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+    else:
+        print(account(rec, summary, args.lang))
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .game import parse_option_assignments
+    from .games import find_game
+    from .ui.terminal import TerminalGame
+
+    try:
+        info = find_game(args.game)
+        opts_json = parse_option_assignments(args.option or [])
+        if args.players is not None:
+            opts_json["players"] = args.players
+        options = info.options(opts_json)
+        game = TerminalGame(info, options, seat=args.seat, bots=args.bots, seed=args.seed,
+                            lang=args.lang, record_path=Path(args.record) if args.record else None,
+                            first=args.first)
+    except KirifudaError as exc:
+        print(f"kirifuda play: {exc}", file=sys.stderr)
+        return 2
+    game.run()
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from . import bench
+    from .games import find_game
+
+    games = [find_game(g).id for g in args.game] if args.game else None
+    result = bench.run(games, seconds=args.seconds, openspiel=not args.no_openspiel)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    for game_id, fig in result["games"].items():
+        print(f"{game_id:10s} {fig['playouts_per_s']:10.0f} playouts/s  ({fig['actions_per_playout']:.1f} actions each)"
+              f"  apply {fig['apply_us']:.2f} µs  legal_actions {fig['legal_actions_us']:.2f} µs"
+              f"  copy {fig['copy_us']:.2f} µs")
+    for name, fig in result.get("openspiel", {}).items():
+        print(f"{'openspiel ' + name:10s} {fig['playouts_per_s']:10.0f} playouts/s  (pyspiel from Python, same loop)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    lang = default_lang()
+    parser = argparse.ArgumentParser(prog="kirifuda", description="Japan's regional trick-taking card games.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("play", help="play a match in the terminal against bots")
+    p.add_argument("game", help="meitora, napoleon, kakeya, unsun (or a Japanese name)")
+    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a local rule (repeatable)")
+    p.add_argument("--players", type=int, help="table size, where the game has a choice")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--first", type=int, default=0, help="the seat that starts deal 1 (default 0)")
+    p.add_argument("--bots", default="heuristic", help="the bots' kind: heuristic (default) or random")
+    p.add_argument("--seed", type=int, help="seed the shuffles and the bots")
+    p.add_argument("--lang", choices=LANGS, default=lang, help=f"language (default from the locale: {lang})")
+    p.add_argument("--record", help="where to save the record (default: the user's data directory)")
+    p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("replay", help="check a game record and print what happened")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true", help="print the result as JSON (record spec §3)")
+    p.add_argument("--lang", choices=LANGS, default=lang)
+    p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("bench", help="measure the engines' speed")
+    p.add_argument("--game", action="append", help="only this game (repeatable)")
+    p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    p.set_defaults(func=_cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""Japanese and English words for the user interfaces.
+
+``t(key, lang)`` looks a message up; ``field_label(name, lang)`` names a view field.  Games add
+their own terms with :func:`add_terms` (so the core knows no game's vocabulary).
+"""
+
+from __future__ import annotations
+
+import locale
+import os
+
+__all__ = ["t", "field_label", "add_terms", "default_lang", "LANGS"]
+
+LANGS = ("ja", "en")
+
+_MESSAGES: dict[str, tuple[str, str]] = {
+    # key: (ja, en)
+    "deal": ("第{n}回", "Deal {n}"),
+    "your_hand": ("あなたの手札", "Your hand"),
+    "your_turn": ("あなたの番です", "Your turn"),
+    "legal": ("選べる手", "Your choices"),
+    "prompt": ("番号か札・宣言を入力 (q 中断, ? ヘルプ)", "Number, card or bid (q quit, ? help)"),
+    "bad_input": ("わかりません: {text}", "Not understood: {text}"),
+    "illegal": ("その手はできません: {reason}", "Not allowed: {reason}"),
+    "ambiguous": ("いくつか当てはまります: {text}", "More than one choice matches: {text}"),
+    "acts": ("{who}: {action}", "{who}: {action}"),
+    "trick_won": ("{who} が取りました", "{who} takes the trick"),
+    "deal_over": ("この回の結果", "Result of the deal"),
+    "match_over": ("試合終了", "Match over"),
+    "winner": ("勝ち: {who}", "Winner: {who}"),
+    "totals": ("合計", "Totals"),
+    "score": ("得点", "Score"),
+    "saved": ("棋譜を保存しました: {path}", "Record saved: {path}"),
+    "quit": ("中断しました", "Stopped"),
+    "seat": ("席{n}", "Seat {n}"),
+    "you": ("あなた", "you"),
+    "team": ("チーム{n}", "Team {n}"),
+    "help": (
+        "番号で選ぶか、札 (例 AS, 10h, JK)、宣言 (例 7H, pass)、オープン (claim) を入力。"
+        " q で中断 (棋譜を保存)、s で得点表。",
+        "Choose by number, or type a card (AS, 10h, JK), a bid (7H, pass) or claim."
+        " q stops (the record is saved), s shows the score sheet.",
+    ),
+    "outcome.played": ("成立", "played"),
+    "outcome.redeal": ("配り直し", "redeal"),
+    "outcome.chombo": ("チョンボ", "chombo"),
+    "outcome.in-progress": ("進行中", "in progress"),
+    "trick": ("場", "Trick"),
+    "last_trick": ("直前の場", "Last trick"),
+    "lead": ("台札", "lead"),
+    "phase": ("局面", "Phase"),
+    "to_act": ("手番", "To act"),
+    "hand_sizes": ("手札の枚数", "Cards in hand"),
+    "replay.header": ("{game} の棋譜", "Record of {game}"),
+    "replay.tricks": ("場", "tricks"),
+    "finished": ("終了", "finished"),
+    "unfinished": ("進行中", "unfinished"),
+}
+
+_FIELDS: dict[str, tuple[str, str]] = {}
+
+
+def add_terms(messages: dict[str, tuple[str, str]] | None = None,
+              fields: dict[str, tuple[str, str]] | None = None) -> None:
+    """Add a game's words: messages by key, and labels of its view fields."""
+    _MESSAGES.update(messages or {})
+    _FIELDS.update(fields or {})
+
+
+def t(key: str, lang: str = "en", **kwargs: object) -> str:
+    pair = _MESSAGES.get(key)
+    if pair is None:
+        return key.format(**kwargs) if kwargs else key
+    text = pair[0] if lang == "ja" else pair[1]
+    return text.format(**kwargs) if kwargs else text
+
+
+def field_label(name: str, lang: str = "en") -> str:
+    pair = _FIELDS.get(name) or _MESSAGES.get(name)
+    if pair is None:
+        return name.replace("_", " ")
+    return pair[0] if lang == "ja" else pair[1]
+
+
+def default_lang() -> str:
+    """Japanese where the locale is Japanese, else English."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return "ja" if value.lower().startswith("ja") else "en"
+    try:
+        loc = locale.getlocale()[0] or ""
+    except ValueError:
+        loc = ""
+    return "ja" if loc.lower().startswith("ja") else "en"

@@ -1,0 +1,139 @@
+"""Text rendering shared by the terminal game and the replay account: cards with suit symbols,
+actions, tricks and views, in Japanese or English.  Knows no single game: a game's view may
+define ``sort_hand()`` and ``table_lines(lang)`` to override the generic forms here."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Sequence
+
+from ..actions import Action, Play
+from ..cards import Card, format_card, parse_card
+from ..errors import InvalidActionError
+from ..game import View
+from ..i18n import field_label, t
+from ..tricks import Trick
+
+__all__ = ["card_text", "cards_text", "action_text", "trick_text", "value_text", "sorted_hand",
+           "view_lines", "match_input", "seat_name"]
+
+BASE_FIELDS = {f.name for f in dataclasses.fields(View)}
+
+
+def card_text(card: Card, lang: str = "en") -> str:
+    return format_card(card, lang)
+
+
+def cards_text(cards: Sequence[Card], lang: str = "en") -> str:
+    return " ".join(format_card(c, lang) for c in cards)
+
+
+def action_text(action: Action, lang: str = "en") -> str:
+    return action.label(lang)
+
+
+def seat_name(seat: int | None, lang: str = "en", you: int | None = None,
+              names: Sequence[str] | None = None) -> str:
+    if seat is None:
+        return "-"
+    base = names[seat] if names else t("seat", lang, n=seat)
+    if you is not None and seat == you:
+        return f"{base} ({t('you', lang)})"
+    return base
+
+
+def trick_text(trick: Trick, lang: str = "en", names: Sequence[str] | None = None) -> str:
+    return "  ".join(f"{seat_name(s, lang, names=names)}: {format_card(c, lang)}" for s, c in trick.plays)
+
+
+def value_text(value: Any, lang: str = "en") -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, Card):
+        return format_card(value, lang)
+    if isinstance(value, Trick):
+        return trick_text(value, lang)
+    label = getattr(value, "label", None)
+    if callable(label):
+        return str(label(lang))
+    if isinstance(value, bool):
+        return ("はい" if value else "いいえ") if lang == "ja" else ("yes" if value else "no")
+    if isinstance(value, (list, tuple)):
+        if value and all(isinstance(v, Card) for v in value):
+            return cards_text(value, lang)
+        if value and all(isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], int) for v in value):
+            return ", ".join(f"{seat_name(s, lang)} {value_text(a, lang)}" for s, a in value)
+        return ", ".join(value_text(v, lang) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{field_label(k, lang)} {value_text(v, lang)}" for k, v in value.items())
+    return str(value)
+
+
+def sorted_hand(view: View) -> tuple[Card, ...]:
+    """The view's own sort if it has one, else by suit ♠ ♥ ♦ ♣ and rank, aces first."""
+    sort = getattr(view, "sort_hand", None)
+    if callable(sort):
+        return tuple(sort())
+    return tuple(sorted(view.hand, key=lambda c: (c.is_joker, c.id // 13, -(c.id % 13))))
+
+
+def view_lines(view: View, lang: str = "en", skip: Sequence[str] = ()) -> list[str]:
+    """The game-specific table of a view, one line a field (empty values left out)."""
+    own = getattr(view, "table_lines", None)
+    if callable(own):
+        return list(own(lang))
+    lines = []
+    for f in dataclasses.fields(view):
+        if f.name in BASE_FIELDS or f.name in skip:
+            continue
+        value = getattr(view, f.name)
+        if value is None or value == () or value == [] or (isinstance(value, dict) and not value):
+            continue
+        lines.append(f"{field_label(f.name, lang)}: {value_text(value, lang)}")
+    return lines
+
+
+def _aliases(action: Action) -> set[str]:
+    out = {action.label("en").lower(), action.label("ja").lower()}
+    data = action.to_json()
+    for key, value in data.items():
+        if isinstance(value, str):
+            out.add(value.lower())
+        if isinstance(value, bool) and value:
+            out.add(key.lower())
+    if isinstance(action, Play):
+        code = action.card.code.lower()
+        out.add(code)
+        if action.request is not None:
+            out.add(f"{code} {action.request.lower()}")
+            out.discard(code)
+            out.discard(action.request.lower())
+    if "claim" in data:
+        out |= {"open", "オープン"}
+    if "discard" in data:
+        cards = data["discard"]
+        out.add(" ".join(c.lower() for c in cards))
+    return out
+
+
+def match_input(text: str, legal: Sequence[Action]) -> list[Action]:
+    """The legal actions a typed answer can mean: a 1-based number, a card code (``10h``), a
+    bid (``7H``, ``pass``), a label.  Empty when nothing matches."""
+    text = text.strip()
+    if not text:
+        return []
+    if text.isdigit():
+        k = int(text)
+        return [legal[k - 1]] if 1 <= k <= len(legal) else []
+    low = " ".join(text.lower().split())
+    parts = low.split()
+    try:  # normalise a card code: "10h" -> "th"
+        parts[0] = parse_card(parts[0]).code.lower()
+    except InvalidActionError:
+        pass
+    low = " ".join(parts)
+    exact = [a for a in legal if low in _aliases(a)]
+    if exact:
+        return exact
+    # a card alone that only has joker-lead variants: offer them all
+    return [a for a in legal if isinstance(a, Play) and a.card.code.lower() == parts[0]]

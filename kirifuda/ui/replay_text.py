@@ -1,0 +1,66 @@
+"""The readable account that ``kirifuda replay FILE`` prints (Japanese or English)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..actions import Play
+from ..cards import parse_cards, format_card, parse_card
+from ..i18n import field_label, t
+from ..record import Record
+from .render import cards_text, seat_name
+
+__all__ = ["account"]
+
+_SKIP = {"outcome", "tricks", "score"}
+
+
+def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
+    info = record.info
+    names = record.players
+    lines = [t("replay.header", lang, game=info.name_ja if lang == "ja" else info.name_en)]
+    if record.players:
+        lines.append(", ".join(f"{seat_name(s, lang)} {n}" for s, n in enumerate(record.players)))
+    opts = info.options(record.options)
+    from ..game import options_to_json
+
+    lines.append(", ".join(f"{k}={v}" for k, v in options_to_json(opts).items()))
+    for i, (deal, result) in enumerate(zip(record.deals, summary["deals"])):
+        lines.append("")
+        lines.append(f"== {t('deal', lang, n=i + 1)} ==")
+        for s, hand in enumerate(deal.hands):
+            if hand:
+                lines.append(f"  {seat_name(s, lang, names=names)}: {cards_text(parse_cards(hand), lang)}")
+        if deal.rest:
+            lines.append(f"  {field_label('rest', lang)}: {cards_text(parse_cards(deal.rest), lang)}")
+        others = [a for a in deal.actions if "play" not in a]
+        if others:
+            lines.append("  " + "; ".join(
+                f"{seat_name(a['seat'], lang, names=names)} {_action_label(a, info, lang)}" for a in others))
+        for k, trick in enumerate(result["tricks"], 1):
+            cards = " ".join(format_card(parse_card(c), lang) for c in trick["cards"])
+            lines.append(f"  {k:2d}. {seat_name(trick['leader'], lang, names=names)} → {cards}"
+                         f"  ⇒ {seat_name(trick['winner'], lang, names=names)}")
+        extras = ", ".join(f"{field_label(k, lang)} {_plain(v)}" for k, v in result.items()
+                           if k not in _SKIP and v is not None)
+        lines.append(f"  {t('outcome.' + result['outcome'], lang)}; {extras}")
+        lines.append(f"  {t('score', lang)}: {_plain(result['score'])}")
+    lines.append("")
+    lines.append(f"{t('totals', lang)}: {_plain(summary['totals'])}"
+                 f" ({t('finished', lang) if summary['finished'] else t('unfinished', lang)})")
+    if summary["winner"] is not None:
+        lines.append(t("winner", lang, who=_plain(summary["winner"])))
+    return "\n".join(lines)
+
+
+def _action_label(data: dict[str, Any], info: Any, lang: str) -> str:
+    action = info.action_from_json(data, data["seat"])
+    if isinstance(action, Play):
+        return action.label(lang)
+    return str(action.label(lang))
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(_plain(v) for v in value)
+    return str(value)

@@ -1,0 +1,66 @@
+"""Hand-written records in ``tests/records/<game>/``, replayed with their expected results,
+and bad records in ``tests/records/bad/`` refused by ``kirifuda replay`` with status 1.
+
+A good record ``NAME.json`` has ``NAME.expected.json`` beside it: the keys given there must
+equal those of ``kirifuda replay NAME.json --json`` (deals are compared key by key).
+A bad record ``NAME.json`` has ``NAME.error.json``: ``{"deal": i, "action": j, "contains": [...]}``
+— the error's indices and words its message must contain.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kirifuda.cli import main
+
+HERE = Path(__file__).parent / "records"
+GOOD = sorted(p for p in HERE.glob("*/*.json") if p.parent.name != "bad"
+              and not p.name.endswith((".expected.json", ".error.json")))
+BAD = sorted(p for p in (HERE / "bad").glob("*.json") if not p.name.endswith(".error.json"))
+
+
+def _subset(expected, actual, path="$"):
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), path
+        for k, v in expected.items():
+            assert k in actual, f"{path}.{k} missing"
+            _subset(v, actual[k], f"{path}.{k}")
+    elif isinstance(expected, list) and expected and isinstance(expected[0], dict):
+        assert isinstance(actual, list) and len(actual) == len(expected), path
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            _subset(e, a, f"{path}[{i}]")
+    else:
+        assert actual == expected, f"{path}: expected {expected!r}, got {actual!r}"
+
+
+@pytest.mark.parametrize("path", GOOD, ids=[f"{p.parent.name}/{p.stem}" for p in GOOD])
+def test_good_record_replays_to_its_expected_result(path, capsys):
+    assert main(["replay", str(path), "--json"]) == 0
+    actual = json.loads(capsys.readouterr().out)
+    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+    _subset(expected, actual)
+    assert main(["replay", str(path), "--lang", "ja"]) == 0
+    assert main(["replay", str(path), "--lang", "en"]) == 0
+
+
+@pytest.mark.parametrize("path", BAD, ids=[p.stem for p in BAD])
+def test_bad_record_is_refused(path, capsys):
+    assert main(["replay", str(path), "--json"]) == 1
+    captured = capsys.readouterr()
+    error = json.loads(captured.out)["error"]
+    expected = json.loads(path.with_name(path.stem + ".error.json").read_text())
+    assert error["deal"] == expected["deal"]
+    assert error["action"] == expected["action"]
+    for word in expected["contains"]:
+        assert word in error["message"], (word, error["message"])
+        assert word in captured.err
+
+
+def test_every_good_record_has_an_expected_result():
+    for p in GOOD:
+        assert p.with_name(p.stem + ".expected.json").exists(), p
+    for p in BAD:
+        assert p.with_name(p.stem + ".error.json").exists(), p
