@@ -1,0 +1,1 @@
+"""User interfaces: rendering, the terminal game, the replay account."""
