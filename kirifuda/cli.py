@@ -80,6 +80,19 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .server.serve import serve
+
+    return serve(host=args.host, port=args.port, db=args.db, grace=args.grace,
+                 bot_delay=args.bot_delay, open_browser=args.open)
+
+
+def _cmd_bench_server(args: argparse.Namespace) -> int:
+    from .server.bench import main as bench_main
+
+    return bench_main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     lang = default_lang()
     parser = argparse.ArgumentParser(prog="kirifuda", description="Japan's regional trick-taking card games.")
@@ -109,6 +122,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
     p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("serve", help="start the web app (play in the browser)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; the next free one if taken)")
+    p.add_argument("--db", help="database URL (default: SQLite in the user's data directory; "
+                               "postgresql+asyncpg://user@host/db for PostgreSQL)")
+    p.add_argument("--grace", type=float, default=60.0, help="seconds a dropped player keeps the seat (default 60)")
+    p.add_argument("--bot-delay", type=float, default=0.8, help="seconds a bot waits before acting (default 0.8)")
+    p.add_argument("--open", action="store_true", help="open the browser")
+    p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser("bench-server", help="load-test the web app with bot tables over WebSockets")
+    p.add_argument("--db", action="append", help="database URL (repeatable; default a fresh SQLite file)")
+    p.add_argument("--tables", type=int, default=20, help="concurrent tables (default 20, at most 200)")
+    p.add_argument("--seconds", type=float, default=10.0, help="how long to drive them (default 10, at most 120)")
+    p.add_argument("--game", default="meitora")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_bench_server)
     return parser
 
 

@@ -1,0 +1,195 @@
+"""The database of the web app, through SQLAlchemy's asyncio engine.
+
+A table is stored as its settings and its **event log**: each deal as dealt (``hands``, ``rest``)
+and each action (``seat`` + the record's action form), in order.  The record of
+``../shared/spec/record.md`` is exactly that log, so a restart rebuilds each table by replaying
+it through the engine.  Every event is committed before the server tells anyone about it.
+
+Schema migrations: the ``kf_schema`` table holds the schema's version; :data:`MIGRATIONS` lists,
+for each version, the statements that bring the previous version to it.  :meth:`Store.open`
+applies the missing ones in order, each in its own transaction (see ``docs/server.md``).
+
+SQLite runs in WAL mode with ``synchronous=FULL`` (a commit survives a crash of the process or
+of the machine); the default file is ``~/.local/share/kirifuda/kirifuda.db``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from sqlalchemy import (BigInteger, Boolean, Column, Float, Integer, MetaData, String, Table, Text,
+                        event, select, text, update)
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+__all__ = ["Store", "StoredTable", "default_db_url", "SCHEMA_VERSION", "MIGRATIONS"]
+
+metadata = MetaData()
+
+kf_schema = Table("kf_schema", metadata, Column("version", Integer, nullable=False))
+
+kf_tables = Table(
+    "kf_tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    # The options as JSON (every field, defaults included).
+    Column("options", Text, nullable=False),
+    Column("first", Integer, nullable=False),
+    # The seed of every deal still to come (deal ``i`` is shuffled by ``Random(f"{seed}:{i}")``).
+    Column("seed", BigInteger, nullable=False),
+    # Per seat: ``{"kind": "human"|"bot", "bot": kind, "name": str}``.
+    Column("seats", Text, nullable=False),
+    # Per seat: the SHA-256 of the seat's secret token (``null`` for a bot's seat).
+    Column("token_hashes", Text, nullable=False),
+    Column("timer", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("finished", Boolean, nullable=False),
+)
+
+kf_events = Table(
+    "kf_events", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    # ``{"deal": {"hands", "rest"}}`` or ``{"action": {"seat", ...}}``.
+    Column("data", Text, nullable=False),
+)
+
+
+def _v1(conn: Connection) -> None:
+    metadata.create_all(conn, tables=[kf_tables, kf_events])
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1}
+"""Schema version → the step that brings the previous version to it."""
+SCHEMA_VERSION = max(MIGRATIONS)
+
+
+def default_db_url() -> str:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    path = Path(base) / "kirifuda" / "kirifuda.db"
+    return f"sqlite+aiosqlite:///{path}"
+
+
+@dataclass
+class StoredTable:
+    id: str
+    game: str
+    options: dict[str, Any]
+    first: int
+    seed: int
+    seats: list[dict[str, Any]]
+    token_hashes: list[str | None]
+    timer: int
+    created: float
+    finished: bool
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Store:
+    """The database.  ``await Store.open(url)``; every write commits before it returns."""
+
+    def __init__(self, engine: AsyncEngine, url: str) -> None:
+        self.engine = engine
+        self.url = url
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @classmethod
+    async def open(cls, url: str | None = None) -> "Store":
+        url = url or default_db_url()
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            path = url.split("///", 1)[1] if "///" in url else ""
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(url, **kwargs)
+        if engine.dialect.name == "sqlite":
+            @event.listens_for(engine.sync_engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=FULL")
+                cur.execute("PRAGMA busy_timeout=5000")
+                cur.close()
+        store = cls(engine, url)
+        await store.migrate()
+        return store
+
+    async def migrate(self) -> int:
+        """Apply the missing migrations; return the schema version."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(lambda c: metadata.create_all(c, tables=[kf_schema]))
+            row = (await conn.execute(select(kf_schema.c.version))).first()
+            version = row[0] if row else 0
+            if row is None:
+                await conn.execute(kf_schema.insert().values(version=0))
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(f"the database's schema is version {version}, newer than this "
+                               f"kirifuda's ({SCHEMA_VERSION}): upgrade kirifuda")
+        for v in range(version + 1, SCHEMA_VERSION + 1):
+            async with self.engine.begin() as conn:
+                await conn.run_sync(MIGRATIONS[v])
+                await conn.execute(update(kf_schema).values(version=v))
+        return SCHEMA_VERSION
+
+    async def schema_version(self) -> int:
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(select(kf_schema.c.version))).scalar_one())
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # -- writing -------------------------------------------------------------------------
+    async def create_table(self, t: StoredTable) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(kf_tables.insert().values(
+                id=t.id, game=t.game, options=json.dumps(t.options), first=t.first, seed=t.seed,
+                seats=json.dumps(t.seats, ensure_ascii=False), token_hashes=json.dumps(t.token_hashes),
+                timer=t.timer, created=t.created, finished=t.finished))
+
+    async def append_events(self, table_id: str, first_seq: int, events: Sequence[dict[str, Any]],
+                            finished: bool = False) -> None:
+        """Commit events ``first_seq, first_seq+1, …`` (the primary key refuses a doubled seq)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(kf_events.insert(), [
+                {"table_id": table_id, "seq": first_seq + i, "data": json.dumps(e)}
+                for i, e in enumerate(events)])
+            if finished:
+                await conn.execute(update(kf_tables).where(kf_tables.c.id == table_id)
+                                   .values(finished=True))
+
+    async def set_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(update(kf_tables).where(kf_tables.c.id == table_id)
+                               .values(seats=json.dumps(seats, ensure_ascii=False)))
+
+    # -- reading -------------------------------------------------------------------------
+    async def load_tables(self, include_finished: bool = True) -> list[StoredTable]:
+        async with self.engine.connect() as conn:
+            q = select(kf_tables).order_by(kf_tables.c.created)
+            if not include_finished:
+                q = q.where(kf_tables.c.finished == False)  # noqa: E712
+            rows = (await conn.execute(q)).mappings().all()
+            out = []
+            for r in rows:
+                events = (await conn.execute(select(kf_events.c.data)
+                                             .where(kf_events.c.table_id == r["id"])
+                                             .order_by(kf_events.c.seq))).scalars().all()
+                out.append(StoredTable(
+                    id=r["id"], game=r["game"], options=json.loads(r["options"]), first=r["first"],
+                    seed=r["seed"], seats=json.loads(r["seats"]), token_hashes=json.loads(r["token_hashes"]),
+                    timer=r["timer"], created=r["created"], finished=bool(r["finished"]),
+                    events=[json.loads(e) for e in events]))
+            return out
+
+    async def count_events(self, table_id: str) -> int:
+        async with self.engine.connect() as conn:
+            res = await conn.execute(text("SELECT COUNT(*) FROM kf_events WHERE table_id = :t"),
+                                     {"t": table_id})
+            return int(res.scalar_one())

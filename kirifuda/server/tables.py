@@ -1,0 +1,435 @@
+"""Tables in play: the engine's state, the seats, their tokens, the bots and the clocks.
+
+The server is the authority: :meth:`LiveTable.act` refuses a stale, out-of-turn or illegal action
+without changing anything, applies a legal one to a copy of the state, commits the event to the
+database, and only then replaces the state and tells every connection (each its own view).
+
+Seats: a **bot** seat is played by ``kirifuda.bots.make_bot(kind, game)``; a **human** seat by
+whoever holds its secret token.  A human who drops keeps the seat for ``grace`` seconds, then a
+bot (the table's stand-in, heuristic) plays for them until they come back.  With a turn timer
+(30/60/120 s) the stand-in also plays a move a present human lets run out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+from .. import record as records
+from ..actions import Action
+from ..bots import Bot, make_bot
+from ..errors import IllegalActionError, KirifudaError, OptionError
+from ..game import GameInfo, GameState, options_to_json
+from ..games import GAMES
+from .protocol import ProtocolError, score_sheet, state_frame
+from .store import Store, StoredTable
+
+__all__ = ["LiveTable", "TableManager", "Client", "TIMERS", "hash_token", "STANDIN_BOT"]
+
+log = logging.getLogger("kirifuda.server")
+
+TIMERS = (0, 30, 60, 120)
+"""The turn timer's choices in seconds (0: off)."""
+STANDIN_BOT = "heuristic"
+"""The bot that plays for a dropped human or one whose turn timer ran out."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(eq=False)
+class Client:
+    """One WebSocket connection: its seat (``None``: a spectator) and its outgoing queue."""
+
+    seat: int | None
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+    queue: "asyncio.Queue[dict[str, Any] | None]" = field(default_factory=asyncio.Queue)
+    task: "asyncio.Task[None] | None" = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._writer())
+
+    async def _writer(self) -> None:
+        while True:
+            frame = await self.queue.get()
+            if frame is None:
+                return
+            try:
+                await self.send(frame)
+            except Exception:  # the connection is gone; the reader will notice
+                return
+
+    def put(self, frame: dict[str, Any]) -> None:
+        self.queue.put_nowait(frame)
+
+    async def close(self) -> None:
+        self.queue.put_nowait(None)
+        if self.task is not None:
+            try:
+                await asyncio.wait_for(self.task, 2)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                self.task.cancel()
+
+
+def _bot(kind: str, game: str) -> Bot:
+    try:
+        return make_bot(kind, game)
+    except OptionError:
+        return make_bot("random", game)
+
+
+class LiveTable:
+    """A table held in memory, mirrored in the database event by event."""
+
+    def __init__(self, stored: StoredTable, store: Store, *, grace: float, bot_delay: float) -> None:
+        self.id = stored.id
+        self.info: GameInfo = GAMES[stored.game]
+        self.options = self.info.options(stored.options)
+        self.seats = stored.seats
+        self.token_hashes = stored.token_hashes
+        self.timer = stored.timer
+        self.seed = stored.seed
+        self.first = stored.first
+        self.created = stored.created
+        self.store = store
+        self.grace = grace
+        self.bot_delay = bot_delay
+        self.state: GameState = self.info.new_state(self.options, first=stored.first)
+        self.events: list[dict[str, Any]] = []
+        for ev in stored.events:
+            self._replay_event(ev)
+        self.events = list(stored.events)
+        self.clients: list[Client] = []
+        self.lock = asyncio.Lock()
+        self.away: set[int] = set()
+        """Human seats whose grace ran out: the stand-in plays for them."""
+        self._grace_tasks: dict[int, asyncio.Task[None]] = {}
+        self._timer_task: asyncio.Task[None] | None = None
+        self._deadline: float | None = None
+        self._timed_out: int | None = None
+        """The version whose turn timer ran out (the stand-in plays that one move)."""
+        self._driver: asyncio.Task[None] | None = None
+        self._bots: dict[int, Bot] = {}
+        self._standin: Bot = _bot(STANDIN_BOT, self.info.id)
+        for s, spec in enumerate(self.seats):
+            if spec["kind"] == "bot":
+                self._bots[s] = _bot(spec.get("bot", "heuristic"), self.info.id)
+        self._sheet_cache: tuple[int, list[dict[str, Any]]] | None = None
+        self.closed = False
+        # a human seat nobody has joined since the (re)start counts as dropped: a restart
+        # gives each its grace before the stand-in plays
+        if self.events and not self.state.is_over:
+            for s in range(self.num_seats):
+                if self.seats[s]["kind"] == "human":
+                    self._start_grace(s)
+
+    # -- facts ---------------------------------------------------------------------------
+    @property
+    def num_seats(self) -> int:
+        return len(self.seats)
+
+    @property
+    def version(self) -> int:
+        return len(self.events)
+
+    def players(self) -> list[str]:
+        return [s.get("name") or f"Seat {i}" for i, s in enumerate(self.seats)]
+
+    def connected(self) -> list[bool]:
+        seen = {c.seat for c in self.clients}
+        return [i in seen for i in range(self.num_seats)]
+
+    def public_info(self) -> dict[str, Any]:
+        """What everyone may know about the table (no token, no card)."""
+        conn = self.connected()
+        units = len(self.state.view(None).totals)
+        return {
+            "id": self.id,
+            "game": self.info.id,
+            "name": {"ja": self.info.name_ja, "en": self.info.name_en},
+            "options": options_to_json(self.options),
+            "seats": [{"kind": s["kind"], "bot": s.get("bot"), "name": self.players()[i],
+                       "connected": conn[i] if s["kind"] == "human" else True,
+                       "standin": i in self.away} for i, s in enumerate(self.seats)],
+            "spectators": sum(1 for c in self.clients if c.seat is None),
+            "timer": self.timer,
+            "units": {lang: [self.state.unit_name(u, lang) for u in range(units)] for lang in ("en", "ja")},
+            "over": self.state.is_over,
+            "version": self.version,
+        }
+
+    def summary_info(self) -> dict[str, Any]:
+        out = self.public_info()
+        out["totals"] = list(self.state.view(None).totals)
+        return out
+
+    def sheet(self) -> list[dict[str, Any]]:
+        if self._sheet_cache is None or self._sheet_cache[0] != self.version:
+            self._sheet_cache = (self.version, score_sheet(self.state))
+        return self._sheet_cache[1]
+
+    def deadline_for(self, seat: int | None) -> float | None:
+        """Seconds left on the turn timer of the seat to act (for every seat to see)."""
+        if self._deadline is None:
+            return None
+        return max(0.0, round(self._deadline - time.monotonic(), 1))
+
+    def record(self) -> records.Record:
+        return records.from_state(self.state, players=self.players())
+
+    def seat_of_token(self, token: str) -> int | None:
+        h = hash_token(token)
+        for s, th in enumerate(self.token_hashes):
+            if th is not None and secrets.compare_digest(th, h):
+                return s
+        return None
+
+    # -- events --------------------------------------------------------------------------
+    def _replay_event(self, ev: dict[str, Any]) -> None:
+        if "deal" in ev:
+            self.state.deal(ev["deal"]["hands"], ev["deal"]["rest"])
+        else:
+            data = ev["action"]
+            self.state.apply(self.info.action_from_json(data, data["seat"]), data["seat"])
+
+    async def _commit(self, new_state: GameState, event: dict[str, Any]) -> None:
+        """Write the event, then (only then) make ``new_state`` the table's state."""
+        await self.store.append_events(self.id, self.version, [event], finished=new_state.is_over)
+        self.state = new_state
+        self.events.append(event)
+        self._timed_out = None
+        self._arm_timer()
+        self.broadcast()
+
+    async def act(self, seat: int | None, version: int, action: Action) -> None:
+        """A player's action: refused (``ProtocolError``, nothing changed) or committed."""
+        async with self.lock:
+            if seat is None:
+                raise ProtocolError("spectator", "a spectator cannot act; join a seat with its invitation link")
+            if version != self.version:
+                raise ProtocolError("stale", f"this action was made on state {version}, but the "
+                                    f"table is at state {self.version}: look again and retry")
+            if self.state.is_over:
+                raise ProtocolError("over", "the match is over")
+            to_act = self.state.to_act
+            if to_act != seat:
+                who = "no one" if to_act is None else self.players()[to_act]
+                raise ProtocolError("not_your_turn", f"it is not your turn: {who} is to act")
+            await self._apply(seat, action)
+        self.kick()
+
+    async def _apply(self, seat: int, action: Action) -> None:
+        new = self.state.copy()
+        try:
+            new.apply(action, seat)
+        except IllegalActionError as exc:
+            raise ProtocolError("illegal", str(exc)) from None
+        except KirifudaError as exc:
+            raise ProtocolError("illegal", str(exc)) from None
+        await self._commit(new, {"action": {"seat": seat, **action.to_json()}})
+        log.info("table %s: seat %d %s (state %d)", self.id, seat, next(iter(action.to_json())),
+                 self.version)
+
+    async def _deal(self) -> None:
+        new = self.state.copy()
+        new.deal_random(random.Random(f"{self.seed}:{new.deal_number}"))
+        d = new.record_deals()[-1]
+        await self._commit(new, {"deal": {"hands": d["hands"], "rest": d["rest"]}})
+        log.info("table %s: deal %d dealt (state %d)", self.id, new.deal_number, self.version)
+
+    # -- who plays -----------------------------------------------------------------------
+    def _bot_for(self, seat: int) -> Bot | None:
+        if seat in self._bots:
+            return self._bots[seat]
+        if seat in self.away or self._timed_out == self.version:
+            return self._standin
+        return None
+
+    def kick(self) -> None:
+        """Let the table move on by itself: deal, and let bots play, until a human is to act."""
+        if self.closed:
+            return
+        if self._driver is None or self._driver.done():
+            self._driver = asyncio.get_running_loop().create_task(self._drive())
+
+    async def _drive(self) -> None:
+        try:
+            while not self.closed:
+                async with self.lock:
+                    if self.state.is_over:
+                        return
+                    if self.state.needs_deal:
+                        await self._deal()
+                        continue
+                    seat = self.state.to_act
+                    if seat is None:
+                        return
+                    bot = self._bot_for(seat)
+                    if bot is None:
+                        return
+                    version = self.version
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                async with self.lock:
+                    if self.version != version or self._bot_for(seat) is None:
+                        continue
+                    view = self.state.view(seat)
+                    action = bot.choose(view, random.Random(f"{self.seed}:bot:{version}"))
+                    await self._apply(seat, action)
+        except Exception:
+            log.exception("table %s: the driver stopped", self.id)
+
+    # -- clocks --------------------------------------------------------------------------
+    def _arm_timer(self) -> None:
+        if self._timer_task is not None:
+            self._timer_task.cancel()
+            self._timer_task = None
+        self._deadline = None
+        if not self.timer or self.state.is_over or self.closed:
+            return
+        seat = self.state.to_act
+        if seat is None or seat in self._bots or seat in self.away:
+            return
+        self._deadline = time.monotonic() + self.timer
+        version = self.version
+        self._timer_task = asyncio.get_running_loop().create_task(self._time_out(version))
+
+    async def _time_out(self, version: int) -> None:
+        await asyncio.sleep(self.timer)
+        if self.version == version and not self.closed:
+            self._timed_out = version
+            self._deadline = None
+            log.info("table %s: the turn timer ran out (state %d)", self.id, version)
+            self.kick()
+
+    def _start_grace(self, seat: int) -> None:
+        old = self._grace_tasks.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._grace_tasks[seat] = loop.create_task(self._grace_out(seat))
+
+    async def _grace_out(self, seat: int) -> None:
+        await asyncio.sleep(self.grace)
+        if any(c.seat == seat for c in self.clients) or self.closed:
+            return
+        self.away.add(seat)
+        log.info("table %s: seat %d dropped; the stand-in plays", self.id, seat)
+        self._arm_timer()
+        self.broadcast()
+        self.kick()
+
+    # -- connections ---------------------------------------------------------------------
+    def join(self, client: Client) -> None:
+        self.clients.append(client)
+        client.start()
+        seat = client.seat
+        if seat is not None:
+            task = self._grace_tasks.pop(seat, None)
+            if task is not None:
+                task.cancel()
+            self.away.discard(seat)
+            self._arm_timer()
+        self.broadcast()
+        self.kick()
+
+    def leave(self, client: Client) -> None:
+        if client in self.clients:
+            self.clients.remove(client)
+        seat = client.seat
+        if seat is not None and not any(c.seat == seat for c in self.clients):
+            self._start_grace(seat)
+        self.broadcast()
+
+    def broadcast(self) -> None:
+        """Queue each connection its own frame (one view per seat, built once)."""
+        frames: dict[int | None, dict[str, Any]] = {}
+        for c in self.clients:
+            if c.seat not in frames:
+                frames[c.seat] = state_frame(self, c.seat)
+            c.put(frames[c.seat])
+
+    async def close(self) -> None:
+        self.closed = True
+        for task in [self._driver, self._timer_task, *self._grace_tasks.values()]:
+            if task is not None:
+                task.cancel()
+        for c in list(self.clients):
+            await c.close()
+
+
+class TableManager:
+    """Every table of the server, loaded from the database at start."""
+
+    def __init__(self, store: Store, *, grace: float = 60.0, bot_delay: float = 0.8) -> None:
+        self.store = store
+        self.grace = grace
+        self.bot_delay = bot_delay
+        self.tables: dict[str, LiveTable] = {}
+
+    async def load(self) -> None:
+        for st in await self.store.load_tables():
+            try:
+                table = LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay)
+            except (KirifudaError, KeyError) as exc:
+                log.error("table %s cannot be reloaded: %s", st.id, exc)
+                continue
+            self.tables[st.id] = table
+            table.kick()
+
+    async def create(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]],
+                     timer: int = 0, first: int = 0, seed: int | None = None) -> tuple[LiveTable, list[str | None]]:
+        """A new table; returns it and each human seat's secret token."""
+        info = GAMES.get(game)
+        if info is None:
+            raise OptionError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
+        opts = info.options(options)
+        state = info.new_state(opts, first=first)
+        n = state.num_players
+        if not isinstance(seats, list) or len(seats) != n:
+            raise OptionError(f"a {info.id} table with these options has {n} seats; got "
+                              f"{len(seats) if isinstance(seats, list) else seats!r}")
+        if timer not in TIMERS:
+            raise OptionError(f"timer must be one of {', '.join(map(str, TIMERS))} seconds, got {timer!r}")
+        clean: list[dict[str, Any]] = []
+        tokens: list[str | None] = []
+        for i, s in enumerate(seats):
+            if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
+                raise OptionError(f"seat {i} must be {{'kind': 'human'}} or {{'kind': 'bot', 'bot': kind}}")
+            name = s.get("name")
+            if name is not None and (not isinstance(name, str) or len(name) > 40):
+                raise OptionError(f"seat {i}: a name is a string of at most 40 characters")
+            if s["kind"] == "bot":
+                kind = s.get("bot") or "heuristic"
+                if not isinstance(kind, str):
+                    raise OptionError(f"seat {i}: the bot's kind must be a string")
+                make_bot(kind, info.id)  # raises OptionError for an unknown kind
+                clean.append({"kind": "bot", "bot": kind, "name": name or f"Bot {i} ({kind})"})
+                tokens.append(None)
+            else:
+                clean.append({"kind": "human", "name": name or f"Player {i}"})
+                tokens.append(secrets.token_urlsafe(18))
+        table_id = secrets.token_hex(6)
+        st = StoredTable(id=table_id, game=info.id, options=options_to_json(opts), first=first,
+                         seed=seed if seed is not None else secrets.randbits(62), seats=clean,
+                         token_hashes=[hash_token(t) if t else None for t in tokens], timer=timer,
+                         created=time.time(), finished=False)
+        await self.store.create_table(st)
+        table = LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay)
+        self.tables[table_id] = table
+        table.kick()
+        return table, tokens
+
+    async def close(self) -> None:
+        for t in self.tables.values():
+            await t.close()
