@@ -34,7 +34,7 @@ from ..game import GameInfo, View
 from ..games import GAMES
 from ..i18n import field_label
 from ..ui.render import sorted_hand
-from .protocol import Act, Hello, Ping, ProtocolError, error_frame, parse_message
+from .protocol import view_json, Act, Hello, Ping, ProtocolError, error_frame, parse_message
 from .store import Store
 from .tables import TIMERS, Client, LiveTable, TableManager
 
@@ -131,7 +131,7 @@ def games_info() -> list[dict[str, Any]]:
 # -- replay ---------------------------------------------------------------------------------
 
 def _public(view: View) -> dict[str, Any]:
-    data = view.to_json()
+    data = view_json(view)
     data.pop("legal_actions", None)
     data.pop("last_deal", None)
     return data
@@ -170,6 +170,7 @@ def replay_steps(rec: records.Record) -> dict[str, Any]:
     units = len(state.view(None).totals)
     return {
         "record": json.loads(records.dumps(rec)),
+        "record_text": records.dumps(rec),
         "game": rec.game,
         "players": rec.players or [f"Seat {s}" for s in range(n)],
         "units": {lang: [state.unit_name(u, lang) for u in range(units)] for lang in ("en", "ja")},

@@ -24,6 +24,7 @@ on any other version is stale and refused.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, Chombo
 from ..errors import InvalidActionError
 from ..game import GameInfo, GameState, View
+from ..tricks import Trick
 from ..ui.render import sorted_hand
 
 if TYPE_CHECKING:
@@ -141,16 +143,31 @@ def score_sheet(state: GameState) -> list[dict[str, Any]]:
     return out
 
 
+def view_json(view: View) -> dict[str, Any]:
+    """``view.to_json()``, with each trick also naming the seat of each card (``seats``)."""
+    out = view.to_json()
+    for f in dataclasses.fields(view):
+        value = getattr(view, f.name)
+        if isinstance(value, Trick) and isinstance(out.get(f.name), dict):
+            out[f.name]["seats"] = list(value.seats)
+        elif (isinstance(value, tuple) and value and all(isinstance(v, Trick) for v in value)
+              and isinstance(out.get(f.name), list)):
+            for t, j in zip(value, out[f.name]):
+                if isinstance(j, dict):
+                    j["seats"] = list(t.seats)
+    return out
+
+
 def state_frame(table: "LiveTable", seat: int | None) -> dict[str, Any]:
     """The frame for one seat (``None``: a spectator), from that seat's view alone."""
     view = table.state.view(seat)
-    view_json = view.to_json()
+    view_json_ = view_json(view)
     return {
         "type": "state",
         "version": table.version,
         "seat": seat,
         "table": table.public_info(),
-        "view": view_json,
+        "view": view_json_,
         "legal": legal_entries(view),
         "hand": [c.code for c in sorted_hand(view)],
         "sheet": table.sheet(),
