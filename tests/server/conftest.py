@@ -1,0 +1,149 @@
+"""Fixtures of the server tests: a database on SQLite and on PostgreSQL, and a server in a thread.
+
+PostgreSQL: ``KIRIFUDA_TEST_PG`` (a ``postgresql+asyncpg://`` URL of a server we may create
+databases on), else a throw-away cluster started with Debian's ``initdb``/``pg_ctl`` (as the
+``postgres`` user when run as root).  Where neither works the PostgreSQL cases are skipped,
+saying why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class _Postgres:
+    def __init__(self) -> None:
+        self.url: str | None = None
+        self.reason = ""
+        self.dir: str | None = None
+        self.bin: str | None = None
+        self.port = 0
+        self.as_user: list[str] = []
+
+    def start(self) -> None:
+        env = os.environ.get("KIRIFUDA_TEST_PG")
+        if env:
+            self.url = env
+            return
+        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+        if not bins:
+            self.reason = "no PostgreSQL server installed (apt-get install postgresql, or set KIRIFUDA_TEST_PG)"
+            return
+        self.bin = os.path.dirname(bins[-1])
+        self.dir = tempfile.mkdtemp(prefix="kirifuda-pg-")
+        if os.geteuid() == 0:
+            if shutil.which("runuser") is None:
+                self.reason = "running as root without runuser: cannot start PostgreSQL"
+                return
+            shutil.chown(self.dir, "postgres", "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self.port = free_port()
+        data = os.path.join(self.dir, "data")
+        try:
+            subprocess.run(self.as_user + [f"{self.bin}/initdb", "-D", data, "--auth=trust", "-U", "postgres",
+                                           "--encoding=UTF8", "--no-sync"],
+                           check=True, capture_output=True, timeout=120)
+            subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", data, "-l", os.path.join(self.dir, "log"),
+                                           "-w", "-t", "60", "-o",
+                                           f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off",
+                                           "start"], check=True, capture_output=True, timeout=90)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
+            out = getattr(exc, "stderr", b"") or b""
+            self.reason = f"PostgreSQL could not be started: {exc} {out.decode(errors='replace')[-300:]}"
+            return
+        self.url = f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
+
+    def new_database(self) -> str:
+        assert self.url is not None
+        name = "kf_" + uuid.uuid4().hex[:12]
+
+        async def create() -> None:
+            import asyncpg  # type: ignore[import-untyped]
+
+            dsn = self.url.replace("postgresql+asyncpg://", "postgresql://")  # type: ignore[union-attr]
+            conn = await asyncpg.connect(dsn)
+            try:
+                await conn.execute(f'CREATE DATABASE "{name}"')
+            finally:
+                await conn.close()
+
+        asyncio.run(create())
+        base, _, _ = self.url.rpartition("/")
+        return f"{base}/{name}"
+
+    def stop(self) -> None:
+        if self.dir and self.bin and self.url:
+            subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", os.path.join(self.dir, "data"),
+                                           "-m", "immediate", "stop"], capture_output=True, timeout=60)
+        if self.dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[_Postgres]:
+    pg = _Postgres()
+    pg.start()
+    yield pg
+    pg.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'kirifuda.db'}"
+    pg: _Postgres = request.getfixturevalue("postgres")
+    if pg.url is None:
+        pytest.skip(f"PostgreSQL case skipped: {pg.reason}")
+    return pg.new_database()
+
+
+class ServerThread:
+    """uvicorn serving the app in a thread, on a free loopback port."""
+
+    def __init__(self, db: str, **kwargs: Any) -> None:
+        import uvicorn
+
+        from kirifuda.server.app import create_app
+
+        self.port = free_port()
+        self.app = create_app(db, **kwargs)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                ws="websockets-sansio", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> "ServerThread":
+        self.thread.start()
+        deadline = time.time() + 20
+        while not self.server.started:
+            if time.time() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(20)
