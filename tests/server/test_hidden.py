@@ -1,0 +1,150 @@
+"""No frame to a seat holds a card that seat may not see at that moment.
+
+Every game of the registry is played through a server table of bots, with a connection on every
+seat and a spectator.  Each frame is captured as it is queued (with a copy of the state of that
+moment), encoded and decoded as JSON, and every card code found in it is checked against what
+the seat may know, computed from the record, not from the views:
+
+- its own hand (as dealt and as it stands) and the cards of its own actions (a discard);
+- every card of every other seat's public actions this deal (plays, a named adjutant) — never a
+  discard;
+- the rest's public part (Unsun's indicator: :data:`PUBLIC_REST`);
+- a finished deal's cards in the deal results (``last_deal``) and the score sheet (``sheet``).
+
+Anything else dealt this deal — another seat's hand, the undealt rest (Meitora's agari,
+Napoleon's middle) — is secret.  A spectator holds no hand and took no action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kirifuda.game import GameState
+from kirifuda.games import GAMES
+from kirifuda.server.store import Store
+from kirifuda.server.tables import Client, TableManager
+
+CARD = re.compile(r"^([2-9TJQKA][SHDC]|JK)$")
+NOT_CARDS = frozenset({"bid", "redeclare", "contract"})
+"""Keys whose values are bids (``"7H"`` is seven hearts as a bid, not the card)."""
+PUBLIC_REST = {"unsun": 1}
+"""How many cards at the front of a deal's rest are turned face up for everyone."""
+SMALL_OPTIONS: dict[str, dict[str, Any]] = {"meitora": {"target": 3}}
+"""Options that keep a match short (other games: their defaults; play is cut off anyway)."""
+MAX_EVENTS = 160
+
+
+def cards_in(value: Any, skip: frozenset[str] = frozenset()) -> set[str]:
+    found: set[str] = set()
+    if isinstance(value, str):
+        if CARD.match(value):
+            found.add(value)
+    elif isinstance(value, list):
+        for v in value:
+            found |= cards_in(v, skip)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if k not in skip and k not in NOT_CARDS:
+                found |= cards_in(v, skip)
+    return found
+
+
+def action_cards(action: dict[str, Any]) -> set[str]:
+    return cards_in({k: v for k, v in action.items() if k != "seat"})
+
+
+def secret_cards(state: GameState, seat: int | None) -> set[str]:
+    """The cards ``seat`` may not see now (empty between deals: nothing is dealt)."""
+    if state.needs_deal or state.is_over:
+        return set()
+    deal = state.record_deals()[-1]
+    n = len(deal["hands"])
+    dealt = {c for h in deal["hands"] for c in h} | set(deal["rest"])
+    may = set(deal["rest"][:PUBLIC_REST.get(state.game_id, 0)])
+    if seat is not None:
+        may |= set(deal["hands"][seat])
+        may |= {c.code for c in state.view(seat).hand}
+    for a in deal["actions"]:
+        if a["seat"] == seat or "discard" not in a:
+            may |= action_cards(a)
+    assert n == state.num_players
+    return dealt - may
+
+
+class Recorder(Client):
+    def __init__(self, seat: int | None, table: Any, log: list[tuple[int | None, dict[str, Any], set[str]]]) -> None:
+        async def send(frame: dict[str, Any]) -> None:
+            return None
+
+        super().__init__(seat, send)
+        self.table = table
+        self.log = log
+
+    def put(self, frame: dict[str, Any]) -> None:
+        # the moment the frame is made: the secrets of this moment
+        decoded = json.loads(json.dumps(frame))
+        self.log.append((self.seat, decoded, secret_cards(self.table.state, self.seat)))
+
+
+async def _play(tmp: str, game: str, seed: int) -> list[tuple[int | None, dict[str, Any], set[str]]]:
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp}/hidden-{game}-{seed}.db")
+    log: list[tuple[int | None, dict[str, Any], set[str]]] = []
+    try:
+        manager = TableManager(store, grace=60, bot_delay=0)
+        info = GAMES[game]
+        opts = SMALL_OPTIONS.get(game, {})
+        n = info.new_state(info.options(opts)).num_players
+        seats = [{"kind": "bot", "bot": "random" if s % 2 else "heuristic"} for s in range(n)]
+        table, _ = await manager.create(game, opts, seats, seed=seed)
+        for s in [None, *range(n)]:
+            table.join(Recorder(s, table, log))
+        while not table.state.is_over and table.version < MAX_EVENTS:
+            await asyncio.sleep(0.002)
+        await manager.close()
+    finally:
+        await store.close()
+    return log
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**31))
+def test_no_frame_holds_a_card_its_seat_may_not_see(tmp_path_factory: Any, game: str, seed: int) -> None:
+    tmp = str(tmp_path_factory.mktemp("hidden"))
+    log = asyncio.run(_play(tmp, game, seed))
+    assert len(log) > 20
+    seen_secret = 0
+    for seat, frame, secret in log:
+        assert frame["type"] == "state" and frame["seat"] == seat
+        seen_secret += bool(secret)
+        deal_no = frame["view"]["deal_number"]
+        # finished deals are shown face up: their results, and only finished ones
+        assert len(frame["sheet"]) <= deal_no
+        if frame["view"].get("last_deal") is not None:
+            assert deal_no >= 1
+        leaked = cards_in(frame, skip=frozenset({"last_deal", "sheet"})) & secret
+        assert not leaked, f"seat {seat} was sent {sorted(leaked)} at state {frame['version']}"
+        if seat is None:
+            assert frame["view"]["hand"] == [] and frame["hand"] == [] and frame["legal"] == []
+    assert seen_secret, "no frame was made while cards were hidden: the test saw nothing"
+
+
+def test_the_check_catches_a_leak() -> None:
+    """The checker itself: another seat's hand and the agari are secret, the own hand is not."""
+    import random
+
+    state = GAMES["meitora"].new_state(GAMES["meitora"].options({}))
+    rng = random.Random(5)
+    state.deal_random(rng)
+    while state.needs_deal:  # a four-jacks redeal
+        state.deal_random(rng)
+    deal = state.record_deals()[-1]
+    secret = secret_cards(state, 0)
+    assert set(deal["hands"][1]) <= secret and set(deal["rest"]) <= secret
+    assert not set(deal["hands"][0]) & secret
+    assert cards_in({"view": {"hand": deal["hands"][1]}}) & secret
