@@ -391,7 +391,7 @@ const Table = {
       const [x, y] = pos(i);
       const cls = ["seatbadge", v.to_act === i ? "act" : "", f.seat === i ? "me" : "", s.kind === "human" && !s.connected ? "away" : ""].join(" ");
       const status = s.kind === "bot" ? `${t("bot")} · ${esc(t("bots")[s.bot] || s.bot)}` : (s.standin ? t("standin") : (s.connected ? t("connected") : t("disconnected")));
-      return `<div class="${cls}" data-seat="${i}" style="left:${50 + x * 41}%;top:${50 + y * 40}%"><b>${esc(s.name)}${f.seat === i ? ` (${t("you")})` : ""}</b>
+      return `<div class="${cls}" data-seat="${i}" style="left:calc(50% + ${x.toFixed(3)} * var(--rx));top:calc(50% + ${y.toFixed(3)} * var(--ry))"><b>${esc(s.name)}${f.seat === i ? ` (${t("you")})` : ""}</b>
         <small><i class="dot ${s.kind === "bot" || s.connected ? "on" : ""}"></i>${status}</small><small>${t("cards", v.hand_sizes[i] ?? 0)}</small></div>`;
     }).join("");
     const trickHTML = trick ? trick.cards.map((c, k) => {
