@@ -1,0 +1,152 @@
+"""``kirifuda bench-server``: a load benchmark of the web app (not a test).
+
+Starts ``kirifuda serve`` on a loopback port (a separate process), creates ``--tables`` tables of
+four human seats, and drives every seat with a WebSocket client that plays a random legal action
+as soon as it is its turn.  Reports the tables, the actions per second the server committed and
+broadcast, and the p50 / p99 time from sending an action to receiving the broadcast it causes.
+Bounded: at most 200 tables and 120 seconds; loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+__all__ = ["run", "main"]
+
+MAX_TABLES = 200
+MAX_SECONDS = 120.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _seat(url: str, token: str, deadline: float, latencies: list[float], rng: random.Random) -> int:
+    import websockets
+
+    acted = 0
+    async with websockets.connect(url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        pending: tuple[int, float] | None = None
+        while time.monotonic() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                break
+            m = json.loads(raw)
+            if m["type"] != "state":
+                if m["type"] == "error":
+                    pending = None
+                continue
+            now = time.perf_counter()
+            if pending is not None and m["version"] > pending[0]:
+                latencies.append(now - pending[1])
+                pending = None
+            if m["table"]["over"]:
+                break
+            if m["legal"] and pending is None:
+                # a random claim (オープン) would mostly be a chombo: the driver does not claim
+                choices = [e["action"] for e in m["legal"] if "claim" not in e["action"]] or \
+                    [e["action"] for e in m["legal"]]
+                action = rng.choice(choices)
+                pending = (m["version"], time.perf_counter())
+                await ws.send(json.dumps({"type": "act", "version": m["version"], "action": action}))
+                acted += 1
+    return acted
+
+
+async def _table_worker(k: int, base: str, ws_base: str, deadline: float, game: str,
+                        latencies: list[float], counts: dict[str, int]) -> None:
+    """Keep one table busy until the deadline: a new match whenever one ends."""
+    import httpx
+
+    rng = random.Random(k)
+    async with httpx.AsyncClient(timeout=30) as client:
+        while time.monotonic() < deadline:
+            r = await client.post(base + "/api/tables", json={
+                "game": game, "seats": [{"kind": "human"}] * 4, "seed": rng.randrange(2**31)})
+            r.raise_for_status()
+            t = r.json()
+            counts["matches"] += 1
+            await asyncio.gather(*[_seat(f"{ws_base}/ws/{t['id']}", tok, deadline, latencies,
+                                         random.Random(rng.random())) for tok in t["tokens"] if tok])
+
+
+async def _drive(base: str, ws_base: str, tables: int, seconds: float, game: str) -> dict[str, Any]:
+    latencies: list[float] = []
+    counts = {"matches": 0}
+    deadline = time.monotonic() + seconds
+    t0 = time.perf_counter()
+    results = await asyncio.gather(*[_table_worker(k, base, ws_base, deadline, game, latencies, counts)
+                                     for k in range(tables)], return_exceptions=True)
+    elapsed = time.perf_counter() - t0
+    errors = [r for r in results if isinstance(r, BaseException)]
+    lat = sorted(latencies)
+
+    def pct(p: float) -> float:
+        return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else float("nan")
+
+    return {"tables": tables, "matches": counts["matches"], "seconds": round(elapsed, 2),
+            "actions": len(lat), "actions_per_s": round(len(lat) / elapsed, 1),
+            "p50_ms": pct(0.50), "p99_ms": pct(0.99), "client_errors": len(errors)}
+
+
+def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "meitora") -> dict[str, Any]:
+    tables = max(1, min(tables, MAX_TABLES))
+    seconds = max(1.0, min(seconds, MAX_SECONDS))
+    tmp = None
+    if db is None:
+        tmp = tempfile.TemporaryDirectory(prefix="kirifuda-bench-")
+        db = f"sqlite+aiosqlite:///{Path(tmp.name) / 'bench.db'}"
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "kirifuda", "serve", "--host", "127.0.0.1",
+                             "--port", str(port), "--db", db, "--bot-delay", "0"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import httpx
+
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                if httpx.get(base + "/api/games", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("the server did not start")
+        out = asyncio.run(_drive(base, f"ws://127.0.0.1:{port}", tables, seconds, game))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        if tmp is not None:
+            tmp.cleanup()
+    shown = db.split("@")[-1] if "@" in db else db
+    out["db"] = shown.split("+", 1)[0] if tmp is not None else shown
+    return out
+
+
+def main(args: argparse.Namespace) -> int:
+    results = [run(db, args.tables, args.seconds, args.game) for db in (args.db or [None])]
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    for r in results:
+        print(f"{r['db']:40s} {r['tables']:4d} tables  {r['actions_per_s']:8.1f} actions/s  "
+              f"p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms  ({r['actions']} actions in {r['seconds']} s"
+              f"{', ' + str(r['client_errors']) + ' client errors' if r['client_errors'] else ''})")
+    return 0
