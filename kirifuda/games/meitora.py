@@ -32,7 +32,8 @@ from ..game import GameInfo, GameState, Outcome, View, options_to_json
 from ..i18n import add_terms
 from ..tricks import Trick
 
-__all__ = ["MeitoraOptions", "MeitoraState", "MeitoraView", "Phase", "INFO", "DECK", "STRAINS"]
+__all__ = ["MeitoraOptions", "MeitoraState", "MeitoraView", "Phase", "INFO", "DECK", "STRAINS",
+           "trick_winner", "led_suit", "is_weak_hand"]
 
 # --------------------------------------------------------------------------------------------
 # Options
@@ -153,6 +154,24 @@ class Phase(str, Enum):
     PLAY = "play"
     DONE = "done"
     """The match is over."""
+
+
+def led_suit(lead: Card, strain: str, request: str | None = None) -> int:
+    """The effective suit index (0 ♠ 1 ♥ 2 ♦ 3 ♣, 4 none) a lead asks the others to follow.
+
+    A joker lead asks for its request (``any``: nothing); under ``joker_lead=trump`` pass the
+    trump suit's letter as the request (or ``any`` in no-trump)."""
+    if lead.id == JOKER_ID:
+        return _REQUEST_SUIT[request or "any"]
+    return EFF_SUIT[STRAINS.index(strain)][lead.id]
+
+
+def trick_winner(trick: Trick, strain: str, request: str | None = None) -> int:
+    """The seat that wins a trick in a contract of ``strain`` (``S C D H N``): the joker if
+    played, else the highest trump, else the highest card of the led suit (spec §5)."""
+    led = led_suit(trick.plays[0][1], strain, request)
+    strength = STRENGTH[STRAINS.index(strain)][led]
+    return trick.winner(lambda seat, card: strength[card.id])
 
 
 def _points(half: int) -> int | float:
