@@ -660,10 +660,12 @@ class MeitoraState(GameState):
 
     def _snapshot(self, outcome: str, score: list[int], broken: int | None = None,
                   chombo: int | None = None, failed_claim: bool = False) -> "_DealLog":
+        # the declarer is decided once the round of bidding is complete; a redeal (even the
+        # four jacks found after the agari) voids the contract: no declarer for the record
+        decided = self._bid_turns >= 4 and outcome != "redeal"
         return _DealLog(outcome, score, broken, chombo, failed_claim, self._log, self._dealt,
                         self._agari, self._negri, self._tricks, self._team_tricks[:],
-                        self._declarer if self._bid_turns >= 4 else None, self._high,
-                        self._first_bidder)
+                        self._declarer if decided else None, self._high, self._first_bidder)
 
     # -- claims (オープン) ----------------------------------------------------------------
     def _claim_is_valid(self, claimant: int) -> bool:

@@ -217,6 +217,7 @@ def test_3_four_jacks_after_taking_the_agari():
     assert s.phase is Phase.DEAL
     d = s.summary()["deals"][0]
     assert d["outcome"] == "redeal" and d["broken"] == 0 and d["score"] == [0, 0]
+    assert d["declarer"] is None and d["contract"] is None and d["team_tricks"] is None
     assert s.first_bidder == 0
 
 
