@@ -147,6 +147,8 @@ _BIT = tuple(1 << i for i in range(53))
 
 
 class Phase(str, Enum):
+    """The phases of a Meitora match."""
+
     DEAL = "deal"
     """Waiting for the next deal's cards (a chance node)."""
     BIDDING = "bidding"
@@ -154,6 +156,9 @@ class Phase(str, Enum):
     PLAY = "play"
     DONE = "done"
     """The match is over."""
+
+
+_PLAY = Phase.PLAY
 
 
 def led_suit(lead: Card, strain: str, request: str | None = None) -> int:
@@ -271,7 +276,7 @@ class MeitoraState(GameState):
     __slots__ = ("options", "first", "_phase", "_to_act", "_deal_no", "_first_bidder", "_totals",
                  "_results", "_log", "_dealt", "_agari", "_hands", "_bid_turns",
                  "_high", "_declarer", "_strain", "_negri", "_leader", "_trick", "_led", "_request",
-                 "_tricks", "_team_tricks", "_legal", "_eff", "_masks", "_strength", "_last")
+                 "_tricks", "_team_tricks", "_legal", "_play_mask", "_eff", "_masks", "_strength", "_last")
 
     def __init__(self, options: MeitoraOptions | None = None, first: int = 0) -> None:
         self.options = options or MeitoraOptions()
@@ -304,6 +309,8 @@ class MeitoraState(GameState):
         self._tricks: list[tuple[int, tuple[int, ...], int]] = []
         self._team_tricks = [0, 0]
         self._legal: tuple[Action, ...] | None = None
+        self._play_mask = -1
+        """The legal-card mask of the seat to act, while ``_legal`` is cached (else -1)."""
         self._last: tuple[int, tuple[int, ...], int] | None = None
         self._set_strain(4)
 
@@ -444,7 +451,7 @@ class MeitoraState(GameState):
     def _play_actions(self) -> tuple[Action, ...]:
         seat = self._to_act
         assert seat is not None
-        m = self._legal_play_mask(seat)
+        m = self._play_mask = self._legal_play_mask(seat)
         claim = self.options.claim_failure == "chombo" or self._claim_is_valid(seat)
         if m & JK_BIT and not self._trick and self.options.joker_lead == "request":
             plays = _PLAY_DECODER.decode(m & _NO_JK_MASK) + JOKER_LEADS
@@ -512,35 +519,45 @@ class MeitoraState(GameState):
     # -- applying ------------------------------------------------------------------------
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check the action, then carry it out; a refused action leaves the state unchanged.
-        (The common case, an action taken from ``legal_actions()``, is checked by identity.)"""
-        to_act = self._to_act
-        if seat is None or seat == to_act:
-            if type(action) is Play and self._phase is Phase.PLAY and not action.call_joker:
+
+        The common case, a card play, is checked against the legal-card mask and carried out
+        inline (the engine's hot path); everything else goes through ``check``."""
+        if type(action) is Play and self._phase is _PLAY:
+            to_act = self._to_act
+            if (seat is None or seat == to_act) and not action.call_joker:
                 assert to_act is not None
+                mask = self._play_mask
+                if mask < 0:
+                    mask = self._legal_play_mask(to_act)
                 cid = action.card.id
-                if self._legal_play_mask(to_act) >> cid & 1:
-                    if (cid == JOKER_ID and not self._trick and self.options.joker_lead == "request"):
-                        ok = action.request in _REQUEST_SUIT
+                if mask >> cid & 1:
+                    trick = self._trick
+                    req = action.request
+                    if cid == JOKER_ID and not trick and self.options.joker_lead == "request":
+                        ok = req in _REQUEST_SUIT
                     else:
-                        ok = action.request is None
+                        ok = req is None
                     if ok:
                         self._legal = None
+                        self._play_mask = -1
                         self._log.append((to_act, action))
-                        self._play(to_act, action)
+                        self._play(to_act, cid, req, trick)
                         return
-            elif type(action) is not Chombo and action in self.legal_actions():
-                self._apply(action)
-                return
+        elif type(action) is not Chombo and (seat is None or seat == self._to_act) \
+                and action in self.legal_actions():
+            self._apply(action)
+            return
         self.check(action, seat)
         self._apply(action)
 
     def _apply(self, action: Action) -> None:
         self._legal = None
+        self._play_mask = -1
         seat = self._to_act
         if type(action) is Play:
             assert seat is not None
             self._log.append((seat, action))
-            self._play(seat, action)
+            self._play(seat, action.card.id, action.request, self._trick)
             return
         if isinstance(action, Chombo):
             self._log.append((action.seat, action))
@@ -592,14 +609,11 @@ class MeitoraState(GameState):
         self._phase = Phase.DISCARD
         self._to_act = declarer
 
-    def _play(self, seat: int, action: Play) -> None:
-        cid = action.card.id
+    def _play(self, seat: int, cid: int, req: str | None, trick: list[tuple[int, int]]) -> None:
         self._hands[seat] ^= 1 << cid
-        trick = self._trick
         if not trick:
             self._last = None
             if cid == JOKER_ID:
-                req = action.request
                 if req is None:  # joker_lead == "trump": asks for trump (nothing in no-trump)
                     t = _TRUMP_OF_STRAIN[STRAINS[self._strain]]
                     self._led = NO_SUIT if t is None else t
@@ -776,6 +790,7 @@ class MeitoraState(GameState):
         new._tricks = self._tricks[:]
         new._team_tricks = self._team_tricks[:]
         new._legal = self._legal
+        new._play_mask = self._play_mask
         new._last = self._last
         new._strain = self._strain
         new._eff = self._eff
