@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 from ..actions import (BROKEN, CLAIM, PASS, Action, Bid, Broken, Chombo, Claim, Discard, Pass, Play,
                        action_from_json)
@@ -227,6 +227,8 @@ class MeitoraView(View):
     """The result of the previous deal, with every hand, the agari and the negri face up."""
     target: int = 17
 
+    SEAT_FIELDS: ClassVar[frozenset[str]] = frozenset({"to_act", "first_bidder", "declarer", "last_trick_winner"})
+
     def sort_hand(self) -> tuple[Card, ...]:
         """Trumps first in trump order (joker, right jack, left jack, A …), then ♠ ♥ ♦ ♣."""
         strain = STRAINS.index(self.contract.strain) if self.contract is not None else 4
@@ -253,6 +255,7 @@ add_terms(fields={
     "negri": ("ネグリ", "negri (discard)"),
     "joker_request": ("ジョーカーの請求", "joker request"),
     "tricks_played": ("済んだ場", "tricks played"),
+    "last_trick_winner": ("直前の場を取った人", "last trick taken by"),
     "team_tricks": ("チームの取り数", "tricks per team"),
     "own_team_tricks": ("味方の取り札", "your team's tricks"),
     "target": ("目標点", "target"),
