@@ -74,10 +74,6 @@ class Ping:
 Message = Hello | Act | Ping
 
 
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def parse_message(raw: str | bytes, info: GameInfo, seat: int | None) -> Message:
     """Read one client frame.  Raises :class:`ProtocolError` (``malformed``) naming the fault."""
     if isinstance(raw, bytes):
@@ -106,7 +102,7 @@ def parse_message(raw: str | bytes, info: GameInfo, seat: int | None) -> Message
         return Ping()
     if kind == "act":
         version = data.get("version")
-        if not _int(version):
+        if not isinstance(version, int) or isinstance(version, bool):
             raise ProtocolError("malformed", "act: version must be the state version (a whole number)")
         action_data = data.get("action")
         if not isinstance(action_data, dict):
