@@ -175,6 +175,19 @@ class LiveTable:
             self._sheet_cache = (self.version, score_sheet(self.state))
         return self._sheet_cache[1]
 
+    def finished_deal(self) -> dict[str, Any] | None:
+        """The hands and rest of the last finished deal (a finished deal is shown face up)."""
+        finished = self.state.deal_number  # deals 0 … deal_number-1 are over
+        if finished <= 0:
+            return None
+        seen = 0
+        for ev in self.events:
+            if "deal" in ev:
+                seen += 1
+                if seen == finished:
+                    return {"deal": finished - 1, "hands": ev["deal"]["hands"], "rest": ev["deal"]["rest"]}
+        return None
+
     def deadline_for(self, seat: int | None) -> float | None:
         """Seconds left on the turn timer of the seat to act (for every seat to see)."""
         if self._deadline is None:

@@ -203,3 +203,46 @@ def test_phone_layout(server: ServerThread, browser: Any) -> None:
         assert box and box["x"] >= -1 and box["x"] + box["width"] <= 391
     page.screenshot(path=str(Path(os.environ.get("KIRIFUDA_SHOTS", "/tmp")) / "kirifuda-phone.png"))
     ctx.close()
+
+
+def test_after_the_match_replay_download_and_upload(server: ServerThread, browser: Any, tmp_path: Path) -> None:
+    from kirifuda import record as records
+
+    made = new_table(server, "meitora", set(), options={"target": 1})
+    import time
+
+    deadline = time.time() + 30
+    while not httpx.get(f"{server.url}/api/tables/{made['id']}").json()["over"]:
+        assert time.time() < deadline
+        time.sleep(0.05)
+    text = httpx.get(f"{server.url}/api/tables/{made['id']}/record").text
+    assert records.replay(records.loads(text)).is_over
+    page = browser.new_page(viewport={"width": 1000, "height": 800}, locale="en-US")
+    page.goto(server.url + made["watch"])
+    page.wait_for_selector("#overlay:not([hidden]) a[href^='/replay']")
+    with page.expect_download() as dl:
+        page.locator("#overlay a[download]").click()
+    assert Path(dl.value.path()).read_text(encoding="utf-8") == text  # exactly the record
+    page.locator("#overlay a[href^='/replay']").click()
+    page.wait_for_selector("#steplabel")
+    first = page.locator("#steplabel").inner_text()
+    assert page.locator(".handrow").count() == 4  # every hand face up
+    page.locator('[data-go="next"]').click()
+    assert page.locator("#steplabel").inner_text() != first
+    page.locator('[data-go="last"]').click()
+    n = len(records.loads(text).deals)
+    assert f"Deal {n}" in page.locator("#steplabel").inner_text()
+    # a record file opened from the lobby goes to the viewer; a bad one is refused, saying why
+    good = tmp_path / "match.json"
+    good.write_text(text, encoding="utf-8")
+    page.goto(server.url + "/")
+    page.set_input_files("#upload", str(good))
+    page.wait_for_selector("#steplabel")
+    assert page.url.endswith("/replay")
+    bad = tmp_path / "bad.json"
+    bad.write_text(text.replace('"format": "kirifuda-record/1"', '"format": "nope"'), encoding="utf-8")
+    page.goto(server.url + "/")
+    page.set_input_files("#upload", str(bad))
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "format" in page.locator("#toast").inner_text()
+    page.close()

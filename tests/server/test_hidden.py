@@ -9,7 +9,8 @@ the seat may know, computed from the record, not from the views:
 - every card of every other seat's public actions this deal (plays, a named adjutant) — never a
   discard;
 - the rest's public part (Unsun's indicator: :data:`PUBLIC_REST`);
-- a finished deal's cards in the deal results (``last_deal``) and the score sheet (``sheet``).
+- a finished deal's cards in the deal results (``last_deal`` or ``finished_deal``) and the
+  score sheet (``sheet``), checked to be of a finished deal.
 
 Anything else dealt this deal — another seat's hand, the undealt rest (Meitora's agari,
 Napoleon's middle) — is secret.  A spectator holds no hand and took no action.
@@ -127,7 +128,9 @@ def test_no_frame_holds_a_card_its_seat_may_not_see(tmp_path_factory: Any, game:
         assert len(frame["sheet"]) <= deal_no
         if frame["view"].get("last_deal") is not None:
             assert deal_no >= 1
-        leaked = cards_in(frame, skip=frozenset({"last_deal", "sheet"})) & secret
+        if frame.get("finished_deal") is not None:
+            assert frame["finished_deal"]["deal"] == deal_no - 1
+        leaked = cards_in(frame, skip=frozenset({"last_deal", "sheet", "finished_deal"})) & secret
         assert not leaked, f"seat {seat} was sent {sorted(leaked)} at state {frame['version']}"
         if seat is None:
             assert frame["view"]["hand"] == [] and frame["hand"] == [] and frame["legal"] == []

@@ -366,7 +366,7 @@ const Table = {
       this.deadlineAt = f.deadline != null ? Date.now() + f.deadline * 1000 : null;
       this.render();
       const v = f.view;
-      if (this.seenDeal !== null && v.deal_number > this.seenDeal && v.last_deal && !f.table.over) this.showLastDeal();
+      if (this.seenDeal !== null && v.deal_number > this.seenDeal && (v.last_deal || f.finished_deal) && !f.table.over) this.showLastDeal();
       if (f.table.over && (!before || !before.table.over)) this.showOver();
       this.seenDeal = v.deal_number;
     } else if (m.type === "error") {
@@ -414,7 +414,7 @@ const Table = {
       <div class="hand" id="hand"></div>
       <div class="toolbar">
         <button data-tool="last">${t("lastTrick")}</button><button data-tool="sheet">${t("sheet")}</button>
-        <button data-tool="deal" ${v.last_deal ? "" : "disabled"}>${t("lastDeal")}</button>
+        <button data-tool="deal" ${v.last_deal || f.finished_deal ? "" : "disabled"}>${t("lastDeal")}</button>
         <button data-tool="rules">${t("rules")}</button>
         ${f.table.over ? `<a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${t("download")}</a><a class="button" href="/replay?table=${esc(f.table.id)}">${t("replay")}</a>` : ""}
       </div>
@@ -515,15 +515,23 @@ const Table = {
     else if (k === "deal") this.showLastDeal();
     else if (k === "rules") dialog(rulesHTML(f.table.game));
   },
+  lastDeal() {
+    const f = this.frame, v = f.view;
+    if (v.last_deal) return v.last_deal;
+    if (!f.finished_deal) return null;
+    const d = { hands: f.finished_deal.hands, rest: f.finished_deal.rest };
+    const s = f.sheet[f.finished_deal.deal];
+    return s ? Object.assign(d, s) : d;
+  },
   showLastDeal() {
-    const v = this.frame.view; if (!v.last_deal) return;
-    dialog(`<h3>${t("dealResult", v.deal_number)}</h3>` + dealResultHTML(v.last_deal, this.frame.table.game, this.frame.table.seats.length), "wide");
+    const d = this.lastDeal(); if (!d) return;
+    dialog(`<h3>${t("dealResult", this.frame.view.deal_number)}</h3>` + dealResultHTML(d, this.frame.table.game, this.frame.table.seats.length), "wide");
   },
   showOver() {
     const f = this.frame, v = f.view;
     const units = f.table.units[LANG];
     dialog(`<h3>${t("matchOver")}</h3><p>${units.map((u, i) => `${esc(u)}: <b>${v.totals[i]}</b>`).join("<br>")}</p>` +
-      (v.last_deal ? dealResultHTML(v.last_deal, f.table.game, f.table.seats.length) : "") +
+      (this.lastDeal() ? dealResultHTML(this.lastDeal(), f.table.game, f.table.seats.length) : "") +
       `<p><a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${t("download")}</a> <a class="button primary" href="/replay?table=${esc(f.table.id)}">${t("replay")}</a></p>`, "wide");
   },
 };

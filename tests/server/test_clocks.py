@@ -1,0 +1,85 @@
+"""Connections come and go: a dropped player keeps the seat for the grace period, then the
+stand-in bot plays for them until they come back; a turn timer lets the stand-in play one move
+that runs out.  (Short clocks here: the behaviour, not the durations.)"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from kirifuda import record as records
+from kirifuda.server.store import Store
+from kirifuda.server.tables import Client, TableManager
+
+
+def client(seat: int | None, frames: list[dict[str, Any]]) -> Client:
+    async def send(frame: dict[str, Any]) -> None:
+        frames.append(frame)
+
+    return Client(seat, send)
+
+
+async def until(pred: Any, timeout: float = 10) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not pred():
+        assert loop.time() < end, "timed out"
+        await asyncio.sleep(0.01)
+
+
+def test_grace_then_standin_then_return(db_url: str) -> None:
+    async def go() -> None:
+        store = await Store.open(db_url)
+        manager = TableManager(store, grace=0.3, bot_delay=0)
+        table, tokens = await manager.create("meitora", {}, [{"kind": "human"}] + [{"kind": "bot"}] * 3, seed=3)
+        await until(lambda: table.version >= 1)
+        frames: list[dict[str, Any]] = []
+        me = client(0, frames)
+        table.join(me)
+        await until(lambda: table.state.to_act == 0)
+        v = table.version
+        table.leave(me)
+        await me.close()
+        await asyncio.sleep(0.1)
+        assert table.version == v and 0 not in table.away  # within the grace: the seat waits
+        await until(lambda: table.version > v)  # then the stand-in plays
+        assert 0 in table.away
+        assert records.replay(table.record()).summary() == table.state.summary()
+        back: list[dict[str, Any]] = []
+        again = client(0, back)
+        table.join(again)  # back with the link: the seat is theirs again
+        assert 0 not in table.away
+        await until(lambda: bool(back))
+        assert back[-1]["view"]["seat"] == 0 and back[-1]["view"]["hand"]
+        assert table.public_info()["seats"][0]["connected"]
+        await manager.close()
+        await store.close()
+
+    asyncio.run(go())
+
+
+def test_turn_timer_lets_the_standin_play_one_move(db_url: str) -> None:
+    async def go() -> None:
+        store = await Store.open(db_url)
+        manager = TableManager(store, grace=60, bot_delay=0)
+        table, _ = await manager.create("meitora", {}, [{"kind": "human"}] * 4, timer=30, seed=5)
+        await until(lambda: table.version >= 1)
+        frames: list[dict[str, Any]] = []
+        for s in range(4):
+            table.join(client(s, frames))
+        await until(lambda: bool(frames))
+        assert 0 < frames[-1]["deadline"] <= 30
+        table.timer = 0.2  # the same clock, shortened for the test
+        table._arm_timer()
+        v = table.version
+        await until(lambda: table.version == v + 1)
+        table.timer = 30
+        table._arm_timer()
+        await asyncio.sleep(0.4)
+        # one move only: the next human has their own (full) time, and no one is away
+        assert table.version == v + 1 and not table.away
+        assert table.state.to_act == 1 and table.deadline_for(1) > 29
+        await manager.close()
+        await store.close()
+
+    asyncio.run(go())
