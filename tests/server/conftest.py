@@ -31,7 +31,9 @@ def free_port() -> int:
 
 
 class _Postgres:
-    def __init__(self) -> None:
+    def __init__(self, fsync: bool = False) -> None:
+        self.fsync = fsync
+        """Off for the tests (speed); on for benchmarks."""
         self.url: str | None = None
         self.reason = ""
         self.dir: str | None = None
@@ -64,7 +66,8 @@ class _Postgres:
                            check=True, capture_output=True, timeout=120)
             subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", data, "-l", os.path.join(self.dir, "log"),
                                            "-w", "-t", "60", "-o",
-                                           f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off",
+                                           f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
+                                           + ("" if self.fsync else " -c fsync=off"),
                                            "start"], check=True, capture_output=True, timeout=90)
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
             out = getattr(exc, "stderr", b"") or b""
