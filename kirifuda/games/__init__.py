@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from ..errors import OptionError
 from ..game import GameInfo
-from . import meitora
+from . import meitora, unsun
 
 __all__ = ["GAMES", "find_game"]
 
-GAMES: dict[str, GameInfo] = {info.id: info for info in (meitora.INFO,)}
+GAMES: dict[str, GameInfo] = {info.id: info for info in (meitora.INFO, unsun.INFO)}
 
 
 def find_game(name: str) -> GameInfo:
