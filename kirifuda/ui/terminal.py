@@ -170,7 +170,10 @@ class TerminalGame:
     def _show_action(self, seat: int, action: Action) -> None:
         if seat == self.seat:
             return
-        self.console.print(t("acts", self.lang, who=self._name(seat), action=action_text(action, self.lang)))
+        # a game whose plays can be hidden (Unsun's face-down cards) says how the user sees it
+        describe = getattr(self.state.view(self.seat), "describe_play", None)
+        text = describe(seat, action, self.lang) if callable(describe) else action_text(action, self.lang)
+        self.console.print(t("acts", self.lang, who=self._name(seat), action=text))
 
     def _show_trick_end(self) -> None:
         view = self.state.view(None)
