@@ -287,6 +287,7 @@ add_terms(
         "unsun.face_down_play": ("札を伏せて出す (差し)", "plays a card face down"),
         "unsun.tricks_won": ("取った個", "Tricks won"),
         "unsun.deals_won": ("勝った回", "Deals won"),
+        "rest.unsun": ("残り札 (先頭が起き絵)", "left over (the indicator first)"),
     },
     fields={
         "dealer": ("親 (配り手)", "dealer"),

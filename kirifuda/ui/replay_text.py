@@ -32,7 +32,10 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
             if hand:
                 lines.append(f"  {seat_name(s, lang, names=names)}: {cards_text(parse_cards(hand), lang)}")
         if deal.rest:
-            lines.append(f"  {field_label('rest', lang)}: {cards_text(parse_cards(deal.rest), lang)}")
+            rest_label = t(f"rest.{info.id}", lang)  # a game's own name for its undealt cards
+            if rest_label == f"rest.{info.id}":
+                rest_label = field_label("rest", lang)
+            lines.append(f"  {rest_label}: {cards_text(parse_cards(deal.rest), lang)}")
         others = [a for a in deal.actions if "play" not in a]
         if others:
             lines.append("  " + "; ".join(
