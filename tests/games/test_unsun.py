@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Sequence
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -31,7 +32,7 @@ TRUMPS = ["S", "H", "D", "C"]
 
 
 def build_deal(n: int, fixed: dict[int, list[str]], indicator: str, tenka: int | None = None,
-               rest: list[str] = ()) -> tuple[list[list[str]], list[str]]:
+               rest: Sequence[str] = ()) -> tuple[list[list[str]], list[str]]:
     """Hands holding the ``fixed`` cards (the rest filled from the pack), the indicator first in
     the left-over cards, and ♣J with seat ``tenka`` or (``None``) among the left-over cards."""
     size, left = DEAL_SIZES[n]
@@ -269,6 +270,19 @@ def test_the_winner_starts_the_next_trick_and_the_seat_before_is_the_last_player
     assert [t["last_player"] for t in summary["tricks"]] == [0, 1]
     assert [t["winner"] for t in summary["tricks"]] == [2, 1]
     assert summary["tricks_won"] == [0, 1, 1, 0]
+
+
+def test_the_table_shows_the_last_player_in_both_languages():
+    s = _partial_trick(["KH", "TH", "5S", "9C"])
+    en = "\n".join(s.view(0).table_lines("en"))
+    ja = "\n".join(s.view(0).table_lines("ja"))
+    assert "Last player: Seat 0" in en and "Starts: Seat 1" in en and "Trick: Seat 1: face down" in en
+    assert "取り番: 席0" in ja and "打ち出し: 席1" in ja and "席1: 伏せ札" in ja
+    assert "Indicator: 2♥" in en and "起き絵: ♥2" in ja
+    s.apply(Play(parse_card("9C")), 0)
+    en = "\n".join(s.view(2).table_lines("en"))
+    assert "Last player: Seat 0" in en  # the winner (seat 1) starts; the seat before is last
+    assert "Last trick (Last player Seat 0)" in en and "⇒ Seat 1" in en
 
 
 def test_no_must_follow_every_card_in_hand_is_legal():
