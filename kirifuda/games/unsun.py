@@ -44,7 +44,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 from ..actions import Action, Play, action_from_json
 from ..cards import CARDS, Card, MaskDecoder, Suit, cards_of, deck, format_card, parse_card
@@ -224,6 +224,10 @@ class UnsunView(View):
     last_deal: Mapping[str, Any] | None = None
     """The previous deal's result, with the hands as dealt (every one was played face up)."""
 
+    SEAT_FIELDS: ClassVar[frozenset[str]] = frozenset({
+        "to_act", "dealer", "starting_player", "last_player", "last_trick_winner",
+        "last_trick_last_player"})
+
     def sort_hand(self) -> tuple[Card, ...]:
         """Trumps first, then the red group, then the black group; suit by suit, aces first."""
         if self.trump is None:
@@ -243,7 +247,10 @@ class UnsunView(View):
     def table_lines(self, lang: str = "en") -> list[str]:
         """The table for the terminal: trump, the trick with its last player, the counts."""
         def seat(s: int | None) -> str:
-            return "-" if s is None else t("seat", lang, n=s)
+            if s is None:
+                return "-"
+            name = t("seat", lang, n=s)
+            return f"{name} ({t('you', lang)})" if s == self.seat else name
 
         lines = []
         if self.indicator is not None and self.trump is not None:

@@ -276,8 +276,8 @@ def test_the_table_shows_the_last_player_in_both_languages():
     s = _partial_trick(["KH", "TH", "5S", "9C"])
     en = "\n".join(s.view(0).table_lines("en"))
     ja = "\n".join(s.view(0).table_lines("ja"))
-    assert "Last player: Seat 0" in en and "Starts: Seat 1" in en and "Trick: Seat 1: face down" in en
-    assert "取り番: 席0" in ja and "打ち出し: 席1" in ja and "席1: 伏せ札" in ja
+    assert "Last player: Seat 0 (you)" in en and "Starts: Seat 1" in en and "Trick: Seat 1: face down" in en
+    assert "取り番: 席0 (あなた)" in ja and "打ち出し: 席1" in ja and "席1: 伏せ札" in ja
     assert "Indicator: 2♥" in en and "起き絵: ♥2" in ja
     s.apply(Play(parse_card("9C")), 0)
     en = "\n".join(s.view(2).table_lines("en"))
@@ -391,6 +391,29 @@ def test_terminal_shows_a_face_down_play_hidden():
             assert label in out
             shown += 1
     assert hidden and shown
+
+
+@pytest.mark.parametrize(("n", "lang"), [(3, "ja"), (4, "en"), (5, "ja")])
+def test_a_whole_match_in_the_terminal(tmp_path, n, lang):
+    import io
+
+    from rich.console import Console
+
+    from kirifuda.ui.terminal import TerminalGame
+
+    info = find_game("unsun")
+    out = io.StringIO()
+    path = tmp_path / "u.json"
+    game = TerminalGame(info, info.options({"players": n}), seat=1, seed=n, lang=lang, record_path=path,
+                        console=Console(file=out, width=110), input_fn=lambda _: "1")
+    game.run()
+    text = out.getvalue()
+    assert game.state.is_over and len(game.state.summary()["deals"]) == n
+    assert ("試合終了" if lang == "ja" else "Match over") in text
+    assert ("取り番" if lang == "ja" else "Last player") in text
+    assert ("勝った回" if lang == "ja" else "Deals won") in text
+    rec = records.loads(path.read_text())
+    assert records.replay(rec).summary() == game.state.summary()
 
 
 # ------------------------------------------------------------------------------------------
