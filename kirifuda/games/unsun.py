@@ -294,7 +294,6 @@ add_terms(
         "unsun.face_down_play": ("札を伏せて出す (差し)", "plays a card face down"),
         "unsun.tricks_won": ("取った個", "Tricks won"),
         "unsun.deals_won": ("勝った回", "Deals won"),
-        "rest.unsun": ("残り札 (先頭が起き絵)", "left over (the indicator first)"),
     },
     fields={
         "dealer": ("親 (配り手)", "dealer"),
@@ -308,7 +307,9 @@ add_terms(
         "deals_won": ("勝った回", "deals won"),
         "winners": ("勝者", "winners"),
         "players": ("人数", "players"),
+        "rest": ("残り札 (先頭が起き絵)", "left over (the indicator first)"),
     },
+    game="unsun",
 )
 
 

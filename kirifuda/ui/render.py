@@ -105,7 +105,7 @@ def view_lines(view: View, lang: str = "en", skip: Sequence[str] = ()) -> list[s
             text = seat_name(value, lang, you=view.seat)
         else:
             text = value_text(value, lang)
-        lines.append(f"{field_label(f.name, lang)}: {text}")
+        lines.append(f"{field_label(f.name, lang, view.game)}: {text}")
     return lines
 
 

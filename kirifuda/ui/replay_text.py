@@ -32,9 +32,7 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
             if hand:
                 lines.append(f"  {seat_name(s, lang, names=names)}: {cards_text(parse_cards(hand), lang)}")
         if deal.rest:
-            rest_label = t(f"rest.{info.id}", lang)  # a game's own name for its undealt cards
-            if rest_label == f"rest.{info.id}":
-                rest_label = field_label("rest", lang)
+            rest_label = field_label("rest", lang, info.id)
             lines.append(f"  {rest_label}: {cards_text(parse_cards(deal.rest), lang)}")
         others = [a for a in deal.actions if "play" not in a]
         if others:
@@ -44,7 +42,7 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
             cards = " ".join(format_card(parse_card(c), lang) for c in trick["cards"])
             lines.append(f"  {k:2d}. {seat_name(trick['leader'], lang, names=names)} → {cards}"
                          f"  ⇒ {seat_name(trick['winner'], lang, names=names)}")
-        extras = ", ".join(f"{field_label(k, lang)} {_plain(v)}" for k, v in result.items()
+        extras = ", ".join(f"{field_label(k, lang, info.id)} {_plain(v)}" for k, v in result.items()
                            if k not in _SKIP and v is not None)
         lines.append(f"  {t('outcome.' + result['outcome'], lang)}; {extras}")
         lines.append(f"  {t('score', lang)}: {_plain(result['score'])}")

@@ -195,7 +195,7 @@ class TerminalGame:
         for key, value in deal.items():
             if key in ("outcome", "tricks") or value is None:
                 continue
-            lines.append(f"{field_label(key, self.lang)}: {value}")
+            lines.append(f"{field_label(key, self.lang, self.info.id)}: {value}")
         view = self.state.view(self.seat)
         last = getattr(view, "last_deal", None)
         if isinstance(last, dict) and "hands" in last:
@@ -226,5 +226,5 @@ class TerminalGame:
         text = f"{t('winner', self.lang, who=who)}\n{t('totals', self.lang)}: {self._totals_text(outcome.totals)}"
         deals_won = self.state.summary().get("deals_won")  # shown beside the totals where a game counts it
         if deals_won is not None:
-            text += f"\n{field_label('deals_won', self.lang)}: {self._totals_text(deals_won)}"
+            text += f"\n{field_label('deals_won', self.lang, self.info.id)}: {self._totals_text(deals_won)}"
         self.console.print(Panel(text, title=t("match_over", self.lang), expand=False))
