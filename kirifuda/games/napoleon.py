@@ -270,6 +270,8 @@ class NapoleonView(View):
     """The face cards each seat has taken (public)."""
     deals_played: int = 0
     match_length: int = 10
+    yoromeki: bool = False
+    first_trick_plain: bool = False
     last_deal: Mapping[str, Any] | None = None
     """The result of the previous deal, with every hand, the middle and the discard face up."""
 
@@ -942,6 +944,8 @@ class NapoleonState(GameState):
             face_cards_taken=tuple(cards_of(m) for m in self._taken) if in_deal else ((),) * n,
             deals_played=self._played,
             match_length=self.options.match_length,
+            yoromeki=self.options.yoromeki,
+            first_trick_plain=self.options.first_trick_plain,
             last_deal=self._results[-1].result() if self._results else None,
         )
 
