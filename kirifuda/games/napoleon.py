@@ -365,6 +365,8 @@ add_terms(fields={
     "army_face_cards": ("ナポレオン軍の絵札", "Napoleon army's face cards"),
     "napoleon_wins": ("ナポレオン軍の勝ち", "Napoleon army wins"),
     "declared": ("最初の宣言", "first declaration"),
+    "face_cards": ("絵札の数", "face cards"),
+    "napoleon.rest": ("中札", "middle"),
 })
 
 

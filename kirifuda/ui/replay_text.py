@@ -32,7 +32,7 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
             if hand:
                 lines.append(f"  {seat_name(s, lang, names=names)}: {cards_text(parse_cards(hand), lang)}")
         if deal.rest:
-            lines.append(f"  {field_label('rest', lang)}: {cards_text(parse_cards(deal.rest), lang)}")
+            lines.append(f"  {_rest_label(info.id, lang)}: {cards_text(parse_cards(deal.rest), lang)}")
         others = [a for a in deal.actions if "play" not in a]
         if others:
             lines.append("  " + "; ".join(
@@ -51,6 +51,13 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
     if summary["winner"] is not None:
         lines.append(t("winner", lang, who=_plain(summary["winner"])))
     return "\n".join(lines)
+
+
+def _rest_label(game_id: str, lang: str) -> str:
+    """A game's own word for the undealt cards (``<game>.rest``), else the generic one."""
+    key = f"{game_id}.rest"
+    label = field_label(key, lang)
+    return label if label != key else field_label("rest", lang)
 
 
 def _action_label(data: dict[str, Any], info: Any, lang: str) -> str:
