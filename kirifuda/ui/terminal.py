@@ -22,7 +22,8 @@ from ..bots import Bot, make_bot
 from ..errors import IllegalActionError, KirifudaError
 from ..game import GameInfo, GameState
 from ..i18n import field_label, t
-from .render import action_text, cards_text, match_input, seat_name, sorted_hand, trick_text, view_lines
+from .render import (action_text, cards_text, match_input, seat_name, sorted_actions, sorted_hand,
+                     trick_text, view_lines)
 
 __all__ = ["TerminalGame", "default_record_path"]
 
@@ -100,7 +101,7 @@ class TerminalGame:
     def _ask(self) -> Action:
         view = self.state.view(self.seat)
         self._show_table()
-        legal = view.legal_actions
+        legal = sorted_actions(view)
         table = Table(show_header=False, box=None, padding=(0, 1))
         for k, a in enumerate(legal, 1):
             table.add_row(f"[bold]{k}[/bold]", action_text(a, self.lang))
