@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Sequence
 
-from ..actions import Action, Play
+from ..actions import Action, Discard, Play
 from ..cards import Card, format_card, parse_card
 from ..errors import InvalidActionError
 from ..game import View
@@ -148,6 +148,15 @@ def match_input(text: str, legal: Sequence[Action]) -> list[Action]:
     except InvalidActionError:
         pass
     low = " ".join(parts)
+    if len(parts) > 1:  # several cards: a discard, in any order
+        try:
+            wanted = frozenset(parse_card(p).code for p in parts if p not in ("discard", "捨てる"))
+        except InvalidActionError:
+            wanted = frozenset()
+        if wanted:
+            found: list[Action] = [a for a in legal if isinstance(a, Discard) and frozenset(c.code for c in a.cards) == wanted]
+            if found:
+                return found
     exact = [a for a in legal if low in _aliases(a)]
     if exact:
         return exact

@@ -850,3 +850,40 @@ def test_random_matches_keep_the_invariants(seed, config, bots):
     _check_deal_results(s)
     text = records.dumps(records.from_state(s))
     assert records.replay(records.loads(text)).summary() == s.summary()
+
+
+# ---------------------------------------------------------------------------------------
+# terminal play
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_whole_match_in_the_terminal_with_a_typed_discard(tmp_path, lang):
+    import io
+
+    from rich.console import Console
+
+    from kirifuda.ui.terminal import TerminalGame
+
+    info = find_game("napoleon")
+    out = io.StringIO()
+    answers = iter(["zzz", "20s", "pass", "ah"])
+    game: Any = None
+
+    def ask(prompt: str) -> str:
+        s = game.state
+        if s.phase is Phase.DISCARD:
+            return " ".join(x.code.lower() for x in reversed(s.hand(0)[:5]))  # any order
+        if s.phase is Phase.REDECLARE:
+            return "none"
+        return next(answers, "1")
+
+    game = TerminalGame(info, info.options({"players": 4, "joker": True, "deals": 1}), seed=2, lang=lang,
+                        record_path=tmp_path / "n.json", console=Console(file=out, width=100), input_fn=ask)
+    game.run()
+    text = out.getvalue()
+    assert game.state.is_over
+    assert "6188" in text  # the discard choices are counted, not listed
+    rec = records.loads((tmp_path / "n.json").read_text())
+    deal = rec.deals[0]
+    assert {"seat": 0, "bid": "20S"} in deal.actions and {"seat": 0, "adjutant": "AH"} in deal.actions
+    assert records.replay(rec).summary() == game.state.summary()
