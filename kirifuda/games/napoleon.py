@@ -128,6 +128,18 @@ CALL_JOKER = Play(CARDS[S3], call_joker=True)
 _ADJUTANTS = {j: tuple(Adjutant(c) for c in DECKS[j]) for j in (False, True)}
 
 
+_new_object = object.__new__
+_set_discard_cards = Discard.__dict__["cards"].__set__
+
+
+def _discard_of(cards: tuple[Card, ...]) -> Discard:
+    """``Discard(cards)`` without the frozen dataclass's ``__init__``: the same value, built
+    about twice as fast (a 4-player joker deal offers C(17, 5) = 6188 discards)."""
+    d: Discard = _new_object(Discard)
+    _set_discard_cards(d, cards)
+    return d
+
+
 class Phase(str, Enum):
     DEAL = "deal"
     """Waiting for the next deal's cards (a chance node)."""
@@ -583,7 +595,7 @@ class NapoleonState(GameState):
         if phase is Phase.DISCARD:
             assert self._to_act is not None
             hand = cards_of(self._hands[self._to_act])
-            return tuple(Discard(cs) for cs in itertools.combinations(hand, len(self._middle)))
+            return tuple(map(_discard_of, itertools.combinations(hand, len(self._middle))))
         if phase is Phase.REDECLARE:
             return _REDECLARE_ACTIONS[self._bids[self._high].count]
         if phase is Phase.APPROVE:
