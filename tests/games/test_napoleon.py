@@ -887,3 +887,19 @@ def test_a_whole_match_in_the_terminal_with_a_typed_discard(tmp_path, lang):
     deal = rec.deals[0]
     assert {"seat": 0, "bid": "20S"} in deal.actions and {"seat": 0, "adjutant": "AH"} in deal.actions
     assert records.replay(rec).summary() == game.state.summary()
+
+
+@pytest.mark.parametrize("plain, winner", [(False, 2), (True, 1)])
+def test_the_engine_applies_first_trick_plain(plain, winner):
+    fixed = {0: ["3H"], 1: ["KH"], 2: ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "2C"],
+             3: ["4H"], 4: ["5H"]}
+    s = to_play(dealt(fixed=fixed, middle=["3C", "4C"], first_trick_plain=plain), bid="11S", adjutant="AD")
+    assert play_trick(s, "3H", "KH", "2S", "4H", "5H") == winner
+
+
+@pytest.mark.parametrize("yoromeki, winner", [(False, 0), (True, 1)])
+def test_the_engine_applies_yoromeki(yoromeki, winner):
+    fixed = {0: ["AS"], 1: ["QH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH"],
+             2: ["2S"], 3: ["3S"], 4: ["4S"]}
+    s = to_play(dealt(fixed=fixed, middle=["3C", "4C"], yoromeki=yoromeki), bid="11C", adjutant="AD")
+    assert play_trick(s, "AS", "QH", "2S", "3S", "4S") == winner
