@@ -124,6 +124,10 @@ def _aliases(action: Action) -> set[str]:
             out.add(f"{code} {action.request.lower()}")
             out.discard(code)
             out.discard(action.request.lower())
+        if action.call_joker:  # Napoleon's ♠3 call: "3s call"; plain "3s" is the lead without it
+            out.discard(code)
+            out.discard("call_joker")
+            out |= {f"{code} call", f"{code} call_joker", f"{code} jk"}
     if "claim" in data:
         out |= {"open", "オープン"}
     if "discard" in data:

@@ -903,3 +903,14 @@ def test_the_engine_applies_yoromeki(yoromeki, winner):
              2: ["2S"], 3: ["3S"], 4: ["4S"]}
     s = to_play(dealt(fixed=fixed, middle=["3C", "4C"], yoromeki=yoromeki), bid="11C", adjutant="AD")
     assert play_trick(s, "AS", "QH", "2S", "3S", "4S") == winner
+
+
+def test_typed_answers_tell_the_spade_three_call_and_a_discard_in_any_order():
+    from kirifuda.ui.render import match_input
+
+    legal = (P("3S"), P("3S", call_joker=True), P("4S"))
+    assert match_input("3s", legal) == [P("3S")]
+    assert match_input("3s call", legal) == [P("3S", call_joker=True)]
+    discards = (Discard((c("2S"), c("3S"))), Discard((c("2S"), c("4S"))))
+    assert match_input("4s 2s", discards) == [discards[1]]
+    assert match_input("4s 9s", discards) == []
