@@ -1001,12 +1001,39 @@ class NapoleonState(GameState):
     # -- copying -------------------------------------------------------------------------
     def copy(self) -> "NapoleonState":
         new = object.__new__(NapoleonState)
-        for name in ("options", "first", "num_players", "_n", "_hand_size", "_deck_ids", "_bids",
-                     "_bid_index", "_phase", "_to_act", "_deal_no", "_played", "_first_bidder",
-                     "_results", "_dealt", "_middle", "_high", "_napoleon", "_passes", "_declared",
-                     "_adj_card", "_adjutant", "_solo", "_discard", "_proposal", "_trump", "_leader",
-                     "_led", "_request", "_called", "_adj_shown", "_legal", "_last"):
-            setattr(new, name, getattr(self, name))
+        new.options = self.options
+        new.first = self.first
+        new.num_players = self.num_players
+        new._n = self._n
+        new._hand_size = self._hand_size
+        new._deck_ids = self._deck_ids
+        new._bids = self._bids
+        new._bid_index = self._bid_index
+        new._phase = self._phase
+        new._to_act = self._to_act
+        new._deal_no = self._deal_no
+        new._played = self._played
+        new._first_bidder = self._first_bidder
+        new._results = self._results
+        new._dealt = self._dealt
+        new._middle = self._middle
+        new._high = self._high
+        new._napoleon = self._napoleon
+        new._passes = self._passes
+        new._declared = self._declared
+        new._adj_card = self._adj_card
+        new._adjutant = self._adjutant
+        new._solo = self._solo
+        new._discard = self._discard
+        new._proposal = self._proposal
+        new._trump = self._trump
+        new._leader = self._leader
+        new._led = self._led
+        new._request = self._request
+        new._called = self._called
+        new._adj_shown = self._adj_shown
+        new._legal = self._legal
+        new._last = self._last
         new._totals = self._totals[:]
         new._log = self._log[:]
         new._hands = self._hands[:]

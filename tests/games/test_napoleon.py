@@ -914,3 +914,13 @@ def test_typed_answers_tell_the_spade_three_call_and_a_discard_in_any_order():
     discards = (Discard((c("2S"), c("3S"))), Discard((c("2S"), c("4S"))))
     assert match_input("4s 2s", discards) == [discards[1]]
     assert match_input("4s 9s", discards) == []
+
+
+def test_a_copy_has_every_slot_equal_and_independent():
+    s = _joker_state({0: ["3S"], 2: ["JK"]})
+    s.apply(P("3S", call_joker=True))
+    twin = s.copy()
+    for name in NapoleonState.__slots__:
+        assert getattr(twin, name) == getattr(s, name), name
+    twin.apply(twin.legal_actions()[0])
+    assert len(s._trick) == 1 and len(twin._trick) == 2
