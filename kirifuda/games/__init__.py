@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from ..errors import OptionError
 from ..game import GameInfo
-from . import meitora, napoleon
+from . import meitora, napoleon, unsun
 
 __all__ = ["GAMES", "find_game"]
 
-GAMES: dict[str, GameInfo] = {info.id: info for info in (meitora.INFO, napoleon.INFO)}
+GAMES: dict[str, GameInfo] = {info.id: info for info in (meitora.INFO, napoleon.INFO, unsun.INFO)}
 
 
 def find_game(name: str) -> GameInfo:

@@ -378,7 +378,8 @@ add_terms(fields={
     "napoleon_wins": ("ナポレオン軍の勝ち", "Napoleon army wins"),
     "declared": ("最初の宣言", "first declaration"),
     "face_cards": ("絵札の数", "face cards"),
-    "napoleon.rest": ("中札", "middle"),
+}, messages={
+    "rest.napoleon": ("中札", "middle"),
 })
 
 

@@ -32,7 +32,10 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
             if hand:
                 lines.append(f"  {seat_name(s, lang, names=names)}: {cards_text(parse_cards(hand), lang)}")
         if deal.rest:
-            lines.append(f"  {_rest_label(info.id, lang)}: {cards_text(parse_cards(deal.rest), lang)}")
+            rest_label = t(f"rest.{info.id}", lang)  # a game's own name for its undealt cards
+            if rest_label == f"rest.{info.id}":
+                rest_label = field_label("rest", lang)
+            lines.append(f"  {rest_label}: {cards_text(parse_cards(deal.rest), lang)}")
         others = [a for a in deal.actions if "play" not in a]
         if others:
             lines.append("  " + "; ".join(
@@ -53,13 +56,6 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
         winners = summary["winner"] if isinstance(summary["winner"], list) else [summary["winner"]]
         lines.append(t("winner", lang, who=", ".join(state.unit_name(w, lang) for w in winners)))
     return "\n".join(lines)
-
-
-def _rest_label(game_id: str, lang: str) -> str:
-    """A game's own word for the undealt cards (``<game>.rest``), else the generic one."""
-    key = f"{game_id}.rest"
-    label = field_label(key, lang)
-    return label if label != key else field_label("rest", lang)
 
 
 def _action_label(data: dict[str, Any], info: Any, lang: str) -> str:

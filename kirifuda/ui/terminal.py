@@ -186,7 +186,10 @@ class TerminalGame:
     def _show_action(self, seat: int, action: Action) -> None:
         if seat == self.seat:
             return
-        self.console.print(t("acts", self.lang, who=self._name(seat), action=action_text(action, self.lang)))
+        # a game whose plays can be hidden (Unsun's face-down cards) says how the user sees it
+        describe = getattr(self.state.view(self.seat), "describe_play", None)
+        text = describe(seat, action, self.lang) if callable(describe) else action_text(action, self.lang)
+        self.console.print(t("acts", self.lang, who=self._name(seat), action=text))
 
     def _show_trick_end(self) -> None:
         view = self.state.view(None)
@@ -235,5 +238,8 @@ class TerminalGame:
             return
         winners = outcome.winner if isinstance(outcome.winner, tuple) else (outcome.winner,)
         who = ", ".join(self.state.unit_name(w, self.lang) for w in winners)
-        self.console.print(Panel(f"{t('winner', self.lang, who=who)}\n{t('totals', self.lang)}: "
-                                 f"{self._totals_text(outcome.totals)}", title=t("match_over", self.lang), expand=False))
+        text = f"{t('winner', self.lang, who=who)}\n{t('totals', self.lang)}: {self._totals_text(outcome.totals)}"
+        deals_won = self.state.summary().get("deals_won")  # shown beside the totals where a game counts it
+        if deals_won is not None:
+            text += f"\n{field_label('deals_won', self.lang)}: {self._totals_text(deals_won)}"
+        self.console.print(Panel(text, title=t("match_over", self.lang), expand=False))
