@@ -54,6 +54,8 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "replay.header": ("{game} の棋譜", "Record of {game}"),
     "replay.tricks": ("場", "tricks"),
     "finished": ("終了", "finished"),
+    "many_choices": ("{n} 通りあります。札を空白で区切って入力してください (例: {example})",
+                     "{n} choices: type the cards separated by spaces (e.g. {example})"),
     "unfinished": ("進行中", "unfinished"),
 }
 

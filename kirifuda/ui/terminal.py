@@ -38,6 +38,12 @@ def default_record_path(game_id: str) -> Path:
     return data_dir() / "records" / f"{game_id}-{stamp}.json"
 
 
+LONG_CHOICES = 40
+"""More choices than this are listed on wrapped lines instead of one a line."""
+MANY_CHOICES = 120
+"""More choices than this are not listed: the user types the cards."""
+
+
 class _Quit(Exception):
     pass
 
@@ -102,10 +108,19 @@ class TerminalGame:
         view = self.state.view(self.seat)
         self._show_table()
         legal = sorted_actions(view)
-        table = Table(show_header=False, box=None, padding=(0, 1))
-        for k, a in enumerate(legal, 1):
-            table.add_row(f"[bold]{k}[/bold]", action_text(a, self.lang))
-        self.console.print(Panel(table, title=t("legal", self.lang), expand=False))
+        if len(legal) > MANY_CHOICES:  # e.g. Napoleon's discard: C(17, 5) = 6188 choices
+            self.console.print(Panel(t("many_choices", self.lang, n=len(legal),
+                                       example=action_text(legal[0], self.lang)),
+                                     title=t("legal", self.lang), expand=False))
+        elif len(legal) > LONG_CHOICES:
+            self.console.print(Panel("  ".join(f"[bold]{k}[/bold] {action_text(a, self.lang)}"
+                                               for k, a in enumerate(legal, 1)),
+                                     title=t("legal", self.lang), expand=False))
+        else:
+            table = Table(show_header=False, box=None, padding=(0, 1))
+            for k, a in enumerate(legal, 1):
+                table.add_row(f"[bold]{k}[/bold]", action_text(a, self.lang))
+            self.console.print(Panel(table, title=t("legal", self.lang), expand=False))
         while True:
             text = self.input(f"{t('prompt', self.lang)} > ")
             answer = text.strip().lower()
