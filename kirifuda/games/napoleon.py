@@ -314,7 +314,7 @@ class NapoleonView(View):
         lines: list[str] = []
 
         def add(name: str, text: str) -> None:
-            lines.append(f"{field_label(name, lang)}: {text}")
+            lines.append(f"{field_label(name, lang, 'napoleon')}: {text}")
 
         add("match_length", f"{self.deals_played}/{self.match_length}")
         if self.first_bidder is not None:
@@ -349,9 +349,9 @@ class NapoleonView(View):
         if self.trick is not None:
             text = trick_text(self.trick, lang)
             if self.joker_request is not None:
-                text += f"  ({field_label('joker_request', lang)} {Suit(self.joker_request).symbol})"
+                text += f"  ({field_label('joker_request', lang, 'napoleon')} {Suit(self.joker_request).symbol})"
             if self.joker_called:
-                text += f"  ({field_label('joker_called', lang)})"
+                text += f"  ({field_label('joker_called', lang, 'napoleon')})"
             add("trick", text)
         return lines
 
@@ -378,9 +378,8 @@ add_terms(fields={
     "napoleon_wins": ("ナポレオン軍の勝ち", "Napoleon army wins"),
     "declared": ("最初の宣言", "first declaration"),
     "face_cards": ("絵札の数", "face cards"),
-}, messages={
-    "rest.napoleon": ("中札", "middle"),
-})
+    "rest": ("中札", "middle"),
+}, game="napoleon")
 
 
 # --------------------------------------------------------------------------------------------
