@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Sequence
 
-from ..actions import Action, Play
+from ..actions import Action, Discard, Play
 from ..cards import Card, format_card, parse_card
 from ..errors import InvalidActionError
 from ..game import View
@@ -105,7 +105,7 @@ def view_lines(view: View, lang: str = "en", skip: Sequence[str] = ()) -> list[s
             text = seat_name(value, lang, you=view.seat)
         else:
             text = value_text(value, lang)
-        lines.append(f"{field_label(f.name, lang)}: {text}")
+        lines.append(f"{field_label(f.name, lang, view.game)}: {text}")
     return lines
 
 
@@ -124,6 +124,10 @@ def _aliases(action: Action) -> set[str]:
             out.add(f"{code} {action.request.lower()}")
             out.discard(code)
             out.discard(action.request.lower())
+        if action.call_joker:  # Napoleon's ♠3 call: "3s call"; plain "3s" is the lead without it
+            out.discard(code)
+            out.discard("call_joker")
+            out |= {f"{code} call", f"{code} call_joker", f"{code} jk"}
     if "claim" in data:
         out |= {"open", "オープン"}
     if "discard" in data:
@@ -148,6 +152,15 @@ def match_input(text: str, legal: Sequence[Action]) -> list[Action]:
     except InvalidActionError:
         pass
     low = " ".join(parts)
+    if len(parts) > 1:  # several cards: a discard, in any order
+        try:
+            wanted = frozenset(parse_card(p).code for p in parts if p not in ("discard", "捨てる"))
+        except InvalidActionError:
+            wanted = frozenset()
+        if wanted:
+            found: list[Action] = [a for a in legal if isinstance(a, Discard) and frozenset(c.code for c in a.cards) == wanted]
+            if found:
+                return found
     exact = [a for a in legal if low in _aliases(a)]
     if exact:
         return exact
