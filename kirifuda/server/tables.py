@@ -373,10 +373,13 @@ class LiveTable:
             c.put(frames[c.seat])
 
     async def close(self) -> None:
+        """Stop the table's tasks and wait for them (a write in flight finishes or rolls back
+        before the database is closed)."""
         self.closed = True
-        for task in [self._driver, self._timer_task, *self._grace_tasks.values()]:
-            if task is not None:
-                task.cancel()
+        tasks = [t for t in [self._driver, self._timer_task, *self._grace_tasks.values()] if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         for c in list(self.clients):
             await c.close()
 

@@ -98,7 +98,7 @@ const GAME_UI = {
 
 const STRAIN = { S: "♠", H: "♥", D: "♦", C: "♣", N: "NT" };
 const HIDE_INFO = new Set(["game", "seat", "phase", "to_act", "deal_number", "hand", "hand_sizes",
-  "legal_actions", "totals", "trick", "last_trick", "last_trick_winner", "last_deal"]);
+  "legal_actions", "totals", "trick", "last_trick", "last_trick_winner", "last_deal", "players"]);
 
 let LANG = localStorage.getItem("kf:lang") || ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
 let GAMES = null;
@@ -164,6 +164,16 @@ function actionText(a) {
   if ("claim" in a) return LANG === "ja" ? "オープン" : "claim (open)";
   return JSON.stringify(a);
 }
+function isPlays(v) {
+  // a trick written as its plays: [[seat, card or null (face down)], …]
+  return Array.isArray(v) && v.length > 0 && v.every((x) => Array.isArray(x) && x.length === 2 && typeof x[0] === "number" && (x[1] === null || isCard(x[1])));
+}
+function normTrick(v) {
+  if (!v) return null;
+  if (isPlays(v)) return { leader: v[0][0], cards: v.map((x) => x[1]), seats: v.map((x) => x[0]) };
+  if (isTrick(v)) return v;
+  return null;
+}
 function isTrick(v) { return v && typeof v === "object" && !Array.isArray(v) && "leader" in v && Array.isArray(v.cards); }
 function isAction(v) { return v && typeof v === "object" && !Array.isArray(v) && ["play", "bid", "broken", "discard", "adjutant", "redeclare", "approve", "trump", "leader", "claim"].some((k) => k in v); }
 function trickSeats(tr, n) { return tr.seats || tr.cards.map((_, i) => (tr.leader + i) % n); }
@@ -177,10 +187,11 @@ function valueHTML(v, game, n) {
     if (!v.length) return "–";
     if (v.every((x) => Array.isArray(x) && x.length === 2 && typeof x[0] === "number" && isAction(x[1])))
       return v.map(([s, a]) => `${esc(seatName(s))}: ${esc(actionText(a))}`).join(", ");
+    if (isPlays(v)) return valueHTML(normTrick(v), game, n);
     if (v.every(isTrick)) return v.map((x) => valueHTML(x, game, n)).join("<br>");
     return v.map((x) => valueHTML(x, game, n)).join(" ");
   }
-  if (isTrick(v)) { const ss = trickSeats(v, n); return v.cards.map((c, i) => `${esc(seatName(ss[i]))} ${valueHTML(c)}`).join(", "); }
+  if (isTrick(v)) { const ss = trickSeats(v, n); return v.cards.map((c, i) => `${esc(seatName(ss[i]))} ${c === null ? "🂠" : valueHTML(c)}`).join(", "); }
   if (isAction(v)) return esc(actionText(v));
   return Object.entries(v).map(([k, x]) => `${esc(term(game, k))}: ${valueHTML(x, game, n)}`).join("; ");
 }
@@ -385,7 +396,8 @@ const Table = {
       const ang = (Math.PI / 2) + (dir === "cw" ? 1 : -1) * r * 2 * Math.PI / n;
       return [Math.cos(ang), Math.sin(ang)];
     };
-    const trick = v.trick || v.last_trick;
+    const trick = normTrick(v.trick) || normTrick(v.last_trick);
+    const live = !!normTrick(v.trick);
     const trickSeatsArr = trick ? trickSeats(trick, n) : [];
     const seatsHTML = f.table.seats.map((s, i) => {
       const [x, y] = pos(i);
@@ -396,7 +408,7 @@ const Table = {
     }).join("");
     const trickHTML = trick ? trick.cards.map((c, k) => {
       const [x, y] = pos(trickSeatsArr[k]);
-      return `<div class="tcard ${v.trick ? "" : "done"}" data-code="${esc(c)}" style="left:${50 + x * 17}%;top:${50 + y * 19}%;z-index:${k + 1}">${cardSVG(c)}</div>`;
+      return `<div class="tcard ${live ? "" : "done"}" data-code="${esc(c ?? "")}" style="left:${50 + x * 17}%;top:${50 + y * 19}%;z-index:${k + 1}">${cardSVG(c)}</div>`;
     }).join("") : "";
     let turn;
     if (f.table.over) turn = t("matchOver");
@@ -537,6 +549,7 @@ const Table = {
 };
 
 function trickCardsHTML(tr, n) {
+  tr = normTrick(tr); if (!tr) return "";
   const ss = trickSeats(tr, n);
   return `<div class="trickrow">${tr.cards.map((c, i) => `<div class="mini"><small>${esc(seatName(ss[i]))}</small>${cardSVG(c)}</div>`).join("")}</div>`;
 }
@@ -593,7 +606,7 @@ const Replay = {
     $("#title").textContent = `${t("replay")} · ${gameOf(game).name[LANG]}`;
     const deals = d.summary.deals;
     const dealSum = deals[st.deal] || {};
-    const trick = v.trick || v.last_trick;
+    const trick = normTrick(v.trick) || normTrick(v.last_trick);
     $("#app").innerHTML = `<section class="replay">
       <div class="stepbar"><button data-go="first">⏮ ${t("first")}</button><button data-go="prev">◀ ${t("prev")}</button>
         <input type="range" id="slider" min="0" max="${d.steps.length - 1}" value="${this.i}">
