@@ -112,7 +112,8 @@ def _terms(info: GameInfo) -> dict[str, dict[str, str]]:
     state.deal_random(random.Random(0))
     names = [f.name for f in dataclasses.fields(state.view(0))]
     names += ["hands", "rest", "outcome", "score", "totals", "declarer", "contract", "winner"]
-    return {n: {"ja": field_label(n, "ja"), "en": field_label(n, "en")} for n in names}
+    return {n: {"ja": field_label(n, "ja", game=info.id), "en": field_label(n, "en", game=info.id)}
+            for n in names}
 
 
 def games_info() -> list[dict[str, Any]]:

@@ -50,7 +50,14 @@ const I18N = {
 
 // Per-game touches: turn direction (how seats are laid out) and short rule notes in the specs' terms.
 const GAME_UI = {
-  meitora: { dir: "ccw", rules: {
+  meitora: { dir: "ccw", hints: {
+    bidding: { ja: "吹く: 6〜10 と切り札 (♠<♣<♦<♥<トラ) を言うかパス。一巡だけ。A・K・Q・J がない手はブロークンできる。",
+      en: "Bid (吹く) 6–10 tricks in a strain (♠<♣<♦<♥<NT) or pass; one round only. A hand without A, K, Q, J may call broken." },
+    discard: { ja: "アガリを取りました。1枚をネグリとして伏せて捨てます (ジョーカーも可)。",
+      en: "You took the agari (アガリ): discard one card face down as the negri (ネグリ); the joker too may go." },
+    play: { ja: "台札のスートがあれば出す (ジョーカーはいつでも可)。ジョーカーで始めるときは請求を選ぶ。全部取れるならオープン。",
+      en: "Follow the led suit if you can (the joker may always be played). Leading the joker, choose its request. Sure of every trick? Claim (オープン)." } },
+    rules: {
     ja: ["4人2チーム (席0・2 対 席1・3)。41枚 (5〜A とジョーカー=タンツェン)。",
       "<b>吹く</b>: 一巡だけ、枚数 6〜10 と切り札 (♠<♣<♦<♥<トラ) を宣言するかパス。",
       "<b>ブロークン</b>: A・K・Q・J が1枚もない (Q1枚だけも可) 手は配り直しを宣言できる。J 4枚は自動で配り直し。",
@@ -96,6 +103,8 @@ const GAME_UI = {
       "Players count the tricks they take."] } },
 };
 
+const SEAT_FIELDS = new Set(["declarer", "first_bidder", "dealer", "starting_player", "last_player",
+  "last_trick_last_player", "napoleon", "adjutant", "leader", "broken", "chombo", "last_trick_winner"]);
 const STRAIN = { S: "♠", H: "♥", D: "♦", C: "♣", N: "NT" };
 const HIDE_INFO = new Set(["game", "seat", "phase", "to_act", "deal_number", "hand", "hand_sizes",
   "legal_actions", "totals", "trick", "last_trick", "last_trick_winner", "last_deal", "players"]);
@@ -181,6 +190,7 @@ function valueHTML(v, game, n) {
   if (v === null || v === undefined) return "–";
   if (typeof v === "boolean") return v ? t("yes") : t("no");
   if (isCard(v)) return `<span class="ctext ${"HD".includes(v[1]) ? "red" : ""}">${esc(cardText(v, LANG))}</span>`;
+  if (typeof v === "string" && v.length === 1 && SUIT_SYMBOL[v]) return `<span class="ctext ${"HD".includes(v) ? "red" : ""}">${SUIT_SYMBOL[v]}</span>`;
   if (typeof v === "string") return esc(I18N[LANG].outcomes[v] || bidText(v));
   if (typeof v === "number") return String(v);
   if (Array.isArray(v)) {
@@ -188,6 +198,8 @@ function valueHTML(v, game, n) {
     if (v.every((x) => Array.isArray(x) && x.length === 2 && typeof x[0] === "number" && isAction(x[1])))
       return v.map(([s, a]) => `${esc(seatName(s))}: ${esc(actionText(a))}`).join(", ");
     if (isPlays(v)) return valueHTML(normTrick(v), game, n);
+    if (v.every((x) => Array.isArray(x) && x.length === 2 && isTrick(x[0]) && typeof x[1] === "number"))
+      return v.map(([tr, w]) => `${valueHTML(tr, game, n)} → <b>${esc(seatName(w))}</b>`).join("<br>");
     if (v.every(isTrick)) return v.map((x) => valueHTML(x, game, n)).join("<br>");
     return v.map((x) => valueHTML(x, game, n)).join(" ");
   }
@@ -420,7 +432,8 @@ const Table = {
     $("#app").innerHTML = `
     <section class="table">
       <div class="status"><span class="turn">${turn}</span><span class="clock" id="clock"></span>${headline}
-        <span class="who">${f.seat === null ? t("spectator") : ""}</span></div>
+        <span class="who">${f.seat === null ? t("spectator") : ""}${f.table.spectators ? ` 👁 ${f.table.spectators}` : ""}</span></div>
+      ${this.hint(f)}
       <div class="felt" id="felt">${seatsHTML}<div class="trickzone">${trickHTML}</div></div>
       <div class="controls" id="controls"></div>
       <div class="hand" id="hand"></div>
@@ -436,11 +449,15 @@ const Table = {
     this.renderHand(); this.renderControls(); this.tick();
     $$(".toolbar [data-tool]").forEach((b) => b.addEventListener("click", () => this.tool(b.dataset.tool)));
   },
+  hint(f) {
+    const h = ((GAME_UI[f.table.game] || {}).hints || {})[f.view.phase];
+    return h && f.legal.length ? `<p class="hint">${esc(h[LANG])}</p>` : "";
+  },
   headline(v, game, n) {
     const parts = [];
     for (const k of ["contract", "trump", "declarer", "napoleon"]) {
       if (k in v && v[k] !== null && v[k] !== undefined) {
-        const val = k === "declarer" || k === "napoleon" ? esc(seatName(v[k])) : valueHTML(v[k], game, n);
+        const val = SEAT_FIELDS.has(k) ? esc(seatName(v[k])) : valueHTML(v[k], game, n);
         parts.push(`<span class="hl">${esc(term(game, k))}: <b>${val}</b></span>`);
       }
     }
@@ -448,7 +465,7 @@ const Table = {
   },
   infoHTML(v, game, n) {
     const rows = Object.keys(v).filter((k) => !HIDE_INFO.has(k)).map((k) =>
-      `<tr data-field="${esc(k)}"><th>${esc(term(game, k))}</th><td>${k === "declarer" || k === "first_bidder" ? esc(seatName(v[k])) : valueHTML(v[k], game, n)}</td></tr>`).join("");
+      `<tr data-field="${esc(k)}"><th>${esc(term(game, k))}</th><td>${SEAT_FIELDS.has(k) && typeof v[k] === "number" ? esc(seatName(v[k])) : valueHTML(v[k], game, n)}</td></tr>`).join("");
     return `<table><tr><th>${t("deal")}</th><td>${v.deal_number + 1}</td></tr>${rows}</table>`;
   },
   tick() {
@@ -560,7 +577,7 @@ function dealResultHTML(d, game, n) {
   let html = "";
   if (d.hands) html += `<h4>${t("handsUp")}</h4>` + handsHTML(d.hands);
   const rows = Object.entries(d).filter(([k]) => !["hands", "tricks"].includes(k)).map(([k, x]) =>
-    `<tr><th>${esc(term(game, k))}</th><td>${["declarer", "first_bidder", "broken", "chombo", "napoleon", "adjutant"].includes(k) && typeof x === "number" ? esc(seatName(x)) : valueHTML(x, game, n)}</td></tr>`).join("");
+    `<tr><th>${esc(term(game, k))}</th><td>${SEAT_FIELDS.has(k) && typeof x === "number" ? esc(seatName(x)) : valueHTML(x, game, n)}</td></tr>`).join("");
   html += `<table class="kv">${rows}</table>`;
   if (d.tricks && d.tricks.length) html += `<details><summary>${t("trick")} (${d.tricks.length})</summary>${d.tricks.map((tr) => trickCardsHTML(tr, n)).join("")}</details>`;
   return html;
@@ -616,7 +633,7 @@ const Replay = {
       <div class="cols"><div>${handsHTML(st.hands)}
         <h4>${t("trick")}</h4>${trick ? trickCardsHTML(trick, n) : `<p>${t("noTrick")}</p>`}</div>
       <div><table class="kv"><tr><th>${t("phase")}</th><td>${esc(v.phase)}</td></tr><tr><th>${t("toAct")}</th><td>${esc(seatName(v.to_act))}</td></tr>
-        ${Object.keys(v).filter((k) => !HIDE_INFO.has(k)).map((k) => `<tr><th>${esc(term(game, k))}</th><td>${valueHTML(v[k], game, n)}</td></tr>`).join("")}
+        ${Object.keys(v).filter((k) => !HIDE_INFO.has(k)).map((k) => `<tr><th>${esc(term(game, k))}</th><td>${SEAT_FIELDS.has(k) && typeof v[k] === "number" ? esc(seatName(v[k])) : valueHTML(v[k], game, n)}</td></tr>`).join("")}
         <tr><th>${t("outcome")}</th><td>${esc(I18N[LANG].outcomes[dealSum.outcome] || dealSum.outcome || "")} ${dealSum.score ? "(" + dealSum.score.join(" – ") + ")" : ""}</td></tr>
         ${d.units[LANG].map((u, i) => `<tr><th>${esc(u)}</th><td>${v.totals[i]}</td></tr>`).join("")}</table></div></div>
       <p><a class="button" id="dl" download="${esc(game)}-record.json">${t("download")}</a> <button data-tool="sheet">${t("sheet")}</button></p>
