@@ -128,7 +128,7 @@ class GameState(ABC):
 
     # -- dealing (chance) ----------------------------------------------------------------
     @abstractmethod
-    def deal(self, hands: Sequence[Sequence[Card]], rest: Sequence[Card]) -> None:
+    def deal(self, hands: Sequence[Sequence[Card | str]], rest: Sequence[Card | str]) -> None:
         """Deal the given cards (seat order) and the undealt rest; raises ValueError naming what
         is wrong with them (sizes, a missing or doubled card)."""
 

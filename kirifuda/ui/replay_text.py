@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import Play
-from ..cards import parse_cards, format_card, parse_card
+from ..cards import format_card, parse_card, parse_cards
 from ..i18n import field_label, t
 from ..record import Record
 from .render import cards_text, seat_name
@@ -49,7 +49,9 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
     lines.append(f"{t('totals', lang)}: {_plain(summary['totals'])}"
                  f" ({t('finished', lang) if summary['finished'] else t('unfinished', lang)})")
     if summary["winner"] is not None:
-        lines.append(t("winner", lang, who=_plain(summary["winner"])))
+        state = record.new_state()
+        winners = summary["winner"] if isinstance(summary["winner"], list) else [summary["winner"]]
+        lines.append(t("winner", lang, who=", ".join(state.unit_name(w, lang) for w in winners)))
     return "\n".join(lines)
 
 
