@@ -37,8 +37,8 @@ latest entry.  ``legal_actions`` is the action mask, not part of the vector; ``l
 
 >>> env = GameEnv("meitora")
 >>> env.reset(seed=3)
->>> env.to_act, env.catalog.size, env.legal_mask().sum() > 0
-(0, 160, True)
+>>> env.to_act, env.catalog.size, int(env.legal_mask().sum())
+(0, 139, 26)
 >>> env.catalog.action(env.legal_ids()[0])
 Pass()
 """
@@ -46,7 +46,6 @@ Pass()
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import json
 import random
 import types
@@ -448,9 +447,8 @@ class ObservationEncoder:
             origin = typing.get_origin(hint)
             args = typing.get_args(hint)
             if name == "phase":
-                phase_index = {p: i for i, p in enumerate(self.phases)}
                 add(name, len(self.phases), "one-hot phase " + " ".join(self.phases),
-                    lambda v, seat, out, o, pi=phase_index: out.__setitem__(o + pi[v], 1.0))
+                    _phase_encoder({p: i for i, p in enumerate(self.phases)}))
             elif hint is Card:
                 add(name, 53, "card one-hot (53)", _enc_card)
             elif origin in (tuple, frozenset, set) and args and args[0] is Card:
@@ -514,6 +512,13 @@ class ObservationEncoder:
 
     def layout(self) -> list[tuple[str, int, int, str]]:
         return [(b.name, b.offset, b.size, b.kind) for b in self.blocks]
+
+
+def _phase_encoder(index: dict[str, int]) -> Callable[[Any, int, np.ndarray, int], None]:
+    def enc(v: Any, seat: int, out: np.ndarray, o: int) -> None:
+        out[o + index[v]] = 1.0
+
+    return enc
 
 
 def _is_seat_action_pair(hint: Any) -> bool:
@@ -780,9 +785,8 @@ def layout_markdown(game: str, options: Mapping[str, Any] | None = None) -> str:
              f"{env.encoder.size} floats (`{env.version}`).", "",
              "| actions | first index | count |", "|---|---|---|"]
     starts = sorted(env.catalog.family_start.items(), key=lambda kv: kv[1])
-    for (fam, start), nxt in itertools.zip_longest(starts, starts[1:], fillvalue=None):
-        assert fam is not None and start is not None
-        end = nxt[1] if nxt is not None else env.catalog.size
+    ends = [s for _, s in starts[1:]] + [env.catalog.size]
+    for (fam, start), end in zip(starts, ends):
         lines.append(f"| {fam} | {start} | {end - start} |")
     lines += ["", "| view field | offset | size | encoding |", "|---|---|---|---|"]
     for name, off, size, kind in env.encoder.layout():

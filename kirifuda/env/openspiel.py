@@ -48,7 +48,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 try:
-    import pyspiel  # type: ignore[import-not-found]
+    import pyspiel  # type: ignore[import-untyped, import-not-found, unused-ignore]
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("kirifuda.env.openspiel needs OpenSpiel: pip install 'kirifuda[openspiel]'") from exc
 
@@ -70,7 +70,7 @@ def game_name(game_id: str) -> str:
 # The game
 
 
-class KirifudaGame(pyspiel.Game):  # type: ignore[misc]
+class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
     """One kirifuda game as an OpenSpiel game (see the module docstring)."""
 
     def __init__(self, game_id: str, params: Mapping[str, Any] | None = None) -> None:
@@ -167,6 +167,21 @@ class _Core:
 
     __slots__ = ("g", "stepper", "pre", "dealt", "deck", "steps", "start", "returns", "done",
                  "hist", "rest_size", "hand_sizes", "deal_no")
+    g: KirifudaGame
+    stepper: Stepper | None
+    pre: GameState
+    """The match before the current deal (never mutated)."""
+    dealt: list[int]
+    deck: tuple[int, ...]
+    steps: list[tuple[int, int]]
+    start: GameState | None
+    """The match just after the current deal was dealt (never mutated)."""
+    returns: list[float]
+    done: bool
+    hist: dict[int, _History]
+    rest_size: int
+    hand_sizes: tuple[int, ...]
+    deal_no: int
 
     def __deepcopy__(self, memo: Any) -> "_Core":
         new = object.__new__(_Core)
@@ -186,7 +201,7 @@ class _Core:
         return new
 
 
-class KirifudaState(pyspiel.State):  # type: ignore[misc]
+class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     """A kirifuda match (or deal) as an OpenSpiel state."""
 
     def __init__(self, game: KirifudaGame) -> None:
@@ -270,9 +285,9 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         k = self._k
         if k.done:
-            return pyspiel.PlayerId.TERMINAL
+            return int(pyspiel.PlayerId.TERMINAL)
         if k.stepper is None:
-            return pyspiel.PlayerId.CHANCE
+            return int(pyspiel.PlayerId.CHANCE)
         seat = k.stepper.to_act
         assert seat is not None
         return seat

@@ -24,9 +24,9 @@ from typing import Any, Mapping
 import numpy as np
 
 try:
-    from gymnasium import spaces
-    from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
+    from gymnasium import spaces  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped, import-not-found, unused-ignore]
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("kirifuda.env.pettingzoo needs PettingZoo: pip install 'kirifuda[pettingzoo]'") from exc
 
@@ -36,7 +36,7 @@ from .core import GameEnv
 __all__ = ["KirifudaAEC", "kirifuda_env", "raw_env", "env"]
 
 
-class KirifudaAEC(AECEnv):  # type: ignore[misc]
+class KirifudaAEC(AECEnv):  # type: ignore[misc, unused-ignore]
     """One game of kirifuda as a PettingZoo AEC environment."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "kirifuda_v1", "is_parallelizable": False}
@@ -49,7 +49,7 @@ class KirifudaAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         n = self.core.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
-        self.agents = []
+        self.agents: list[str] = []
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         N = self.core.catalog.size
         size = self.core.encoder.size
@@ -61,11 +61,11 @@ class KirifudaAEC(AECEnv):  # type: ignore[misc]
         self.version = self.core.version
 
     @functools.lru_cache(maxsize=None)
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
 
     @functools.lru_cache(maxsize=None)
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._act_space
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
