@@ -40,7 +40,7 @@ latest entry.  ``legal_actions`` is the action mask, not part of the vector; ``l
 >>> env.to_act, env.catalog.size, int(env.legal_mask().sum())
 (0, 139, 26)
 >>> env.catalog.action(env.legal_ids()[0])
-Pass()
+Bid(count=6, strain='S')
 """
 
 from __future__ import annotations
