@@ -133,12 +133,87 @@ def bench_openspiel(seconds: float = 2.0, seed: int = 0, game: str = "euchre") -
     return {"playouts_per_s": round(count / elapsed, 1), "actions_per_playout": round(actions / count, 2)}
 
 
+def bench_env(game_id: str, seconds: float = 2.0, seed: int = 0) -> dict[str, float] | None:
+    """Research-environment steps per second (:class:`kirifuda.env.core.GameEnv`, one deal per
+    episode): at each step the acting seat's observation vector and legal mask, then a uniformly
+    random legal action.  Through OpenSpiel (``kirifuda_<game>``, chance card by card, the same
+    observation tensor) where pyspiel is installed.  ``None`` without numpy."""
+    try:
+        from .env.core import GameEnv
+    except ImportError:
+        return None
+    env = GameEnv(game_id)
+    rng = random.Random(seed)
+    rand = rng.random
+
+    def episode() -> int:
+        env.reset(seed=int(rand() * 1e9))
+        n = 0
+        while not env.done:
+            seat = env.to_act
+            assert seat is not None
+            env.observe(seat)
+            env.legal_mask()
+            ids = env.legal_ids()
+            env.step(ids[int(rand() * len(ids))])
+            n += 1
+        return n
+
+    count, steps, elapsed = _timed(seconds, episode)
+    out = {"env_steps_per_s": round(steps / elapsed, 1)}
+    try:
+        from .env.openspiel import game_name
+    except ImportError:
+        return out
+    os_steps = bench_openspiel_env(game_name(game_id), seconds, seed)
+    if os_steps is not None:
+        out["openspiel_env_steps_per_s"] = os_steps
+    return out
+
+
+def bench_openspiel_env(name: str, seconds: float = 2.0, seed: int = 0) -> float | None:
+    """Decision steps per second of an OpenSpiel game driven from Python: the acting player's
+    observation tensor (the information-state tensor where the game has none: euchre), the legal actions, a random one (chance outcomes drawn, not counted)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    g = pyspiel.load_game(name)
+    observe = ("observation_tensor" if g.get_type().provides_observation_tensor
+               else "information_state_tensor")
+    rng = random.Random(seed)
+    rand = rng.random
+
+    def episode() -> int:
+        s = g.new_initial_state()
+        n = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[int(rand() * len(outcomes))][0])
+            else:
+                getattr(s, observe)(s.current_player())
+                legal = s.legal_actions()
+                s.apply_action(legal[int(rand() * len(legal))])
+                n += 1
+        return n
+
+    count, steps, elapsed = _timed(seconds, episode)
+    return round(steps / elapsed, 1)
+
+
 def run(games: list[str] | None = None, seconds: float = 2.0, openspiel: bool = True) -> dict[str, Any]:
     out: dict[str, Any] = {"games": {}}
     for game_id in games or sorted(GAMES):
         out["games"][game_id] = bench_game(game_id, seconds)
+        env = bench_env(game_id, seconds) if openspiel else None
+        if env is not None:
+            out["games"][game_id].update(env)
     if openspiel:
         euchre = bench_openspiel(seconds)
         if euchre is not None:
+            euchre_env = bench_openspiel_env("euchre", seconds)
+            if euchre_env is not None:
+                euchre["env_steps_per_s"] = euchre_env
             out["openspiel"] = {"euchre": euchre}
     return out
