@@ -116,7 +116,7 @@ GAME_SPECS: dict[str, GameSpec] = {
                                    "discard", "redeclare", "approve"),
                          bid_counts=tuple(range(11, 21)), strains="SHDC", max_seats=5,
                          deal_steps=320, deal_score=40.0, zero_sum=True,
-                         seat_fields=("napoleon", "adjutant_seat")),
+                         seat_fields=("napoleon", "adjutant")),
     "kakeya": GameSpec(families=("play", "trump", "leader"), max_seats=6, deal_steps=56,
                        deal_score=4.0, zero_sum=True),
     "unsun": GameSpec(families=("play",), max_seats=5, deal_steps=56, deal_score=16.0,
@@ -368,6 +368,7 @@ class Stepper:
 _SEAT_NAMES = {"to_act", "declarer", "first_bidder", "leader", "dealer", "napoleon", "adjutant_seat",
                "last_trick_winner", "last_player", "starting_player", "winner", "first", "taker",
                "dealing_seat", "leading_seat", "chooser", "sitting_out"}
+_SEAT_LIST_NAMES = {"face_down"}
 _SKIP = {"game", "seat", "legal_actions"}
 _VOCAB = ("S", "H", "D", "C", "N", "any")
 
@@ -391,7 +392,32 @@ def _is_action(hint: Any) -> bool:
 
 
 def _is_seat_name(name: str, extra: tuple[str, ...]) -> bool:
-    return name in _SEAT_NAMES or name in extra or name.endswith("_seat") or name.endswith("_winner")
+    return (name in _SEAT_NAMES or name in extra or name.endswith("_seat") or name.endswith("_winner")
+            or name.endswith("_player"))
+
+
+def _is_pair_name(name: str) -> bool:
+    return name.endswith("_pair") or name == "sitting_out"
+
+
+def _tuple_of(hint: Any) -> Any:
+    """``X`` for ``tuple[X, ...]`` (None stripped from X), else None."""
+    if typing.get_origin(hint) is not tuple:
+        return None
+    args = typing.get_args(hint)
+    if len(args) != 2 or args[1] is not Ellipsis:
+        return None
+    return _strip_none(args[0])[0]
+
+
+def _pair_args(hint: Any) -> tuple[Any, ...]:
+    """``(A, B)`` for ``tuple[A, B]`` (None stripped from each), else ()."""
+    if typing.get_origin(hint) is not tuple:
+        return ()
+    args = typing.get_args(hint)
+    if len(args) != 2 or args[1] is Ellipsis:
+        return ()
+    return tuple(_strip_none(a)[0] for a in args)
 
 
 def _is_number(hint: Any) -> bool:
@@ -439,6 +465,7 @@ class ObservationEncoder:
             blocks.append(Block(name, off, size, kind, fn))
             off += size
 
+        pairs = max(1, n // 2)
         for f in dataclasses.fields(view_type):
             name = f.name
             if name in _SKIP:
@@ -446,6 +473,8 @@ class ObservationEncoder:
             hint, optional = _strip_none(hints[name])
             origin = typing.get_origin(hint)
             args = typing.get_args(hint)
+            elem = _tuple_of(hint)
+            pair = _pair_args(elem) if elem is not None else ()
             if name == "phase":
                 add(name, len(self.phases), "one-hot phase " + " ".join(self.phases),
                     _phase_encoder({p: i for i, p in enumerate(self.phases)}))
@@ -461,6 +490,20 @@ class ObservationEncoder:
                     lambda v, seat, out, o: _enc_tricks(v, seat, out, o, n))
             elif hint is bool:
                 add(name, 1, "0/1", _enc_number)
+            elif hint is int and _is_pair_name(name):
+                add(name, pairs, f"pair one-hot relative to the seat's own pair ({pairs}); all 0: none",
+                    lambda v, seat, out, o: _enc_seat(v, seat % pairs, out, o, pairs))
+            elif elem is int and (name in _SEAT_LIST_NAMES or _is_seat_name(name, spec.seat_fields)):
+                add(name, n, f"relative seats multi-hot ({n})", lambda v, seat, out, o: _enc_seat_list(v, seat, out, o, n))
+            elif pair[:1] == (int,) and pair[1:] == (Card,):
+                add(name, n * 53 + n, f"plays: card by relative seat ({n}×53), face-down flag by relative seat ({n})",
+                    lambda v, seat, out, o: _enc_plays(v, seat, out, o, n))
+            elif pair[:1] == (Trick,) and pair[1:] == (int,):
+                add(name, n * 53 + n, f"tricks: cards by relative seat ({n}×53), tricks won by relative seat ({n})",
+                    lambda v, seat, out, o: _enc_won_tricks(v, seat, out, o, n))
+            elif pair[:1] == (int,) and pair[1:] == (bool,):
+                add(name, 2 * n, f"answers by relative seat: yes ({n}), no ({n})",
+                    lambda v, seat, out, o: _enc_answers(v, seat, out, o, n))
             elif hint is int and _is_seat_name(name, spec.seat_fields):
                 add(name, n, f"relative seat one-hot ({n}); all 0: none", lambda v, seat, out, o: _enc_seat(v, seat, out, o, n))
             elif _is_number(hint):
@@ -477,7 +520,7 @@ class ObservationEncoder:
                 add(name, n, f"flags per seat/unit, own first (≤{n})", lambda v, seat, out, o: _enc_rotated(v, seat, out, o, n))
             elif origin is tuple and len(args) >= 2 and args[-1] is not Ellipsis and all(_is_number(a) for a in args):
                 add(name, n, f"numbers per seat/unit, own first (≤{n})", lambda v, seat, out, o: _enc_rotated(v, seat, out, o, n))
-            elif origin is tuple and args and typing.get_origin(args[0]) is tuple and typing.get_args(args[0])[:1] == (Card,):
+            elif elem is not None and typing.get_origin(elem) is tuple and typing.get_args(elem)[:1] == (Card,):
                 add(name, n * 53, f"cards per seat/unit, own first ({n}×53)", lambda v, seat, out, o: _enc_card_sets(v, seat, out, o, n))
             elif origin is tuple and args and _is_seat_action_pair(args[0]):
                 add(name, n * N + n + N, f"history: action counts by relative seat ({n}×{N}), "
@@ -526,6 +569,33 @@ def _is_seat_action_pair(hint: Any) -> bool:
         return False
     a = typing.get_args(hint)
     return len(a) == 2 and a[0] is int and _is_action(a[1])
+
+
+def _enc_seat_list(v: Sequence[int], seat: int, out: np.ndarray, o: int, n: int) -> None:
+    for s in v:
+        out[o + (s - seat) % n] = 1.0
+
+
+def _enc_plays(v: Sequence[tuple[int, Card | None]], seat: int, out: np.ndarray, o: int, n: int) -> None:
+    for s, c in v:
+        r = (s - seat) % n
+        if c is None:
+            out[o + n * 53 + r] = 1.0
+        else:
+            out[o + r * 53 + c.id] = 1.0
+
+
+def _enc_won_tricks(v: Sequence[tuple[Trick, int]], seat: int, out: np.ndarray, o: int, n: int) -> None:
+    for t, w in v:
+        for s, c in t.plays:
+            if c is not None:
+                out[o + ((s - seat) % n) * 53 + c.id] = 1.0
+        out[o + n * 53 + (w - seat) % n] += 1.0
+
+
+def _enc_answers(v: Sequence[tuple[int, bool]], seat: int, out: np.ndarray, o: int, n: int) -> None:
+    for s, yes in v:
+        out[o + (0 if yes else n) + (s - seat) % n] = 1.0
 
 
 def _enc_card(v: Card, seat: int, out: np.ndarray, o: int) -> None:
@@ -583,10 +653,12 @@ def _enc_rotated(v: Sequence[Any], seat: int, out: np.ndarray, o: int, n: int) -
             out[o + (i - base) % k] = float(x)
 
 
-def _enc_card_sets(v: Sequence[Sequence[Card]], seat: int, out: np.ndarray, o: int, n: int) -> None:
+def _enc_card_sets(v: Sequence[Sequence[Card] | None], seat: int, out: np.ndarray, o: int, n: int) -> None:
     k = len(v)
     base = seat % k if k else 0
     for i, cards in enumerate(v[:n]):
+        if cards is None:
+            continue
         r = (i - base) % k
         for c in cards:
             if c is not None:
