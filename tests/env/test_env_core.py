@@ -152,4 +152,6 @@ def test_layout_documents_every_field(game):
     env = GameEnv(game)
     for name, _, _, _ in env.encoder.layout():
         assert f"`{name}`" in text
-    assert env.encoder.skipped == ["last_deal"] or set(env.encoder.skipped) <= {"last_deal"}
+    # left out: the previous deal's result (a mapping; its score is in the totals) and Kakeya's
+    # seating of the pairs (fixed by the table size)
+    assert set(env.encoder.skipped) <= {"last_deal", "pairs"}
