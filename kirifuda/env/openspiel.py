@@ -83,7 +83,7 @@ class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
         bound = spec.deal_score * (1 if not match else 500)
         self.match = match
         self.deal_steps = spec.deal_steps
-        game_type = _game_type(game_id)
+        game_type = _game_type(game_id, match)
         max_len = (spec.deal_steps + 53) * (4 if not match else 400)
         info = pyspiel.GameInfo(
             num_distinct_actions=env.catalog.size,
@@ -110,9 +110,8 @@ class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
         return KirifudaObserver(self, iig_obs_type)
 
 
-def _game_type(game_id: str) -> Any:
+def _game_type(game_id: str, match: bool = False) -> Any:
     info = GAMES[game_id]
-    env_spec = GameEnv.__init__  # noqa: F841 (documentation anchor)
     from .core import spec_of
 
     spec = spec_of(game_id)
@@ -124,7 +123,8 @@ def _game_type(game_id: str) -> Any:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(pyspiel.GameType.Utility.ZERO_SUM if spec.zero_sum
                  else pyspiel.GameType.Utility.GENERAL_SUM),
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        reward_model=(pyspiel.GameType.RewardModel.REWARDS if match
+                      else pyspiel.GameType.RewardModel.TERMINAL),
         max_num_players=spec.max_seats,
         min_num_players=info.min_players,
         provides_information_state_string=True,
@@ -166,7 +166,7 @@ class _Core:
     """The python side of a state (copied fast by ``__deepcopy__``, which OpenSpiel's clone uses)."""
 
     __slots__ = ("g", "stepper", "pre", "dealt", "deck", "steps", "start", "returns", "done",
-                 "hist", "rest_size", "hand_sizes", "deal_no")
+                 "hist", "rest_size", "hand_sizes", "deal_no", "rewards")
     g: KirifudaGame
     stepper: Stepper | None
     pre: GameState
@@ -177,6 +177,8 @@ class _Core:
     start: GameState | None
     """The match just after the current deal was dealt (never mutated)."""
     returns: list[float]
+    rewards: list[float]
+    """The rewards of the last transition (a deal's score when it ended there)."""
     done: bool
     hist: dict[int, _History]
     rest_size: int
@@ -193,6 +195,7 @@ class _Core:
         new.steps = self.steps[:]
         new.start = self.start
         new.returns = self.returns[:]
+        new.rewards = self.rewards[:]
         new.done = self.done
         new.hist = {p: h.copy() for p, h in self.hist.items()}
         new.rest_size = self.rest_size
@@ -212,6 +215,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         state = env.info.new_state(env.options, first=0)
         k.stepper = None
         k.returns = [0.0] * env.num_players
+        k.rewards = [0.0] * env.num_players
         k.done = False
         k.steps = []
         k.hist = {}
@@ -276,6 +280,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             made_decisions = bool(k.steps)
             for s in range(env.num_players):
                 k.returns[s] += score[env.units[s]]
+                k.rewards[s] += score[env.units[s]]
             if state.is_over or (made_decisions and not self._g.match):
                 k.done = True
                 return
@@ -312,6 +317,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
 
     def _apply_action(self, action: int) -> None:
         k = self._k
+        k.rewards = [0.0] * len(k.returns)
         if k.stepper is None:
             if action not in dict(self.chance_outcomes()):
                 raise ValueError(f"{CARDS[action].code if 0 <= action < 53 else action} is not a chance outcome now")
@@ -341,6 +347,9 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
 
     def returns(self) -> list[float]:
         return list(self._k.returns)
+
+    def rewards(self) -> list[float]:
+        return list(self._k.rewards)
 
     def __str__(self) -> str:
         k = self._k
