@@ -178,7 +178,8 @@ class _Core:
     """The match just after the current deal was dealt (never mutated)."""
     returns: list[float]
     rewards: list[float]
-    """The rewards of the last transition (a deal's score when it ended there)."""
+    """The rewards since the last decision (a deal's score when it ended there; kept through the
+    next deal's chance nodes, as OpenSpiel reads rewards at decision nodes)."""
     done: bool
     hist: dict[int, _History]
     rest_size: int
@@ -317,7 +318,6 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
 
     def _apply_action(self, action: int) -> None:
         k = self._k
-        k.rewards = [0.0] * len(k.returns)
         if k.stepper is None:
             if action not in dict(self.chance_outcomes()):
                 raise ValueError(f"{CARDS[action].code if 0 <= action < 53 else action} is not a chance outcome now")
@@ -325,6 +325,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             if len(k.dealt) == len(k.deck):
                 self._finish_deal()
             return
+        k.rewards = [0.0] * len(k.returns)
         stepper = k.stepper
         seat = stepper.to_act
         assert seat is not None
