@@ -52,7 +52,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("kirifuda.env.openspiel needs OpenSpiel: pip install 'kirifuda[openspiel]'") from exc
 
-from ..cards import CARDS
+from ..cards import CARDS, parse_card
 from ..game import GameState
 from ..games import GAMES
 from .core import GameEnv, Stepper, cards_in, view_string
@@ -100,6 +100,24 @@ class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
         self.obs_size = env.encoder.size
         self.step_size = n + env.catalog.size + 1
         self.info_size = self.obs_size + spec.deal_steps * self.step_size
+        self._layouts: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
+
+    def layout(self, state: GameState) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        """The deck, the hand sizes per seat and the size of the rest of the next deal of
+        ``state``: from a probe deal's record (cached by the hand sizes a spectator sees)."""
+        probe = state.copy()
+        probe.deal_random(random.Random(0))
+        key = tuple(probe.view(None).hand_sizes) if probe.deal_number == state.deal_number else ()
+        got = self._layouts.get(key) if sum(key) else None
+        if got is None:
+            rec = probe.record_deals()[state.deal_number]
+            hands = [[parse_card(c).id for c in h] for h in rec["hands"]]
+            rest = [parse_card(c).id for c in rec["rest"]]
+            got = (tuple(sorted(c for h in hands for c in h) + sorted(rest)), tuple(map(len, hands)), len(rest))
+            got = (tuple(sorted(got[0])), got[1], got[2])
+            if sum(key):
+                self._layouts[key] = got
+        return got
 
     def new_initial_state(self) -> "KirifudaState":
         return KirifudaState(self)
@@ -233,16 +251,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         """Prepare the chance nodes of the next deal of ``state`` (which needs a deal)."""
         k = self._k
         k.pre = state.copy()
-        probe = state.copy()
-        probe.deal_random(random.Random(0))
-        rec = probe.record_deals()[-1]
-        k.hand_sizes = tuple(len(h) for h in rec["hands"])
-        k.rest_size = len(rec["rest"])
-        from ..cards import parse_card
-
-        k.deck = tuple(sorted(parse_card(c).id for h in rec["hands"] for c in h)
-                       + sorted(parse_card(c).id for c in rec["rest"]))
-        k.deck = tuple(sorted(k.deck))
+        k.deck, k.hand_sizes, k.rest_size = self._g.layout(state)
         k.dealt = []
         k.steps = []
         k.hist = {}
@@ -319,7 +328,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     def _apply_action(self, action: int) -> None:
         k = self._k
         if k.stepper is None:
-            if action not in dict(self.chance_outcomes()):
+            if action in k.dealt or action not in dict(self.chance_outcomes()):
                 raise ValueError(f"{CARDS[action].code if 0 <= action < 53 else action} is not a chance outcome now")
             k.dealt.append(int(action))
             if len(k.dealt) == len(k.deck):
