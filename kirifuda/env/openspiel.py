@@ -184,7 +184,8 @@ class _Core:
     """The python side of a state (copied fast by ``__deepcopy__``, which OpenSpiel's clone uses)."""
 
     __slots__ = ("g", "stepper", "pre", "dealt", "deck", "steps", "start", "returns", "done",
-                 "hist", "rest_size", "hand_sizes", "deal_no", "rewards")
+                 "hist", "rest_size", "hand_sizes", "deal_no", "rewards", "obs_key",
+                 "obs_val")
     g: KirifudaGame
     stepper: Stepper | None
     pre: GameState
@@ -203,6 +204,9 @@ class _Core:
     rest_size: int
     hand_sizes: tuple[int, ...]
     deal_no: int
+    obs_key: tuple[int, ...] | None
+    """The last observation tensor encoded, and for whom (OpenSpiel asks twice per call)."""
+    obs_val: np.ndarray | None
 
     def __deepcopy__(self, memo: Any) -> "_Core":
         new = object.__new__(_Core)
@@ -220,6 +224,8 @@ class _Core:
         new.rest_size = self.rest_size
         new.hand_sizes = self.hand_sizes
         new.deal_no = self.deal_no
+        new.obs_key = self.obs_key
+        new.obs_val = self.obs_val
         return new
 
 
@@ -240,6 +246,8 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k.hist = {}
         k.start = None
         k.deal_no = 0
+        k.obs_key = None
+        k.obs_val = None
         self._begin_deal(state)
 
     @property
@@ -410,7 +418,12 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             enc.encode(k.pre.view(player), (), out)
             return
         pending = k.stepper.pending if player is not None and k.stepper.to_act == player else ()
+        key = (k.deal_no, len(k.dealt), len(k.steps), -1 if player is None else player, *pending)
+        if k.obs_key == key and k.obs_val is not None:
+            out[:] = k.obs_val
+            return
         enc.encode(k.stepper.state.view(player), pending, out)
+        k.obs_key, k.obs_val = key, out.copy()
 
     def info_tensor(self, player: int, out: np.ndarray) -> None:
         g = self._g
