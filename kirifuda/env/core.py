@@ -488,6 +488,8 @@ class ObservationEncoder:
             elif origin is tuple and args and args[0] is Trick:
                 add(name, n * 53 + 1, f"tricks: cards by relative seat ({n}×53), count",
                     lambda v, seat, out, o: _enc_tricks(v, seat, out, o, n))
+            elif hint is bool and optional:
+                add(name, 2, "true, false (both 0: not known)", _enc_optional_bool)
             elif hint is bool:
                 add(name, 1, "0/1", _enc_number)
             elif hint is int and _is_pair_name(name):
@@ -506,6 +508,8 @@ class ObservationEncoder:
                     lambda v, seat, out, o: _enc_answers(v, seat, out, o, n))
             elif hint is int and _is_seat_name(name, spec.seat_fields):
                 add(name, n, f"relative seat one-hot ({n}); all 0: none", lambda v, seat, out, o: _enc_seat(v, seat, out, o, n))
+            elif _is_number(hint) and optional:
+                add(name, 2, "number, present (0/1)", _enc_optional_number)
             elif _is_number(hint):
                 add(name, 1, "number", _enc_number)
             elif _is_action(hint):
@@ -629,6 +633,15 @@ def _enc_seat(v: int, seat: int, out: np.ndarray, o: int, n: int) -> None:
 
 def _enc_number(v: Any, seat: int, out: np.ndarray, o: int) -> None:
     out[o] = float(v)
+
+
+def _enc_optional_bool(v: Any, seat: int, out: np.ndarray, o: int) -> None:
+    out[o if v else o + 1] = 1.0
+
+
+def _enc_optional_number(v: Any, seat: int, out: np.ndarray, o: int) -> None:
+    out[o] = float(v)
+    out[o + 1] = 1.0
 
 
 def _enc_word(v: Any, seat: int, out: np.ndarray, o: int) -> None:
