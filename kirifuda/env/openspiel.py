@@ -34,8 +34,10 @@ Parameters: ``options`` (the game's options as a JSON object, default ``{}``) an
   views this deal are permuted at random (in the hands, the rest, and in the hidden actions that
   name them) and the deal is replayed; a permutation is kept only if every action stays legal and
   the player's information state is unchanged, so the result is uniform over the relabellings
-  consistent with it.  After 200 rejected draws the permutation is built by random transpositions
-  from the identity, each kept when consistent (always succeeds: the true deal is consistent).
+  consistent with it.  After 200 rejected draws (or half a second) the permutation is built by
+  random transpositions from the identity, each kept when consistent, for at most twice the number
+  of hidden cards or another half second (always succeeds: the true deal is consistent; where few
+  transpositions were kept the sample stays close to the true deal).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from __future__ import annotations
 import collections
 import json
 import random
+import time
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -60,6 +63,8 @@ from .core import GameEnv, Stepper, cards_in, view_string
 __all__ = ["KirifudaGame", "KirifudaState", "register_all", "game_name", "RESAMPLE_TRIES"]
 
 RESAMPLE_TRIES = 200
+RESAMPLE_SECONDS = 1.0
+"""A soft time budget of one resampling: half for independent draws, half for transpositions."""
 
 
 def game_name(game_id: str) -> str:
@@ -471,7 +476,10 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
                 return None
             return new_dealt, steps
 
+        deadline = time.perf_counter() + RESAMPLE_SECONDS / 2
         for _ in range(RESAMPLE_TRIES):
+            if time.perf_counter() > deadline:
+                break
             shuffled = hidden[:]
             rng.shuffle(shuffled)
             got = attempt(dict(zip(hidden, shuffled)))
@@ -479,8 +487,9 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
                 return self._rebuild(*got)
         perm = {c: c for c in hidden}
         best = (dealt, list(k.steps))
+        deadline = time.perf_counter() + RESAMPLE_SECONDS / 2
         for _ in range(2 * len(hidden)):
-            if len(hidden) < 2:
+            if len(hidden) < 2 or time.perf_counter() > deadline:
                 break
             a, b = rng.sample(hidden, 2)
             trial = dict(perm)
