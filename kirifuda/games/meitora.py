@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 from ..actions import (BROKEN, CLAIM, PASS, Action, Bid, Broken, Chombo, Claim, Discard, Pass, Play,
                        action_from_json)
@@ -133,6 +133,7 @@ PLAYS: tuple[Play, ...] = tuple(Play(CARDS[i]) for i in range(53))
 _PLAY_ITEMS = [PLAYS[i] if i in DECK_IDS else None for i in range(53)]
 _PLAY_DECODER: MaskDecoder[Action] = MaskDecoder(_PLAY_ITEMS)
 _PLAY_CLAIM_DECODER: MaskDecoder[Action] = MaskDecoder(_PLAY_ITEMS, suffix=(CLAIM,))
+_DECODE_PLAYS_AND_CLAIM = _PLAY_CLAIM_DECODER.decode
 _NO_JK_MASK = ~JK_BIT
 JOKER_REQUESTS = ("S", "H", "D", "C", "any")
 JOKER_LEADS: tuple[Play, ...] = tuple(Play(JOKER, r) for r in JOKER_REQUESTS)
@@ -227,6 +228,8 @@ class MeitoraView(View):
     """The result of the previous deal, with every hand, the agari and the negri face up."""
     target: int = 17
 
+    SEAT_FIELDS: ClassVar[frozenset[str]] = frozenset({"to_act", "first_bidder", "declarer", "last_trick_winner"})
+
     def sort_hand(self) -> tuple[Card, ...]:
         """Trumps first in trump order (joker, right jack, left jack, A …), then ♠ ♥ ♦ ♣."""
         strain = STRAINS.index(self.contract.strain) if self.contract is not None else 4
@@ -253,6 +256,7 @@ add_terms(fields={
     "negri": ("ネグリ", "negri (discard)"),
     "joker_request": ("ジョーカーの請求", "joker request"),
     "tricks_played": ("済んだ場", "tricks played"),
+    "last_trick_winner": ("直前の場を取った人", "last trick taken by"),
     "team_tricks": ("チームの取り数", "tricks per team"),
     "own_team_tricks": ("味方の取り札", "your team's tricks"),
     "target": ("目標点", "target"),
@@ -260,7 +264,7 @@ add_terms(fields={
     "chombo": ("チョンボ", "chombo"),
     "failed_claim": ("オープン失敗", "failed claim"),
     "rest": ("アガリ", "agari"),
-})
+}, game="meitora")
 
 
 # --------------------------------------------------------------------------------------------
@@ -276,13 +280,15 @@ class MeitoraState(GameState):
     __slots__ = ("options", "first", "_phase", "_to_act", "_deal_no", "_first_bidder", "_totals",
                  "_results", "_log", "_dealt", "_agari", "_hands", "_bid_turns",
                  "_high", "_declarer", "_strain", "_negri", "_leader", "_trick", "_led", "_request",
-                 "_tricks", "_team_tricks", "_legal", "_play_mask", "_eff", "_masks", "_strength", "_last")
+                 "_tricks", "_team_tricks", "_legal", "_play_mask", "_claim_always", "_eff", "_masks", "_strength", "_last")
 
     def __init__(self, options: MeitoraOptions | None = None, first: int = 0) -> None:
         self.options = options or MeitoraOptions()
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < 4:
             raise OptionError(f"first must be a seat 0-3, got {first!r}")
         self.first = first
+        self._claim_always = self.options.claim_failure == "chombo"
+        """Under ``claim_failure=chombo`` a claim is always a legal action."""
         self._phase = Phase.DEAL
         self._to_act: int | None = None
         self._deal_no = 0
@@ -412,8 +418,22 @@ class MeitoraState(GameState):
     # -- legal actions -------------------------------------------------------------------
     def legal_actions(self) -> tuple[Action, ...]:
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
+        if legal is not None:
+            return legal
+        if self._phase is _PLAY and self._claim_always:
+            # the hot path, inlined: a hand without the joker (no joker lead, no trick-9 rule)
+            assert self._to_act is not None
+            hand = self._hands[self._to_act]
+            if not hand & JK_BIT:
+                m = hand
+                if self._trick and self._led != NO_SUIT:
+                    follow = hand & self._masks[self._led]
+                    if follow:
+                        m = follow
+                self._play_mask = m
+                legal = self._legal = _DECODE_PLAYS_AND_CLAIM(m)
+                return legal
+        legal = self._legal = self._compute_legal()
         return legal
 
     def uncached_legal_actions(self) -> tuple[Action, ...]:
@@ -769,6 +789,7 @@ class MeitoraState(GameState):
         new = object.__new__(MeitoraState)
         new.options = self.options
         new.first = self.first
+        new._claim_always = self._claim_always
         new._phase = self._phase
         new._to_act = self._to_act
         new._deal_no = self._deal_no

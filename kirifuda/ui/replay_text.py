@@ -21,10 +21,7 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
     lines = [t("replay.header", lang, game=info.name_ja if lang == "ja" else info.name_en)]
     if record.players:
         lines.append(", ".join(f"{seat_name(s, lang)} {n}" for s, n in enumerate(record.players)))
-    opts = info.options(record.options)
-    from ..game import options_to_json
-
-    lines.append(", ".join(f"{k}={v}" for k, v in options_to_json(opts).items()))
+    lines.append(", ".join(f"{k}={v}" for k, v in record.new_state().options_json().items()))
     for i, (deal, result) in enumerate(zip(record.deals, summary["deals"])):
         lines.append("")
         lines.append(f"== {t('deal', lang, n=i + 1)} ==")
@@ -32,7 +29,8 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
             if hand:
                 lines.append(f"  {seat_name(s, lang, names=names)}: {cards_text(parse_cards(hand), lang)}")
         if deal.rest:
-            lines.append(f"  {field_label('rest', lang)}: {cards_text(parse_cards(deal.rest), lang)}")
+            rest_label = field_label("rest", lang, info.id)
+            lines.append(f"  {rest_label}: {cards_text(parse_cards(deal.rest), lang)}")
         others = [a for a in deal.actions if "play" not in a]
         if others:
             lines.append("  " + "; ".join(
@@ -41,7 +39,7 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
             cards = " ".join(format_card(parse_card(c), lang) for c in trick["cards"])
             lines.append(f"  {k:2d}. {seat_name(trick['leader'], lang, names=names)} → {cards}"
                          f"  ⇒ {seat_name(trick['winner'], lang, names=names)}")
-        extras = ", ".join(f"{field_label(k, lang)} {_plain(v)}" for k, v in result.items()
+        extras = ", ".join(f"{field_label(k, lang, info.id)} {_plain(v)}" for k, v in result.items()
                            if k not in _SKIP and v is not None)
         lines.append(f"  {t('outcome.' + result['outcome'], lang)}; {extras}")
         lines.append(f"  {t('score', lang)}: {_plain(result['score'])}")
