@@ -155,3 +155,39 @@ def test_layout_documents_every_field(game):
     # left out: the previous deal's result (a mapping; its score is in the totals) and Kakeya's
     # seating of the pairs (fixed by the table size)
     assert set(env.encoder.skipped) <= {"last_deal", "pairs"}
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 4, "joker": True}])
+def test_a_multi_card_discard_is_taken_card_by_card(options):
+    if "napoleon" not in {g for g, _ in CASES}:
+        pytest.skip("Napoleon is not registered")
+    env = GameEnv("napoleon", options)
+    rng = random.Random(1)
+    for seed in range(20):
+        env.reset(seed=seed)
+        while not env.done and env.state.phase.value != "discard":
+            env.step(rng.choice(env.legal_ids()))
+        if not env.done:
+            break
+    assert not env.done
+    seat = env.to_act
+    start = env.catalog.family_start["discard"]
+    size = len(env.state.legal_actions()[0].cards)
+    hand = [c.id for c in env.state.view(seat).hand]
+    assert list(env.legal_ids()) == sorted(start + c for c in hand)  # any cards may be discarded
+    pending_at = next(off for name, off, _, _ in env.encoder.layout() if name == "pending_discard")
+    picks = rng.sample(hand, size)
+    for k, card in enumerate(picks):
+        if k:
+            with pytest.raises(IllegalActionError):
+                env.step(start + picks[0])  # a card already picked
+        before = env.state.summary()
+        env.step(start + card)
+        if k < size - 1:
+            assert env.state.summary() == before and env.to_act == seat
+            obs = env.observe(seat)
+            assert sorted(np.flatnonzero(obs[pending_at:pending_at + 53])) == sorted(picks[:k + 1])
+            assert not env.observe((seat + 1) % env.num_players)[pending_at:pending_at + 53].any()
+            assert start + card not in env.legal_ids()
+    assert sorted(c.id for c in env.state.view(seat).discard) == sorted(picks)
+    assert env.state.phase.value != "discard"

@@ -113,3 +113,14 @@ def test_ismcts_and_mcts_run():
     assert bot.step(s) in s.legal_actions()
     mbot = mcts.MCTSBot(g, 2.0, 8, evaluator, random_state=np.random.RandomState(1))
     assert mbot.step(s) in s.legal_actions()
+
+
+def test_unsun_reflip_indicator_is_never_a_face_card():
+    if "unsun" not in {g for g, _ in CASES}:
+        pytest.skip("Unsun is not registered")
+    g = _load("unsun", {"reflip_face_card": True})
+    s = g.new_initial_state()
+    first = [c for c, _ in s.chance_outcomes()]
+    assert len(first) == 36 and all(c % 13 < 9 for c in first)  # 2 … T of each suit
+    assert len(_load("unsun").new_initial_state().chance_outcomes()) == 52
+    pyspiel.random_sim_test(g, num_sims=2, serialize=False, verbose=False)
