@@ -133,7 +133,7 @@ def bench_openspiel(seconds: float = 2.0, seed: int = 0, game: str = "euchre") -
     return {"playouts_per_s": round(count / elapsed, 1), "actions_per_playout": round(actions / count, 2)}
 
 
-def bench_env(game_id: str, seconds: float = 2.0, seed: int = 0) -> dict[str, float] | None:
+def bench_env(game_id: str, seconds: float = 2.0, seed: int = 0, openspiel: bool = True) -> dict[str, float] | None:
     """Research-environment steps per second (:class:`kirifuda.env.core.GameEnv`, one deal per
     episode): at each step the acting seat's observation vector and legal mask, then a uniformly
     random legal action.  Through OpenSpiel (``kirifuda_<game>``, chance card by card, the same
@@ -161,6 +161,8 @@ def bench_env(game_id: str, seconds: float = 2.0, seed: int = 0) -> dict[str, fl
 
     count, steps, elapsed = _timed(seconds, episode)
     out = {"env_steps_per_s": round(steps / elapsed, 1)}
+    if not openspiel:
+        return out
     try:
         from .env.openspiel import game_name
     except ImportError:
@@ -206,7 +208,7 @@ def run(games: list[str] | None = None, seconds: float = 2.0, openspiel: bool = 
     out: dict[str, Any] = {"games": {}}
     for game_id in games or sorted(GAMES):
         out["games"][game_id] = bench_game(game_id, seconds)
-        env = bench_env(game_id, seconds) if openspiel else None
+        env = bench_env(game_id, seconds, openspiel=openspiel)
         if env is not None:
             out["games"][game_id].update(env)
     if openspiel:

@@ -9,8 +9,9 @@ Importing this module registers ``kirifuda_<game>`` for every game of :data:`kir
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 41)
 
-Parameters: ``options`` (the game's options as a JSON object, default ``{}``) and ``match``
-(``False``: one deal per episode; ``True``: the whole match).
+Parameters: ``options`` (the game's options as a JSON object, default ``{}``), ``match``
+(``False``: one deal per episode; ``True``: the whole match) and ``first`` (the seat that starts
+the match, as the record's ``first``; default 0).
 
 - **Chance.** The deal is dealt card by card as explicit chance outcomes (card ids 0–52), each
   uniform over the cards not dealt yet: first the undealt rest in record order (Unsun's indicator
@@ -82,7 +83,8 @@ class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
         params = dict(params or {})
         options = json.loads(params.get("options", "{}") or "{}")
         match = bool(params.get("match", False))
-        self.env = env = GameEnv(game_id, options, match=match)
+        self.first = int(params.get("first", 0))
+        self.env = env = GameEnv(game_id, options, match=match, first=self.first)
         spec = env.spec
         n = env.num_players
         bound = spec.deal_score * (1 if not match else 500)
@@ -154,7 +156,7 @@ def _game_type(game_id: str, match: bool = False) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"options": "{}", "match": False})
+        parameter_specification={"options": "{}", "match": False, "first": 0})
 
 
 # --------------------------------------------------------------------------------------------
@@ -242,7 +244,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k = self._k = object.__new__(_Core)
         k.g = game
         env = game.env
-        state = env.info.new_state(env.options, first=0)
+        state = env.info.new_state(env.options, first=game.first)
         k.stepper = None
         k.returns = [0.0] * env.num_players
         k.rewards = [0.0] * env.num_players

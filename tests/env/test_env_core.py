@@ -44,10 +44,12 @@ def test_random_episodes_mask_and_rewards(game, options):
             rewards = env.step(rng.choice(ids))
             steps += 1
         assert rewards is not None and len(rewards) == env.num_players
-        deal = env.state.summary()["deals"][-1]
-        if "score" in deal and isinstance(deal["score"], list):
-            score = deal["score"]
-            assert rewards == [float(score[u]) for u in env.units] or len(score) != env.num_units
+        # the reward is the change of the match totals of the seat's unit over the deal
+        start = env.info.new_state(env.options, first=0).view(None).totals
+        totals = env.state.summary()["totals"]
+        units = len(totals)
+        assert rewards == [float(totals[s % units]) - float(start[s % units]) for s in range(env.num_players)]
+        assert env.state.deal_number >= 1
 
 
 @pytest.mark.parametrize(("game", "options"), CASES, ids=CASE_IDS)
