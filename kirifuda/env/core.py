@@ -736,8 +736,11 @@ def _collect(value: Any, out: list[int]) -> None:
 
 
 def view_string(view: View) -> str:
-    """A canonical text of a view (JSON, sorted keys)."""
-    return json.dumps(to_jsonable(view), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """A canonical text of a view (JSON, sorted keys), without its legal actions (they follow
+    from the rest of the view, and Napoleon's exchange has thousands)."""
+    data = {f.name: to_jsonable(getattr(view, f.name)) for f in dataclasses.fields(view)
+            if f.name != "legal_actions"}
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 # --------------------------------------------------------------------------------------------
