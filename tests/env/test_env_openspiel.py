@@ -124,3 +124,45 @@ def test_unsun_reflip_indicator_is_never_a_face_card():
     assert len(first) == 36 and all(c % 13 < 9 for c in first)  # 2 … T of each suit
     assert len(_load("unsun").new_initial_state().chance_outcomes()) == 52
     pyspiel.random_sim_test(g, num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize(("game", "options"), CASES, ids=CASE_IDS)
+def test_swapping_two_other_seats_cards_leaves_an_information_state(game, options):
+    """At the first decision, swap a card between two other seats' hands in the chance outcomes:
+    whenever the table's public story is the same (spectator's view), seat 0's information state
+    and tensors are unchanged, and the swapped seats' observations change."""
+    s = _play(game, 0, decisions=0, options=options)
+    while s.is_chance_node():
+        s.apply_action(s.chance_outcomes()[0][0])
+    k = s._k
+    history = list(s.history())
+    dealt = list(k.dealt)
+    begin = len(history) - len(dealt)
+    starts, pos = [], k.rest_size
+    for size in k.hand_sizes:
+        starts.append((pos, size))
+        pos += size
+    others = [seat for seat in range(1, s.num_players()) if starts[seat][1] > 0]
+    a, b = others[0], others[1]
+    done = 0
+    for i in range(starts[a][1]):
+        for j in range(starts[b][1]):
+            x, y = starts[a][0] + i, starts[b][0] + j
+            swapped = dealt[:]
+            swapped[x], swapped[y] = dealt[y], dealt[x]
+            t = s.get_game().new_initial_state()
+            for act in history[:begin] + swapped:
+                t.apply_action(act)
+            spectator = (t._k.stepper.state.view(None), s._k.stepper.state.view(None))
+            if t.is_terminal() or spectator[0] != spectator[1]:
+                continue
+            assert t.information_state_string(0) == s.information_state_string(0)
+            assert np.array_equal(t.information_state_tensor(0), s.information_state_tensor(0))
+            assert np.array_equal(t.observation_tensor(0), s.observation_tensor(0))
+            seen_by_a = s._k.stepper.state.view(a).hand != ()
+            if seen_by_a:
+                assert t.information_state_string(a) != s.information_state_string(a)
+            done += 1
+            if done >= 3:
+                return
+    assert done > 0
