@@ -120,8 +120,7 @@ class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
             rec = probe.record_deals()[state.deal_number]
             hands = [[parse_card(c).id for c in h] for h in rec["hands"]]
             rest = [parse_card(c).id for c in rec["rest"]]
-            got = (tuple(sorted(c for h in hands for c in h) + sorted(rest)), tuple(map(len, hands)), len(rest))
-            got = (tuple(sorted(got[0])), got[1], got[2])
+            got = (tuple(sorted([c for h in hands for c in h] + rest)), tuple(map(len, hands)), len(rest))
             if sum(key):
                 self._layouts[key] = got
         return got

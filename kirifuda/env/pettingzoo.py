@@ -9,8 +9,9 @@
 Agents are ``player_0 … player_{n-1}`` (seat numbers); the agent to act is the engine's seat to
 act.  Actions are the game's fixed integers (:class:`kirifuda.env.core.ActionCatalog`); the
 observation is ``{"observation": float32 vector, "action_mask": int8 vector}``.  An illegal
-action raises :class:`~kirifuda.errors.IllegalActionError` and changes nothing (wrap the env in
-``pettingzoo.utils.TerminateIllegalWrapper`` for the penalty convention instead).  Rewards are
+action raises :class:`~kirifuda.errors.IllegalActionError` and changes nothing
+(``env(game, illegal_reward=-1)`` ends the episode with that penalty instead, PettingZoo's
+``TerminateIllegalWrapper``).  Rewards are
 the deal's score per seat (a team's score to both partners), given when the deal ends; with
 ``match=True`` the episode is the whole match.  ``infos[agent]`` carries the seat's legal
 ``action_mask`` too and, at the end, the ``totals``.
@@ -137,9 +138,14 @@ def raw_env(game: str = "meitora", options: Mapping[str, Any] | None = None, **k
     return KirifudaAEC(game, options, **kwargs)
 
 
-def env(game: str = "meitora", options: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
-    """The environment wrapped as PettingZoo's classic games are (order enforcing, asserts)."""
+def env(game: str = "meitora", options: Mapping[str, Any] | None = None, *,
+        illegal_reward: float | None = None, **kwargs: Any) -> Any:
+    """The environment wrapped as PettingZoo's classic games are (order enforcing, asserts).
+    With ``illegal_reward`` set, an illegal action ends the episode with that reward to the
+    offender (PettingZoo's ``TerminateIllegalWrapper``) instead of raising."""
     e = raw_env(game, options, **kwargs)
+    if illegal_reward is not None:
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
 

@@ -56,3 +56,12 @@ def test_illegal_action_raises():
     with pytest.raises(IllegalActionError):
         env.step(illegal)
     assert (env.observe(env.agent_selection)["action_mask"] == mask).all()
+
+
+def test_illegal_reward_option_terminates_instead():
+    env = wrapped_env("meitora", illegal_reward=-1.0)
+    env.reset(seed=0)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    env.step(next(i for i, m in enumerate(mask) if not m))
+    assert all(env.terminations.values()) and env.rewards[agent] == -1.0
