@@ -642,7 +642,9 @@ def _creator(game_id: str) -> type:
         def __init__(self: KirifudaGame, params: Mapping[str, Any] | None = None) -> None:
             KirifudaGame.__init__(self, game_id, params)
 
-        cls = _CLASSES[game_id] = type(f"KirifudaGame_{game_id}", (KirifudaGame,), {"__init__": __init__})
+        name = f"KirifudaGame_{game_id}"
+        cls = _CLASSES[game_id] = type(name, (KirifudaGame,), {"__init__": __init__, "__module__": __name__})
+        globals()[name] = cls  # reachable by name: OpenSpiel pickles games (serialization)
     return cls
 
 

@@ -23,7 +23,7 @@ def _load(game, options=None, match=False):
 
 @pytest.mark.parametrize(("game", "options"), CASES, ids=CASE_IDS)
 def test_random_sim(game, options):
-    pyspiel.random_sim_test(_load(game, options), num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(_load(game, options), num_sims=2, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("game", sorted({g for g, _ in CASES}))
