@@ -5,11 +5,14 @@ Importing this module registers ``kirifuda_<game>`` for every game of :data:`kir
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("kirifuda_meitora", {"options": '{"target": 5}'})
+>>> str(game)
+'kirifuda_meitora(first=0,match=False,options=target:5)'
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 41)
 
-Parameters: ``options`` (the game's options as a JSON object, default ``{}``), ``match``
+Parameters: ``options`` (the game's options as a JSON object, or ``players:4;joker:true``, the
+comma-free form the game string keeps; default none), ``match``
 (``False``: one deal per episode; ``True``: the whole match) and ``first`` (the seat that starts
 the match, as the record's ``first``; default 0).
 
@@ -76,12 +79,47 @@ def game_name(game_id: str) -> str:
 # The game
 
 
+def parse_options(text: str) -> dict[str, Any]:
+    """The ``options`` parameter: a JSON object (``{"players": 4}``) or the comma-free form that
+    game strings use, ``players:4;joker:true`` (values read as JSON where they can be).
+
+    >>> parse_options('players:4;joker:true;initial_trump:S') == {"players": 4, "joker": True, "initial_trump": "S"}
+    True
+    """
+    text = text.strip()
+    if not text:
+        return {}
+    if text.startswith("{"):
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError(f"options must be a JSON object, got {text!r}")
+        return data
+    out: dict[str, Any] = {}
+    for item in text.split(";"):
+        if not item.strip():
+            continue
+        name, sep, value = item.partition(":")
+        if not sep:
+            raise ValueError(f"an option is written name:value, got {item!r}")
+        try:
+            out[name.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name.strip()] = value.strip()
+    return out
+
+
+def options_text(options: Mapping[str, Any]) -> str:
+    """The comma-free form of options (sorted by name)."""
+    return ";".join(f"{k}:{v if isinstance(v, str) else json.dumps(v)}" for k, v in sorted(options.items()))
+
+
 class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
     """One kirifuda game as an OpenSpiel game (see the module docstring)."""
 
     def __init__(self, game_id: str, params: Mapping[str, Any] | None = None) -> None:
         params = dict(params or {})
-        options = json.loads(params.get("options", "{}") or "{}")
+        options = parse_options(str(params.get("options", "") or ""))
+        params["options"] = options_text(options)  # canonical: OpenSpiel's game strings split on commas
         match = bool(params.get("match", False))
         self.first = int(params.get("first", 0))
         self.env = env = GameEnv(game_id, options, match=match, first=self.first)
@@ -155,7 +193,7 @@ def _game_type(game_id: str, match: bool = False) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"options": "{}", "match": False, "first": 0})
+        parameter_specification={"options": "", "match": False, "first": 0})
 
 
 # --------------------------------------------------------------------------------------------
