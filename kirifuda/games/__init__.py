@@ -2,19 +2,19 @@
 
 >>> find_game("明専トランプ").id
 'meitora'
->>> sorted(GAMES)[:1]
-['meitora']
+>>> find_game("掛合トランプ").id
+'kakeya'
 """
 
 from __future__ import annotations
 
 from ..errors import OptionError
 from ..game import GameInfo
-from . import meitora
+from . import kakeya, meitora
 
 __all__ = ["GAMES", "find_game"]
 
-GAMES: dict[str, GameInfo] = {info.id: info for info in (meitora.INFO,)}
+GAMES: dict[str, GameInfo] = {info.id: info for info in (meitora.INFO, kakeya.INFO)}
 
 
 def find_game(name: str) -> GameInfo:
