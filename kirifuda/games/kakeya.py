@@ -221,14 +221,61 @@ class KakeyaView(View):
 
         return tuple(sorted(self.hand, key=key))
 
+    def _pair_text(self, p: int, lang: str) -> str:
+        a, b = self.pairs[p]
+        return f"ペア{p} (席{a}・席{b})" if lang == "ja" else f"pair {p} (seats {a} & {b})"
+
+    def table_lines(self, lang: str = "en") -> list[str]:
+        """The table for the terminal: pairs and their roles, trump, rensho, the trick, the
+        face cards laid out in front of each pair."""
+        from ..cards import format_card
+
+        ja = lang == "ja"
+        lines = []
+        if self.trump is not None:
+            state = ("" if self.trump_decided else (" (未決定: 配りペアが決める)" if ja
+                                                    else " (not decided yet: the dealing pair decides)"))
+            lines.append(("切り: " if ja else "Trump: ") + self.trump.symbol + state)
+        if self.rensho is not None:
+            lines.append(("れんしょ: " if ja else "Rensho: ") + format_card(self.rensho, lang))
+        if self.phase in ("trump", "leader", "play") and not self.trump_decided:
+            lines.append("手札は切りが決まるまで見られません" if ja
+                         else "No one looks at their cards before the trump is decided.")
+        for p in range(len(self.pairs)):
+            role = []
+            if p == self.leading_pair:
+                role.append("親" if ja else "leads")
+            if p == self.dealing_pair:
+                role.append("配り" if ja else "deals")
+            if p == self.sitting_out:
+                role.append("休み" if ja else "sits out")
+            if p == self.own_pair:
+                role.append("自分" if ja else "yours")
+            faces = self.face_cards[p] if p < len(self.face_cards) else None
+            shown = ""
+            if faces is not None:
+                shown = (f"  絵札 {len(faces)}: " if ja else f"  face cards {len(faces)}: ") + \
+                    " ".join(format_card(c, lang) for c in faces)
+            lines.append(f"{self._pair_text(p, lang)} [{', '.join(role)}]  "
+                         + (f"ご石 {self.totals[p]}" if ja else f"chips {self.totals[p]}") + shown)
+        if self.leader is not None:
+            lines.append(("最初に出した人: 席" if ja else "First leader: seat ") + str(self.leader))
+        if self.phase == "play":
+            lines.append(("済んだ場: " if ja else "Tricks played: ") + f"{self.tricks_played}/13")
+        if self.trick is not None:
+            lines.append(("場: " if ja else "Trick: ") + "  ".join(
+                f"{'席' if ja else 'seat '}{s}: {format_card(c, lang)}" for s, c in self.trick.plays))
+        elif self.last_trick is not None:
+            lines.append(("直前の場: " if ja else "Last trick: ") + "  ".join(
+                f"{'席' if ja else 'seat '}{s}: {format_card(c, lang)}" for s, c in self.last_trick.plays)
+                + (f" → 席{self.last_trick_winner}" if ja else f" → seat {self.last_trick_winner}"))
+        return lines
+
     def intro_lines(self, lang: str = "en") -> list[str]:
         """What the terminal says as a game starts: the pairs' roles, and that this seat's pair
         sits out (six players)."""
         def pair(p: int | None) -> str:
-            if p is None:
-                return "-"
-            a, b = self.pairs[p]
-            return f"ペア{p} (席{a}・席{b})" if lang == "ja" else f"pair {p} (seats {a} & {b})"
+            return "-" if p is None else self._pair_text(p, lang)
 
         ja = lang == "ja"
         lines = [("親 (先手) ペア: " if ja else "Leading pair: ") + pair(self.leading_pair),
@@ -303,6 +350,8 @@ class KakeyaState(GameState):
             self._dealing, self._leading = 2, 0
             self._sitting = 2
         self._set_roles()
+        self._last: tuple[int, tuple[int, ...], int] | None = None
+        """The last completed trick: visible until the next card is played (spec §9)."""
         self._reset_deal()
 
     def _set_roles(self) -> None:
@@ -333,7 +382,6 @@ class KakeyaState(GameState):
         self._tricks: list[tuple[int, tuple[int, ...], int]] = []
         self._faces: list[list[int]] = [[] for _ in range(self._half)]
         self._legal: tuple[Action, ...] | None = None
-        self._last: tuple[int, tuple[int, ...], int] | None = None
         self._strength = STRENGTH[self._trump]
 
     # -- properties ----------------------------------------------------------------------
@@ -637,7 +685,7 @@ class KakeyaState(GameState):
         sees_hand = (seat is not None and in_game and self._trump_decided
                      and seat % self._half != self._sitting)
         trick = self._trick_of(self._leader, [c for _, c in self._trick]) if self._trick else None
-        last = self._last if in_game and not self._trick else None
+        last = self._last if not self._trick else None  # even after the game, until the next card
         faces: tuple[tuple[Card, ...] | None, ...] = ()
         if in_game:
             faces = tuple(None if p == self._sitting else tuple(CARDS[c] for c in f)
