@@ -52,7 +52,7 @@ class Suit(str, Enum):
     CLUBS = "C"
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]
         """0 ♠, 1 ♥, 2 ♦, 3 ♣: the suit's block of ids is ``index*13 .. index*13+12``."""
         return _SUIT_INDEX[self.value]
 

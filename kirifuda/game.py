@@ -82,6 +82,9 @@ class View:
     """The seat's legal actions when it is to act, else empty."""
     totals: tuple[float | int, ...]
 
+    SEAT_FIELDS: ClassVar[frozenset[str]] = frozenset({"to_act"})
+    """Fields that hold a seat number (shown as the seat's name)."""
+
     def to_json(self) -> dict[str, Any]:
         return {f.name: to_jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
@@ -128,7 +131,7 @@ class GameState(ABC):
 
     # -- dealing (chance) ----------------------------------------------------------------
     @abstractmethod
-    def deal(self, hands: Sequence[Sequence[Card]], rest: Sequence[Card]) -> None:
+    def deal(self, hands: Sequence[Sequence[Card | str]], rest: Sequence[Card | str]) -> None:
         """Deal the given cards (seat order) and the undealt rest; raises ValueError naming what
         is wrong with them (sizes, a missing or doubled card)."""
 

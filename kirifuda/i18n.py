@@ -54,17 +54,24 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "replay.header": ("{game} の棋譜", "Record of {game}"),
     "replay.tricks": ("場", "tricks"),
     "finished": ("終了", "finished"),
+    "many_choices": ("{n} 通りあります。札を空白で区切って入力してください (例: {example})",
+                     "{n} choices: type the cards separated by spaces (e.g. {example})"),
     "unfinished": ("進行中", "unfinished"),
 }
 
 _FIELDS: dict[str, tuple[str, str]] = {}
+_GAME_FIELDS: dict[str, dict[str, tuple[str, str]]] = {}
 
 
 def add_terms(messages: dict[str, tuple[str, str]] | None = None,
-              fields: dict[str, tuple[str, str]] | None = None) -> None:
-    """Add a game's words: messages by key, and labels of its view fields."""
+              fields: dict[str, tuple[str, str]] | None = None, game: str | None = None) -> None:
+    """Add a game's words: messages by key, and labels of its view fields and replay keys.
+    With ``game``, the labels are that game's own (two games may name a field differently)."""
     _MESSAGES.update(messages or {})
-    _FIELDS.update(fields or {})
+    if game is None:
+        _FIELDS.update(fields or {})
+    else:
+        _GAME_FIELDS.setdefault(game, {}).update(fields or {})
 
 
 def t(key: str, lang: str = "en", **kwargs: object) -> str:
@@ -75,8 +82,8 @@ def t(key: str, lang: str = "en", **kwargs: object) -> str:
     return text.format(**kwargs) if kwargs else text
 
 
-def field_label(name: str, lang: str = "en") -> str:
-    pair = _FIELDS.get(name) or _MESSAGES.get(name)
+def field_label(name: str, lang: str = "en", game: str | None = None) -> str:
+    pair = (_GAME_FIELDS.get(game, {}).get(name) if game else None) or _FIELDS.get(name) or _MESSAGES.get(name)
     if pair is None:
         return name.replace("_", " ")
     return pair[0] if lang == "ja" else pair[1]

@@ -194,8 +194,8 @@ def dumps(record: Record) -> str:
         lines.append("    {")
         lines.append('      "hands": [')
         hands = d["hands"]
-        for k, h in enumerate(hands):
-            lines.append(f"        {json.dumps(h)}" + ("," if k < len(hands) - 1 else ""))
+        for n, h in enumerate(hands):
+            lines.append(f"        {json.dumps(h)}" + ("," if n < len(hands) - 1 else ""))
         lines.append("      ],")
         lines.append(f'      "rest": {json.dumps(d["rest"])},')
         if d["actions"]:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 from ..actions import Action, ChooseLeader, ChooseTrump, Play, action_from_json
 from ..cards import CARDS, Card, MaskDecoder, Suit, cards_of, deck, parse_card
@@ -183,6 +183,8 @@ class KakeyaView(View):
     """What one seat of a Kakeya table sees (a spectator, or a seat of the pair sitting out,
     sees no hand)."""
 
+    SEAT_FIELDS: ClassVar[frozenset[str]] = frozenset({"to_act", "leader", "last_trick_winner"})
+
     players: int = 4
     pairs: tuple[tuple[int, int], ...] = ()
     """Each pair's seats, lower seat first; a pair's index is its scoring unit."""
@@ -292,7 +294,7 @@ class KakeyaView(View):
         return lines
 
 
-add_terms(fields={
+add_terms(game="kakeya", fields={
     "players": ("人数", "players"),
     "pairs": ("ペア", "pairs"),
     "own_pair": ("自分のペア", "your pair"),

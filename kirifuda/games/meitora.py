@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 from ..actions import (BROKEN, CLAIM, PASS, Action, Bid, Broken, Chombo, Claim, Discard, Pass, Play,
                        action_from_json)
@@ -32,7 +32,8 @@ from ..game import GameInfo, GameState, Outcome, View, options_to_json
 from ..i18n import add_terms
 from ..tricks import Trick
 
-__all__ = ["MeitoraOptions", "MeitoraState", "MeitoraView", "Phase", "INFO", "DECK", "STRAINS"]
+__all__ = ["MeitoraOptions", "MeitoraState", "MeitoraView", "Phase", "INFO", "DECK", "STRAINS",
+           "trick_winner", "led_suit", "is_weak_hand"]
 
 # --------------------------------------------------------------------------------------------
 # Options
@@ -132,6 +133,7 @@ PLAYS: tuple[Play, ...] = tuple(Play(CARDS[i]) for i in range(53))
 _PLAY_ITEMS = [PLAYS[i] if i in DECK_IDS else None for i in range(53)]
 _PLAY_DECODER: MaskDecoder[Action] = MaskDecoder(_PLAY_ITEMS)
 _PLAY_CLAIM_DECODER: MaskDecoder[Action] = MaskDecoder(_PLAY_ITEMS, suffix=(CLAIM,))
+_DECODE_PLAYS_AND_CLAIM = _PLAY_CLAIM_DECODER.decode
 _NO_JK_MASK = ~JK_BIT
 JOKER_REQUESTS = ("S", "H", "D", "C", "any")
 JOKER_LEADS: tuple[Play, ...] = tuple(Play(JOKER, r) for r in JOKER_REQUESTS)
@@ -146,6 +148,8 @@ _BIT = tuple(1 << i for i in range(53))
 
 
 class Phase(str, Enum):
+    """The phases of a Meitora match."""
+
     DEAL = "deal"
     """Waiting for the next deal's cards (a chance node)."""
     BIDDING = "bidding"
@@ -153,6 +157,27 @@ class Phase(str, Enum):
     PLAY = "play"
     DONE = "done"
     """The match is over."""
+
+
+_PLAY = Phase.PLAY
+
+
+def led_suit(lead: Card, strain: str, request: str | None = None) -> int:
+    """The effective suit index (0 ♠ 1 ♥ 2 ♦ 3 ♣, 4 none) a lead asks the others to follow.
+
+    A joker lead asks for its request (``any``: nothing); under ``joker_lead=trump`` pass the
+    trump suit's letter as the request (or ``any`` in no-trump)."""
+    if lead.id == JOKER_ID:
+        return _REQUEST_SUIT[request or "any"]
+    return EFF_SUIT[STRAINS.index(strain)][lead.id]
+
+
+def trick_winner(trick: Trick, strain: str, request: str | None = None) -> int:
+    """The seat that wins a trick in a contract of ``strain`` (``S C D H N``): the joker if
+    played, else the highest trump, else the highest card of the led suit (spec §5)."""
+    led = led_suit(trick.plays[0][1], strain, request)
+    strength = STRENGTH[STRAINS.index(strain)][led]
+    return trick.winner(lambda seat, card: strength[card.id])
 
 
 def _points(half: int) -> int | float:
@@ -203,6 +228,8 @@ class MeitoraView(View):
     """The result of the previous deal, with every hand, the agari and the negri face up."""
     target: int = 17
 
+    SEAT_FIELDS: ClassVar[frozenset[str]] = frozenset({"to_act", "first_bidder", "declarer", "last_trick_winner"})
+
     def sort_hand(self) -> tuple[Card, ...]:
         """Trumps first in trump order (joker, right jack, left jack, A …), then ♠ ♥ ♦ ♣."""
         strain = STRAINS.index(self.contract.strain) if self.contract is not None else 4
@@ -229,6 +256,7 @@ add_terms(fields={
     "negri": ("ネグリ", "negri (discard)"),
     "joker_request": ("ジョーカーの請求", "joker request"),
     "tricks_played": ("済んだ場", "tricks played"),
+    "last_trick_winner": ("直前の場を取った人", "last trick taken by"),
     "team_tricks": ("チームの取り数", "tricks per team"),
     "own_team_tricks": ("味方の取り札", "your team's tricks"),
     "target": ("目標点", "target"),
@@ -236,7 +264,7 @@ add_terms(fields={
     "chombo": ("チョンボ", "chombo"),
     "failed_claim": ("オープン失敗", "failed claim"),
     "rest": ("アガリ", "agari"),
-})
+}, game="meitora")
 
 
 # --------------------------------------------------------------------------------------------
@@ -252,13 +280,15 @@ class MeitoraState(GameState):
     __slots__ = ("options", "first", "_phase", "_to_act", "_deal_no", "_first_bidder", "_totals",
                  "_results", "_log", "_dealt", "_agari", "_hands", "_bid_turns",
                  "_high", "_declarer", "_strain", "_negri", "_leader", "_trick", "_led", "_request",
-                 "_tricks", "_team_tricks", "_legal", "_eff", "_masks", "_strength", "_last")
+                 "_tricks", "_team_tricks", "_legal", "_play_mask", "_claim_always", "_eff", "_masks", "_strength", "_last")
 
     def __init__(self, options: MeitoraOptions | None = None, first: int = 0) -> None:
         self.options = options or MeitoraOptions()
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < 4:
             raise OptionError(f"first must be a seat 0-3, got {first!r}")
         self.first = first
+        self._claim_always = self.options.claim_failure == "chombo"
+        """Under ``claim_failure=chombo`` a claim is always a legal action."""
         self._phase = Phase.DEAL
         self._to_act: int | None = None
         self._deal_no = 0
@@ -285,6 +315,8 @@ class MeitoraState(GameState):
         self._tricks: list[tuple[int, tuple[int, ...], int]] = []
         self._team_tricks = [0, 0]
         self._legal: tuple[Action, ...] | None = None
+        self._play_mask = -1
+        """The legal-card mask of the seat to act, while ``_legal`` is cached (else -1)."""
         self._last: tuple[int, tuple[int, ...], int] | None = None
         self._set_strain(4)
 
@@ -386,8 +418,22 @@ class MeitoraState(GameState):
     # -- legal actions -------------------------------------------------------------------
     def legal_actions(self) -> tuple[Action, ...]:
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
+        if legal is not None:
+            return legal
+        if self._phase is _PLAY and self._claim_always:
+            # the hot path, inlined: a hand without the joker (no joker lead, no trick-9 rule)
+            assert self._to_act is not None
+            hand = self._hands[self._to_act]
+            if not hand & JK_BIT:
+                m = hand
+                if self._trick and self._led != NO_SUIT:
+                    follow = hand & self._masks[self._led]
+                    if follow:
+                        m = follow
+                self._play_mask = m
+                legal = self._legal = _DECODE_PLAYS_AND_CLAIM(m)
+                return legal
+        legal = self._legal = self._compute_legal()
         return legal
 
     def uncached_legal_actions(self) -> tuple[Action, ...]:
@@ -425,7 +471,7 @@ class MeitoraState(GameState):
     def _play_actions(self) -> tuple[Action, ...]:
         seat = self._to_act
         assert seat is not None
-        m = self._legal_play_mask(seat)
+        m = self._play_mask = self._legal_play_mask(seat)
         claim = self.options.claim_failure == "chombo" or self._claim_is_valid(seat)
         if m & JK_BIT and not self._trick and self.options.joker_lead == "request":
             plays = _PLAY_DECODER.decode(m & _NO_JK_MASK) + JOKER_LEADS
@@ -493,35 +539,45 @@ class MeitoraState(GameState):
     # -- applying ------------------------------------------------------------------------
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check the action, then carry it out; a refused action leaves the state unchanged.
-        (The common case, an action taken from ``legal_actions()``, is checked by identity.)"""
-        to_act = self._to_act
-        if seat is None or seat == to_act:
-            if type(action) is Play and self._phase is Phase.PLAY and not action.call_joker:
+
+        The common case, a card play, is checked against the legal-card mask and carried out
+        inline (the engine's hot path); everything else goes through ``check``."""
+        if type(action) is Play and self._phase is _PLAY:
+            to_act = self._to_act
+            if (seat is None or seat == to_act) and not action.call_joker:
                 assert to_act is not None
+                mask = self._play_mask
+                if mask < 0:
+                    mask = self._legal_play_mask(to_act)
                 cid = action.card.id
-                if self._legal_play_mask(to_act) >> cid & 1:
-                    if (cid == JOKER_ID and not self._trick and self.options.joker_lead == "request"):
-                        ok = action.request in _REQUEST_SUIT
+                if mask >> cid & 1:
+                    trick = self._trick
+                    req = action.request
+                    if cid == JOKER_ID and not trick and self.options.joker_lead == "request":
+                        ok = req in _REQUEST_SUIT
                     else:
-                        ok = action.request is None
+                        ok = req is None
                     if ok:
                         self._legal = None
+                        self._play_mask = -1
                         self._log.append((to_act, action))
-                        self._play(to_act, action)
+                        self._play(to_act, cid, req, trick)
                         return
-            elif type(action) is not Chombo and action in self.legal_actions():
-                self._apply(action)
-                return
+        elif type(action) is not Chombo and (seat is None or seat == self._to_act) \
+                and action in self.legal_actions():
+            self._apply(action)
+            return
         self.check(action, seat)
         self._apply(action)
 
     def _apply(self, action: Action) -> None:
         self._legal = None
+        self._play_mask = -1
         seat = self._to_act
         if type(action) is Play:
             assert seat is not None
             self._log.append((seat, action))
-            self._play(seat, action)
+            self._play(seat, action.card.id, action.request, self._trick)
             return
         if isinstance(action, Chombo):
             self._log.append((action.seat, action))
@@ -573,14 +629,11 @@ class MeitoraState(GameState):
         self._phase = Phase.DISCARD
         self._to_act = declarer
 
-    def _play(self, seat: int, action: Play) -> None:
-        cid = action.card.id
+    def _play(self, seat: int, cid: int, req: str | None, trick: list[tuple[int, int]]) -> None:
         self._hands[seat] ^= 1 << cid
-        trick = self._trick
         if not trick:
             self._last = None
             if cid == JOKER_ID:
-                req = action.request
                 if req is None:  # joker_lead == "trump": asks for trump (nothing in no-trump)
                     t = _TRUMP_OF_STRAIN[STRAINS[self._strain]]
                     self._led = NO_SUIT if t is None else t
@@ -641,10 +694,12 @@ class MeitoraState(GameState):
 
     def _snapshot(self, outcome: str, score: list[int], broken: int | None = None,
                   chombo: int | None = None, failed_claim: bool = False) -> "_DealLog":
+        # the declarer is decided once the round of bidding is complete; a redeal (even the
+        # four jacks found after the agari) voids the contract: no declarer for the record
+        decided = self._bid_turns >= 4 and outcome != "redeal"
         return _DealLog(outcome, score, broken, chombo, failed_claim, self._log, self._dealt,
                         self._agari, self._negri, self._tricks, self._team_tricks[:],
-                        self._declarer if self._bid_turns >= 4 else None, self._high,
-                        self._first_bidder)
+                        self._declarer if decided else None, self._high, self._first_bidder)
 
     # -- claims (オープン) ----------------------------------------------------------------
     def _claim_is_valid(self, claimant: int) -> bool:
@@ -734,6 +789,7 @@ class MeitoraState(GameState):
         new = object.__new__(MeitoraState)
         new.options = self.options
         new.first = self.first
+        new._claim_always = self._claim_always
         new._phase = self._phase
         new._to_act = self._to_act
         new._deal_no = self._deal_no
@@ -755,6 +811,7 @@ class MeitoraState(GameState):
         new._tricks = self._tricks[:]
         new._team_tricks = self._team_tricks[:]
         new._legal = self._legal
+        new._play_mask = self._play_mask
         new._last = self._last
         new._strain = self._strain
         new._eff = self._eff

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Sequence
 
-from ..actions import Action, Play
+from ..actions import Action, Discard, Play
 from ..cards import Card, format_card, parse_card
 from ..errors import InvalidActionError
 from ..game import View
@@ -15,7 +15,7 @@ from ..i18n import field_label, t
 from ..tricks import Trick
 
 __all__ = ["card_text", "cards_text", "action_text", "trick_text", "value_text", "sorted_hand",
-           "view_lines", "match_input", "seat_name"]
+           "view_lines", "match_input", "seat_name", "sorted_actions"]
 
 BASE_FIELDS = {f.name for f in dataclasses.fields(View)}
 
@@ -53,6 +53,8 @@ def value_text(value: Any, lang: str = "en") -> str:
         return format_card(value, lang)
     if isinstance(value, Trick):
         return trick_text(value, lang)
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Trick) for v in value):
+        return " | ".join(trick_text(v, lang) for v in value)
     label = getattr(value, "label", None)
     if callable(label):
         return str(label(lang))
@@ -69,6 +71,15 @@ def value_text(value: Any, lang: str = "en") -> str:
     return str(value)
 
 
+def sorted_actions(view: View) -> tuple[Action, ...]:
+    """The legal actions with card plays in the order of the sorted hand."""
+    order = {c: k for k, c in enumerate(sorted_hand(view))}
+    plays = sorted((a for a in view.legal_actions if isinstance(a, Play)),
+                   key=lambda a: (order.get(a.card, 99), a.request or ""))
+    others = [a for a in view.legal_actions if not isinstance(a, Play)]
+    return tuple(plays) + tuple(others)
+
+
 def sorted_hand(view: View) -> tuple[Card, ...]:
     """The view's own sort if it has one, else by suit ♠ ♥ ♦ ♣ and rank, aces first."""
     sort = getattr(view, "sort_hand", None)
@@ -82,6 +93,7 @@ def view_lines(view: View, lang: str = "en", skip: Sequence[str] = ()) -> list[s
     own = getattr(view, "table_lines", None)
     if callable(own):
         return list(own(lang))
+    seat_fields: frozenset[str] = getattr(view, "SEAT_FIELDS", frozenset())
     lines = []
     for f in dataclasses.fields(view):
         if f.name in BASE_FIELDS or f.name in skip:
@@ -89,7 +101,11 @@ def view_lines(view: View, lang: str = "en", skip: Sequence[str] = ()) -> list[s
         value = getattr(view, f.name)
         if value is None or value == () or value == [] or (isinstance(value, dict) and not value):
             continue
-        lines.append(f"{field_label(f.name, lang)}: {value_text(value, lang)}")
+        if f.name in seat_fields and isinstance(value, int):
+            text = seat_name(value, lang, you=view.seat)
+        else:
+            text = value_text(value, lang)
+        lines.append(f"{field_label(f.name, lang, view.game)}: {text}")
     return lines
 
 
@@ -108,6 +124,10 @@ def _aliases(action: Action) -> set[str]:
             out.add(f"{code} {action.request.lower()}")
             out.discard(code)
             out.discard(action.request.lower())
+        if action.call_joker:  # Napoleon's ♠3 call: "3s call"; plain "3s" is the lead without it
+            out.discard(code)
+            out.discard("call_joker")
+            out |= {f"{code} call", f"{code} call_joker", f"{code} jk"}
     if "claim" in data:
         out |= {"open", "オープン"}
     if "discard" in data:
@@ -132,6 +152,15 @@ def match_input(text: str, legal: Sequence[Action]) -> list[Action]:
     except InvalidActionError:
         pass
     low = " ".join(parts)
+    if len(parts) > 1:  # several cards: a discard, in any order
+        try:
+            wanted = frozenset(parse_card(p).code for p in parts if p not in ("discard", "捨てる"))
+        except InvalidActionError:
+            wanted = frozenset()
+        if wanted:
+            found: list[Action] = [a for a in legal if isinstance(a, Discard) and frozenset(c.code for c in a.cards) == wanted]
+            if found:
+                return found
     exact = [a for a in legal if low in _aliases(a)]
     if exact:
         return exact

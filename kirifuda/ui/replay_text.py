@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import Play
-from ..cards import parse_cards, format_card, parse_card
+from ..cards import format_card, parse_card, parse_cards
 from ..i18n import field_label, t
 from ..record import Record
 from .render import cards_text, seat_name
@@ -32,7 +32,8 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
             if hand:
                 lines.append(f"  {seat_name(s, lang, names=names)}: {cards_text(parse_cards(hand), lang)}")
         if deal.rest:
-            lines.append(f"  {field_label('rest', lang)}: {cards_text(parse_cards(deal.rest), lang)}")
+            rest_label = field_label("rest", lang, info.id)
+            lines.append(f"  {rest_label}: {cards_text(parse_cards(deal.rest), lang)}")
         others = [a for a in deal.actions if "play" not in a]
         if others:
             lines.append("  " + "; ".join(
@@ -41,7 +42,7 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
             cards = " ".join(format_card(parse_card(c), lang) for c in trick["cards"])
             lines.append(f"  {k:2d}. {seat_name(trick['leader'], lang, names=names)} → {cards}"
                          f"  ⇒ {seat_name(trick['winner'], lang, names=names)}")
-        extras = ", ".join(f"{field_label(k, lang)} {_plain(v)}" for k, v in result.items()
+        extras = ", ".join(f"{field_label(k, lang, info.id)} {_plain(v)}" for k, v in result.items()
                            if k not in _SKIP and v is not None)
         lines.append(f"  {t('outcome.' + result['outcome'], lang)}; {extras}")
         lines.append(f"  {t('score', lang)}: {_plain(result['score'])}")
@@ -49,7 +50,9 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
     lines.append(f"{t('totals', lang)}: {_plain(summary['totals'])}"
                  f" ({t('finished', lang) if summary['finished'] else t('unfinished', lang)})")
     if summary["winner"] is not None:
-        lines.append(t("winner", lang, who=_plain(summary["winner"])))
+        state = record.new_state()
+        winners = summary["winner"] if isinstance(summary["winner"], list) else [summary["winner"]]
+        lines.append(t("winner", lang, who=", ".join(state.unit_name(w, lang) for w in winners)))
     return "\n".join(lines)
 
 

@@ -22,7 +22,8 @@ from ..bots import Bot, make_bot
 from ..errors import IllegalActionError, KirifudaError
 from ..game import GameInfo, GameState
 from ..i18n import field_label, t
-from .render import action_text, cards_text, match_input, seat_name, sorted_hand, trick_text, view_lines
+from .render import (action_text, cards_text, match_input, seat_name, sorted_actions, sorted_hand,
+                     trick_text, view_lines)
 
 __all__ = ["TerminalGame", "default_record_path"]
 
@@ -35,6 +36,12 @@ def data_dir() -> Path:
 def default_record_path(game_id: str) -> Path:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     return data_dir() / "records" / f"{game_id}-{stamp}.json"
+
+
+LONG_CHOICES = 40
+"""More choices than this are listed on wrapped lines instead of one a line."""
+MANY_CHOICES = 120
+"""More choices than this are not listed: the user types the cards."""
 
 
 class _Quit(Exception):
@@ -100,11 +107,20 @@ class TerminalGame:
     def _ask(self) -> Action:
         view = self.state.view(self.seat)
         self._show_table()
-        legal = view.legal_actions
-        table = Table(show_header=False, box=None, padding=(0, 1))
-        for k, a in enumerate(legal, 1):
-            table.add_row(f"[bold]{k}[/bold]", action_text(a, self.lang))
-        self.console.print(Panel(table, title=t("legal", self.lang), expand=False))
+        legal = sorted_actions(view)
+        if len(legal) > MANY_CHOICES:  # e.g. Napoleon's discard: C(17, 5) = 6188 choices
+            self.console.print(Panel(t("many_choices", self.lang, n=len(legal),
+                                       example=action_text(legal[0], self.lang)),
+                                     title=t("legal", self.lang), expand=False))
+        elif len(legal) > LONG_CHOICES:
+            self.console.print(Panel("  ".join(f"[bold]{k}[/bold] {action_text(a, self.lang)}"
+                                               for k, a in enumerate(legal, 1)),
+                                     title=t("legal", self.lang), expand=False))
+        else:
+            table = Table(show_header=False, box=None, padding=(0, 1))
+            for k, a in enumerate(legal, 1):
+                table.add_row(f"[bold]{k}[/bold]", action_text(a, self.lang))
+            self.console.print(Panel(table, title=t("legal", self.lang), expand=False))
         while True:
             text = self.input(f"{t('prompt', self.lang)} > ")
             answer = text.strip().lower()
@@ -174,7 +190,10 @@ class TerminalGame:
     def _show_action(self, seat: int, action: Action) -> None:
         if seat == self.seat:
             return
-        self.console.print(t("acts", self.lang, who=self._name(seat), action=action_text(action, self.lang)))
+        # a game whose plays can be hidden (Unsun's face-down cards) says how the user sees it
+        describe = getattr(self.state.view(self.seat), "describe_play", None)
+        text = describe(seat, action, self.lang) if callable(describe) else action_text(action, self.lang)
+        self.console.print(t("acts", self.lang, who=self._name(seat), action=text))
 
     def _show_trick_end(self) -> None:
         view = self.state.view(None)
@@ -195,7 +214,7 @@ class TerminalGame:
         for key, value in deal.items():
             if key in ("outcome", "tricks") or value is None:
                 continue
-            lines.append(f"{field_label(key, self.lang)}: {value}")
+            lines.append(f"{field_label(key, self.lang, self.info.id)}: {value}")
         view = self.state.view(self.seat)
         last = getattr(view, "last_deal", None)
         if isinstance(last, dict) and "hands" in last:
@@ -223,5 +242,8 @@ class TerminalGame:
             return
         winners = outcome.winner if isinstance(outcome.winner, tuple) else (outcome.winner,)
         who = ", ".join(self.state.unit_name(w, self.lang) for w in winners)
-        self.console.print(Panel(f"{t('winner', self.lang, who=who)}\n{t('totals', self.lang)}: "
-                                 f"{self._totals_text(outcome.totals)}", title=t("match_over", self.lang), expand=False))
+        text = f"{t('winner', self.lang, who=who)}\n{t('totals', self.lang)}: {self._totals_text(outcome.totals)}"
+        deals_won = self.state.summary().get("deals_won")  # shown beside the totals where a game counts it
+        if deals_won is not None:
+            text += f"\n{field_label('deals_won', self.lang, self.info.id)}: {self._totals_text(deals_won)}"
+        self.console.print(Panel(text, title=t("match_over", self.lang), expand=False))
