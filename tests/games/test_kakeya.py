@@ -583,6 +583,21 @@ def test_no_one_sees_a_hand_before_the_trump_decision():
     assert s.view(2).sitting_out == 2 and s.view(2).own_pair == 2
 
 
+def test_the_sitting_out_pair_sees_what_a_spectator_sees():
+    s = KakeyaState(KakeyaOptions(players=6))
+    s.deal_random(random.Random(9))
+    s.apply(ChooseTrump(None))
+    s.apply(ChooseLeader(0))
+    for _ in range(6):
+        s.apply(s.legal_actions()[0])
+        spectator = s.view(None).to_json()
+        for seat in (2, 5):
+            mine = s.view(seat).to_json()
+            assert mine["hand"] == [] and mine["legal_actions"] == []
+            assert {k: v for k, v in mine.items() if k not in ("seat", "own_pair")} == \
+                {k: v for k, v in spectator.items() if k not in ("seat", "own_pair")}
+
+
 def test_a_view_seat_out_of_range_is_refused():
     with pytest.raises(ValueError):
         KakeyaState().view(4)
@@ -743,3 +758,51 @@ def test_record_round_trip_through_text(seed):
     again = records.replay(records.loads(text))
     assert again.summary() == s.summary()
     assert json.loads(text)["deals"][0]["hands"][2] == []
+
+
+# -- terminal play ----------------------------------------------------------------------------
+
+def _terminal(tmp_path, options: dict[str, Any], seat: int, lang: str = "en", seed: int = 3,
+              answers: Callable[[str], str] | None = None):
+    import io
+
+    from rich.console import Console
+
+    from kirifuda.ui.terminal import TerminalGame
+
+    out = io.StringIO()
+    info = find_game("kakeya")
+    game = TerminalGame(info, info.options(options), seat=seat, seed=seed, lang=lang,
+                        record_path=tmp_path / "k.json", console=Console(file=out, width=120),
+                        input_fn=answers or (lambda prompt: "1"))
+    game.run()
+    return game, out.getvalue()
+
+
+def test_a_whole_four_player_match_in_the_terminal(tmp_path):
+    game, text = _terminal(tmp_path, {}, seat=1)
+    assert game.state.is_over and "Match over" in text
+    assert "Dealing pair (decides the trump): pair 1 (seats 1 & 3)" in text
+    assert "Trump: ♦ (not decided yet" in text and "keep the trump" in text
+    rec = records.loads((tmp_path / "k.json").read_text())
+    assert records.replay(rec).summary() == game.state.summary()
+
+
+def test_six_players_the_users_pair_sits_out_and_the_match_goes_on(tmp_path):
+    game, text = _terminal(tmp_path, {"players": 6, "stop_at_zero": False, "games": 4}, seat=2)
+    deals = game.state.summary()["deals"]
+    assert len(deals) == 4 and game.state.is_over
+    sat_out = [k for k, d in enumerate(deals) if d["sitting_out"] == 2]
+    assert 0 in sat_out  # pair 2 deals and sits out game 1
+    assert text.count("Your pair sits out this game") == len(sat_out)
+    # the sitting-out game was shown card by card, then the next game began
+    first_game = text.split("Deal 2")[0]
+    assert "takes the trick" in first_game and "Result of the deal" in first_game
+    assert "Match over" in text
+
+
+def test_terminal_in_japanese_and_a_refused_card(tmp_path):
+    answers = iter(["1", "1", "zz", "q"])
+    game, text = _terminal(tmp_path, {}, seat=1, lang="ja", answers=lambda p: next(answers))
+    assert "配り (切りを決める) ペア" in text and "切りはそのまま" in text
+    assert "わかりません: zz" in text and "中断しました" in text
