@@ -329,7 +329,7 @@ class KakeyaState(GameState):
                  "_chips", "_results", "_dealing", "_leading", "_playing", "_sitting", "_next",
                  "_active", "_log", "_dealt", "_hands", "_dealt_pair", "_trump", "_trump_decided",
                  "_leader", "_first_leader", "_trick", "_led", "_tricks", "_faces", "_legal",
-                 "_last", "_strength")
+                 "_last", "_strength", "_game_next")
 
     def __init__(self, options: KakeyaOptions | None = None, first: int = 0) -> None:
         self.options = options or KakeyaOptions()
@@ -352,7 +352,8 @@ class KakeyaState(GameState):
             self._dealing, self._leading = 2, 0
             self._sitting = 2
         self._set_roles()
-        self._last: tuple[int, tuple[int, ...], int] | None = None
+        self._game_next = self._next
+        self._last: tuple[tuple[tuple[int, int], ...], int] | None = None
         """The last completed trick: visible until the next card is played (spec §9)."""
         self._reset_deal()
 
@@ -488,6 +489,7 @@ class KakeyaState(GameState):
         self._dealt = order if order is not None else tuple(masks)
         h = self._half
         self._dealt_pair = [masks[p] | masks[p + h] for p in range(h)]
+        self._game_next = self._next  # this game's turn order (``_next`` moves on at its end)
         self._phase = Phase.TRUMP
         self._to_act = self._dealing  # the dealing pair's lower seat
 
@@ -615,7 +617,7 @@ class KakeyaState(GameState):
         cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
         done = (self._leader, cards, best_seat)
         self._tricks.append(done)
-        self._last = done
+        self._last = (tuple(trick), best_seat)  # with its seats: the turn order may change
         faces = self._faces[best_seat % self._half]
         for c in cards:
             if FACE_MASK >> c & 1:
@@ -666,7 +668,7 @@ class KakeyaState(GameState):
         return _DealLog(outcome, score, self._log, self._dealt, self._tricks,
                         tuple(tuple(f) for f in self._faces), self._trump if self._trump_decided else None,
                         self._dealing, self._leading, self._sitting, self._first_leader, winner,
-                        rensho_pair, column, self.num_players)
+                        rensho_pair, column)
 
     # -- seeing --------------------------------------------------------------------------
     def _trick_of(self, leader: int, cards: Sequence[int]) -> Trick:
@@ -674,7 +676,7 @@ class KakeyaState(GameState):
         seat = leader
         for c in cards:
             plays.append((seat, CARDS[c]))
-            seat = self._next[seat]
+            seat = self._game_next[seat]
         return Trick(leader, tuple(plays))
 
     def view(self, seat: int | None) -> KakeyaView:
@@ -714,8 +716,8 @@ class KakeyaState(GameState):
             rensho=self.rensho,
             leader=self._first_leader if in_game else None,
             trick=trick,
-            last_trick=self._trick_of(last[0], last[1]) if last else None,
-            last_trick_winner=last[2] if last else None,
+            last_trick=Trick(last[0][0][0], tuple((p, CARDS[c]) for p, c in last[0])) if last else None,
+            last_trick_winner=last[1] if last else None,
             tricks_played=len(self._tricks) if in_game else 0,
             face_cards=faces,
             last_deal=self._results[-1].result() if self._results else None,
@@ -776,6 +778,7 @@ class KakeyaState(GameState):
         new._playing = self._playing
         new._sitting = self._sitting
         new._next = self._next
+        new._game_next = self._game_next
         new._active = self._active
         new._log = self._log[:]
         new._dealt = self._dealt
@@ -816,7 +819,6 @@ class _DealLog:
     winner: int | None
     rensho_pair: int | None
     column: str | None
-    players: int
 
     def hands(self) -> list[list[str]]:
         return [[CARDS[c].code for c in (_display_order(h) if isinstance(h, int) else h)]

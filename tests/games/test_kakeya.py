@@ -598,6 +598,19 @@ def test_the_sitting_out_pair_sees_what_a_spectator_sees():
                 {k: v for k, v in spectator.items() if k not in ("seat", "own_pair")}
 
 
+def test_the_last_trick_of_a_game_keeps_its_seats_after_the_rotation():
+    for seed in range(4):
+        s = play_single_game(seed, players=6)
+        last = s.summary()["deals"][0]["tricks"][-1]
+        v = s.view(None)
+        assert v.last_trick is not None and v.last_trick_winner == last["winner"]
+        order = [0, 1, 3, 4]
+        i = order.index(last["leader"])
+        assert v.last_trick.seats == tuple(order[(i + k) % 4] for k in range(4))
+        assert [c.code for c in v.last_trick.cards] == last["cards"]
+        assert s.tricks[-1][0].seats == v.last_trick.seats
+
+
 def test_a_view_seat_out_of_range_is_refused():
     with pytest.raises(ValueError):
         KakeyaState().view(4)
