@@ -456,8 +456,9 @@ class KakeyaState(GameState):
 
     @property
     def face_counts(self) -> tuple[int | None, ...]:
-        """Face cards captured so far in this game, per pair (``None`` for a pair sitting out)."""
-        return tuple(None if p == self._sitting else len(f) for p, f in enumerate(self._faces))
+        """Face cards captured in this game (the last one, between games), per pair (``None`` for
+        a pair not playing it)."""
+        return tuple(None if not self._dealt_pair[p] else len(f) for p, f in enumerate(self._faces))
 
     # -- dealing -------------------------------------------------------------------------
     def _hand_sizes(self) -> tuple[int, ...]:
