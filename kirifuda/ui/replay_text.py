@@ -21,10 +21,7 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
     lines = [t("replay.header", lang, game=info.name_ja if lang == "ja" else info.name_en)]
     if record.players:
         lines.append(", ".join(f"{seat_name(s, lang)} {n}" for s, n in enumerate(record.players)))
-    opts = info.options(record.options)
-    from ..game import options_to_json
-
-    lines.append(", ".join(f"{k}={v}" for k, v in options_to_json(opts).items()))
+    lines.append(", ".join(f"{k}={v}" for k, v in record.new_state().options_json().items()))
     for i, (deal, result) in enumerate(zip(record.deals, summary["deals"])):
         lines.append("")
         lines.append(f"== {t('deal', lang, n=i + 1)} ==")
