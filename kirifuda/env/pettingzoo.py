@@ -31,7 +31,6 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("kirifuda.env.pettingzoo needs PettingZoo: pip install 'kirifuda[pettingzoo]'") from exc
 
-from ..games import GAMES
 from .core import GameEnv
 
 __all__ = ["KirifudaAEC", "kirifuda_env", "raw_env", "env"]
@@ -153,7 +152,3 @@ def env(game: str = "meitora", options: Mapping[str, Any] | None = None, *,
 def kirifuda_env(game: str, options: Mapping[str, Any] | None = None, **kwargs: Any) -> KirifudaAEC:
     """The raw AEC environment of ``game`` (an id of :data:`kirifuda.games.GAMES`)."""
     return KirifudaAEC(game, options, **kwargs)
-
-
-def all_games() -> list[str]:
-    return sorted(GAMES)
