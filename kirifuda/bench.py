@@ -22,18 +22,21 @@ __all__ = ["bench_game", "bench_openspiel", "run"]
 
 
 def _playout(state: GameState, rng: random.Random) -> int:
-    """Random legal actions from the deal to the end of the deal; returns the actions taken."""
-    deal_no = state.deal_number
+    """Random legal actions from the deal to the end of the deal (when no one is left to act,
+    a chance node or the end of the match); returns the actions taken.
+    (The same driver shape as :func:`bench_openspiel`'s: bound methods, one test a step.)"""
     state.deal_random(rng)
     n = 0
     rand = rng.random
-    while state.deal_number == deal_no and not state.is_over:
-        legal = state.legal_actions()
+    legal_actions = state.legal_actions
+    apply = state.apply
+    while state.to_act is not None:  # no one to act: the deal is over
+        legal = legal_actions()
         if type(legal[-1]) is Claim:
             a = legal[int(rand() * (len(legal) - 1))]
         else:
             a = legal[int(rand() * len(legal))]
-        state.apply(a)
+        apply(a)
         n += 1
     return n
 
@@ -119,13 +122,15 @@ def bench_openspiel(seconds: float = 2.0, seed: int = 0, game: str = "euchre") -
     def playout() -> int:
         s = g.new_initial_state()
         n = 0
-        while not s.is_terminal():
-            if s.is_chance_node():
-                outcomes = s.chance_outcomes()
-                s.apply_action(outcomes[int(rand() * len(outcomes))][0])
+        is_terminal, is_chance = s.is_terminal, s.is_chance_node
+        chance_outcomes, legal_actions, apply_action = s.chance_outcomes, s.legal_actions, s.apply_action
+        while not is_terminal():
+            if is_chance():
+                outcomes = chance_outcomes()
+                apply_action(outcomes[int(rand() * len(outcomes))][0])
             else:
-                legal = s.legal_actions()
-                s.apply_action(legal[int(rand() * len(legal))])
+                legal = legal_actions()
+                apply_action(legal[int(rand() * len(legal))])
                 n += 1
         return n
 
@@ -133,12 +138,89 @@ def bench_openspiel(seconds: float = 2.0, seed: int = 0, game: str = "euchre") -
     return {"playouts_per_s": round(count / elapsed, 1), "actions_per_playout": round(actions / count, 2)}
 
 
+def bench_env(game_id: str, seconds: float = 2.0, seed: int = 0, openspiel: bool = True) -> dict[str, float] | None:
+    """Research-environment steps per second (:class:`kirifuda.env.core.GameEnv`, one deal per
+    episode): at each step the acting seat's observation vector and legal mask, then a uniformly
+    random legal action.  Through OpenSpiel (``kirifuda_<game>``, chance card by card, the same
+    observation tensor) where pyspiel is installed.  ``None`` without numpy."""
+    try:
+        from .env.core import GameEnv
+    except ImportError:
+        return None
+    env = GameEnv(game_id)
+    rng = random.Random(seed)
+    rand = rng.random
+
+    def episode() -> int:
+        env.reset(seed=int(rand() * 1e9))
+        n = 0
+        while not env.done:
+            seat = env.to_act
+            assert seat is not None
+            env.observe(seat)
+            env.legal_mask()
+            ids = env.legal_ids()
+            env.step(ids[int(rand() * len(ids))])
+            n += 1
+        return n
+
+    count, steps, elapsed = _timed(seconds, episode)
+    out = {"env_steps_per_s": round(steps / elapsed, 1)}
+    if not openspiel:
+        return out
+    try:
+        from .env.openspiel import game_name
+    except ImportError:
+        return out
+    os_steps = bench_openspiel_env(game_name(game_id), seconds, seed)
+    if os_steps is not None:
+        out["openspiel_env_steps_per_s"] = os_steps
+    return out
+
+
+def bench_openspiel_env(name: str, seconds: float = 2.0, seed: int = 0) -> float | None:
+    """Decision steps per second of an OpenSpiel game driven from Python: the acting player's
+    observation tensor (the information-state tensor where the game has none: euchre), the legal actions, a random one (chance outcomes drawn, not counted)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    g = pyspiel.load_game(name)
+    observe = ("observation_tensor" if g.get_type().provides_observation_tensor
+               else "information_state_tensor")
+    rng = random.Random(seed)
+    rand = rng.random
+
+    def episode() -> int:
+        s = g.new_initial_state()
+        n = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[int(rand() * len(outcomes))][0])
+            else:
+                getattr(s, observe)(s.current_player())
+                legal = s.legal_actions()
+                s.apply_action(legal[int(rand() * len(legal))])
+                n += 1
+        return n
+
+    count, steps, elapsed = _timed(seconds, episode)
+    return round(steps / elapsed, 1)
+
+
 def run(games: list[str] | None = None, seconds: float = 2.0, openspiel: bool = True) -> dict[str, Any]:
     out: dict[str, Any] = {"games": {}}
     for game_id in games or sorted(GAMES):
         out["games"][game_id] = bench_game(game_id, seconds)
+        env = bench_env(game_id, seconds, openspiel=openspiel)
+        if env is not None:
+            out["games"][game_id].update(env)
     if openspiel:
         euchre = bench_openspiel(seconds)
         if euchre is not None:
+            euchre_env = bench_openspiel_env("euchre", seconds)
+            if euchre_env is not None:
+                euchre["env_steps_per_s"] = euchre_env
             out["openspiel"] = {"euchre": euchre}
     return out

@@ -75,8 +75,14 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print(f"{game_id:10s} {fig['playouts_per_s']:10.0f} playouts/s  ({fig['actions_per_playout']:.1f} actions each)"
               f"  apply {fig['apply_us']:.2f} µs  legal_actions {fig['legal_actions_us']:.2f} µs"
               f"  copy {fig['copy_us']:.2f} µs")
+        if "env_steps_per_s" in fig:
+            print(f"{'':10s} {fig['env_steps_per_s']:10.0f} env steps/s (observation + mask + step)"
+                  + (f"; through OpenSpiel {fig['openspiel_env_steps_per_s']:.0f}/s"
+                     if "openspiel_env_steps_per_s" in fig else ""))
     for name, fig in result.get("openspiel", {}).items():
-        print(f"{'openspiel ' + name:10s} {fig['playouts_per_s']:10.0f} playouts/s  (pyspiel from Python, same loop)")
+        print(f"{'openspiel ' + name:10s} {fig['playouts_per_s']:10.0f} playouts/s  (pyspiel from Python, same loop)"
+              + (f"; {fig['env_steps_per_s']:.0f} env steps/s (tensor + step)"
+                 if "env_steps_per_s" in fig else ""))
     return 0
 
 

@@ -41,6 +41,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "Choose by number, or type a card (AS, 10h, JK), a bid (7H, pass) or claim."
         " q stops (the record is saved), s shows the score sheet.",
     ),
+    "outcome": ("結果", "outcome"),
     "outcome.played": ("成立", "played"),
     "outcome.redeal": ("配り直し", "redeal"),
     "outcome.chombo": ("チョンボ", "chombo"),

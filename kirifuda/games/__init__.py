@@ -2,19 +2,21 @@
 
 >>> find_game("明専トランプ").id
 'meitora'
+>>> find_game("掛合トランプ").id
+'kakeya'
 >>> sorted(GAMES)[:2]
-['meitora', 'napoleon']
+['kakeya', 'meitora']
 """
 
 from __future__ import annotations
 
 from ..errors import OptionError
 from ..game import GameInfo
-from . import meitora, napoleon, unsun
+from . import kakeya, meitora, napoleon, unsun
 
 __all__ = ["GAMES", "find_game"]
 
-GAMES: dict[str, GameInfo] = {info.id: info for info in (meitora.INFO, napoleon.INFO, unsun.INFO)}
+GAMES: dict[str, GameInfo] = {info.id: info for info in (meitora.INFO, napoleon.INFO, kakeya.INFO, unsun.INFO)}
 
 
 def find_game(name: str) -> GameInfo:

@@ -18,10 +18,11 @@ The hot path works on card ids and bitmasks (see :mod:`kirifuda.cards`); the pub
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, Literal, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Self, Sequence
 
 from ..actions import (BROKEN, CLAIM, PASS, Action, Bid, Broken, Chombo, Claim, Discard, Pass, Play,
                        action_from_json)
@@ -145,6 +146,11 @@ _BID_INDEX = {b: i for i, b in enumerate(BIDS)}
 _BIDDING_ACTIONS: tuple[tuple[Action, ...], ...] = tuple((PASS,) + BIDS[h:] for h in range(len(BIDS) + 1))
 _BIDDING_ACTIONS_BROKEN = tuple(a + (BROKEN,) for a in _BIDDING_ACTIONS)
 _BIT = tuple(1 << i for i in range(53))
+# the shared action instances, and where each stands (by object identity: the fast legality test)
+DISCARDS: tuple[Discard | None, ...] = tuple(Discard((CARDS[i],)) if i in DECK_IDS else None for i in range(53))
+_DISCARD_DECODER: MaskDecoder[Action] = MaskDecoder(DISCARDS)
+_DISCARD_CARD = {id(d): i for i, d in enumerate(DISCARDS) if d is not None}
+_BID_POSITION = {id(b): i for i, b in enumerate(BIDS)}
 
 
 class Phase(str, Enum):
@@ -271,16 +277,189 @@ add_terms(fields={
 # The state
 
 
-class MeitoraState(GameState):
-    """A Meitora match.  ``first`` is the first bidder (吹き始め) of deal 1."""
+_CORE_API = 2
+"""The interface version of ``_meitora_core.c`` this module expects (its ``CORE_API``)."""
+
+
+def _py_deal_masks(randomness: bytes) -> tuple[int, int, int, int, int]:
+    """Shuffle the 41 cards (Fisher-Yates, each swap drawn from a 64-bit little-endian word of
+    ``randomness``) and deal them: four hands of ten as masks, then the agari.  The C core's
+    ``deal_masks`` does the same, so a seed deals the same cards either way."""
+    ids = list(DECK_IDS)
+    for i in range(40, 0, -1):
+        x = int.from_bytes(randomness[(40 - i) * 8:(41 - i) * 8], "little")
+        j = (x * (i + 1)) >> 64
+        ids[i], ids[j] = ids[j], ids[i]
+    bit = _BIT.__getitem__
+    return (sum(map(bit, ids[0:10])), sum(map(bit, ids[10:20])), sum(map(bit, ids[20:30])),
+            sum(map(bit, ids[30:40])), ids[40])
+
+
+class _PlayCore:
+    """The hot path of a Meitora state: the legal card plays of the seat to act and the checked
+    play of a card.  This is the pure-Python reference; ``_meitora_core.PlayCore`` (C, built at
+    install time) does the same and is used where it was built.  Everything else is in
+    :class:`_MeitoraRules`, which reaches these fields as attributes in either case."""
+
+    __slots__ = ("_phase", "_to_act", "_legal", "_log", "_tricks", "_team_tricks", "_last", "_request",
+                 "_led", "_leader", "_strain", "_play_mask", "_claim_always", "_joker_request", "_hands",
+                 "_trick", "_declarer", "_high", "_bid_turns", "_negri")
+
+    _phase: Phase
+    _to_act: int | None
+    _legal: tuple[Action, ...] | None
+    _log: list[tuple[int, Action]]
+    _tricks: list[tuple[int, tuple[int, ...], int]]
+    _team_tricks: list[int]
+    _last: tuple[int, tuple[int, ...], int] | None
+    _request: str | None
+    _led: int
+    _leader: int
+    _strain: int
+    _play_mask: int
+    """The legal-card mask of the seat to act, while ``_legal`` is cached (else -1)."""
+    _claim_always: bool
+    """Under ``claim_failure=chombo`` a claim is always a legal action."""
+    _joker_request: bool
+    """``joker_lead=request``: a joker lead names its request."""
+    _hands: Sequence[int]
+    """The four hands as card masks (replace it whole, or use ``_set_hand``)."""
+    _trick: list[tuple[int, int]]
+    """The trick being played: ``(seat, card id)``."""
+    _declarer: int | None
+    _high: int
+    """The index in ``BIDS`` of the highest bid so far (-1: none)."""
+    _bid_turns: int
+    _negri: int
+
+    @property
+    def to_act(self) -> int | None:
+        return self._to_act
+
+    def _set_hand(self, seat: int, mask: int) -> None:
+        hands = list(self._hands)
+        hands[seat] = mask
+        self._hands = hands
+
+    if TYPE_CHECKING:  # provided by _MeitoraRules
+        def _compute_legal(self) -> tuple[Action, ...]: ...
+
+        def _apply_slow(self, action: Action, seat: int | None) -> None: ...
+
+        def _score_played(self) -> None: ...
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        legal = self._legal
+        if legal is not None:
+            return legal
+        if self._phase is _PLAY and self._claim_always:
+            # the hot path, inlined: a hand without the joker (no joker lead, no trick-9 rule)
+            assert self._to_act is not None
+            hand = self._hands[self._to_act]
+            if not hand & JK_BIT:
+                m = hand
+                if self._trick and self._led != NO_SUIT:
+                    follow = hand & SUIT_MASKS[self._strain][self._led]
+                    if follow:
+                        m = follow
+                self._play_mask = m
+                legal = self._legal = _DECODE_PLAYS_AND_CLAIM(m)
+                return legal
+        legal = self._legal = self._compute_legal()
+        return legal
+
+    def _legal_play_mask(self, seat: int) -> int:
+        hand = self._hands[seat]
+        if hand & JK_BIT and hand.bit_count() == 2:
+            return JK_BIT  # the joker may not be kept to the end: trick 9 forces it
+        if not self._trick:
+            return hand
+        led = self._led
+        if led == NO_SUIT:
+            return hand
+        follow = hand & SUIT_MASKS[self._strain][led]
+        if follow:
+            return follow | (hand & JK_BIT)
+        return hand
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Check the action, then carry it out; a refused action leaves the state unchanged.
+
+        The common case, a card play, is checked against the legal-card mask and carried out
+        inline (the engine's hot path); everything else goes through ``check``."""
+        if type(action) is Play and self._phase is _PLAY:
+            to_act = self._to_act
+            if (seat is None or seat == to_act) and not action.call_joker:
+                assert to_act is not None
+                mask = self._play_mask
+                if mask < 0:
+                    mask = self._legal_play_mask(to_act)
+                cid = action.card.id
+                if mask >> cid & 1:
+                    trick = self._trick
+                    req = action.request
+                    if cid == JOKER_ID and not trick and self._joker_request:
+                        ok = req in _REQUEST_SUIT
+                    else:
+                        ok = req is None
+                    if ok:
+                        self._legal = None
+                        self._play_mask = -1
+                        self._log.append((to_act, action))
+                        self._play(to_act, cid, req)
+                        return
+        self._apply_slow(action, seat)
+
+    def _play(self, seat: int, cid: int, req: str | None) -> None:
+        """Carry out a checked card play: the card leaves the hand; a full trick is resolved."""
+        self._set_hand(seat, self._hands[seat] ^ 1 << cid)
+        trick = self._trick
+        if not trick:
+            self._last = None
+            if cid == JOKER_ID:
+                if req is None:  # joker_lead == "trump": asks for trump (nothing in no-trump)
+                    t = _TRUMP_OF_STRAIN[STRAINS[self._strain]]
+                    self._led = NO_SUIT if t is None else t
+                else:
+                    self._led = _REQUEST_SUIT[req]
+                self._request = req
+            else:
+                self._led = EFF_SUIT[self._strain][cid]
+                self._request = None
+        trick.append((seat, cid))
+        if len(trick) < 4:
+            self._to_act = (seat + 1) % 4
+            return
+        strength = STRENGTH[self._strain][self._led]
+        best_seat, best = trick[0][0], strength[trick[0][1]]
+        for s, c in trick[1:]:
+            v = strength[c]
+            if v > best:
+                best_seat, best = s, v
+        cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
+        done = (self._leader, cards, best_seat)
+        self._tricks.append(done)
+        self._last = done
+        self._team_tricks[best_seat & 1] += 1
+        self._trick = []
+        if len(self._tricks) == 10:
+            self._score_played()
+            return
+        self._leader = best_seat
+        self._to_act = best_seat
+
+if TYPE_CHECKING:
+    class _RulesBase(_PlayCore, GameState):
+        """For the type checker: the rules see the play core's fields and methods."""
+else:
+    _RulesBase = GameState
+
+
+class _MeitoraRules(_RulesBase):
+    """The rules of a Meitora match; the hot path is in the play core (see ``MeitoraState``)."""
 
     game_id = "meitora"
     num_players = 4
-
-    __slots__ = ("options", "first", "_phase", "_to_act", "_deal_no", "_first_bidder", "_totals",
-                 "_results", "_log", "_dealt", "_agari", "_hands", "_bid_turns",
-                 "_high", "_declarer", "_strain", "_negri", "_leader", "_trick", "_led", "_request",
-                 "_tricks", "_team_tricks", "_legal", "_play_mask", "_claim_always", "_eff", "_masks", "_strength", "_last")
 
     def __init__(self, options: MeitoraOptions | None = None, first: int = 0) -> None:
         self.options = options or MeitoraOptions()
@@ -288,7 +467,7 @@ class MeitoraState(GameState):
             raise OptionError(f"first must be a seat 0-3, got {first!r}")
         self.first = first
         self._claim_always = self.options.claim_failure == "chombo"
-        """Under ``claim_failure=chombo`` a claim is always a legal action."""
+        self._joker_request = self.options.joker_lead == "request"
         self._phase = Phase.DEAL
         self._to_act: int | None = None
         self._deal_no = 0
@@ -316,7 +495,6 @@ class MeitoraState(GameState):
         self._team_tricks = [0, 0]
         self._legal: tuple[Action, ...] | None = None
         self._play_mask = -1
-        """The legal-card mask of the seat to act, while ``_legal`` is cached (else -1)."""
         self._last: tuple[int, tuple[int, ...], int] | None = None
         self._set_strain(4)
 
@@ -330,10 +508,6 @@ class MeitoraState(GameState):
     @property
     def phase(self) -> Phase:
         return self._phase
-
-    @property
-    def to_act(self) -> int | None:
-        return self._to_act
 
     @property
     def needs_deal(self) -> bool:
@@ -391,12 +565,8 @@ class MeitoraState(GameState):
 
     def deal_random(self, rng: random.Random) -> None:
         self._require_deal()
-        r = rng.random
-        ids = sorted(DECK_IDS, key=lambda _: r())  # a uniform shuffle, faster than rng.shuffle
-        bit = _BIT.__getitem__
-        masks = [sum(map(bit, ids[0:10])), sum(map(bit, ids[10:20])), sum(map(bit, ids[20:30])),
-                 sum(map(bit, ids[30:40]))]
-        self._start_deal(masks, ids[40], None)
+        h0, h1, h2, h3, agari = _deal_masks(rng.randbytes(320))
+        self._start_deal([h0, h1, h2, h3], agari, None)
 
     def _require_deal(self) -> None:
         if self._phase is not Phase.DEAL:
@@ -416,26 +586,6 @@ class MeitoraState(GameState):
                 return
 
     # -- legal actions -------------------------------------------------------------------
-    def legal_actions(self) -> tuple[Action, ...]:
-        legal = self._legal
-        if legal is not None:
-            return legal
-        if self._phase is _PLAY and self._claim_always:
-            # the hot path, inlined: a hand without the joker (no joker lead, no trick-9 rule)
-            assert self._to_act is not None
-            hand = self._hands[self._to_act]
-            if not hand & JK_BIT:
-                m = hand
-                if self._trick and self._led != NO_SUIT:
-                    follow = hand & self._masks[self._led]
-                    if follow:
-                        m = follow
-                self._play_mask = m
-                legal = self._legal = _DECODE_PLAYS_AND_CLAIM(m)
-                return legal
-        legal = self._legal = self._compute_legal()
-        return legal
-
     def uncached_legal_actions(self) -> tuple[Action, ...]:
         return self._compute_legal()
 
@@ -451,22 +601,8 @@ class MeitoraState(GameState):
             return _BIDDING_ACTIONS[self._high + 1]
         if phase is Phase.DISCARD:
             assert self._to_act is not None
-            return tuple(Discard((c,)) for c in cards_of(self._hands[self._to_act]))
+            return _DISCARD_DECODER.decode(self._hands[self._to_act])
         return ()
-
-    def _legal_play_mask(self, seat: int) -> int:
-        hand = self._hands[seat]
-        if hand & JK_BIT and hand.bit_count() == 2:
-            return JK_BIT  # the joker may not be kept to the end: trick 9 forces it
-        if not self._trick:
-            return hand
-        led = self._led
-        if led == NO_SUIT:
-            return hand
-        follow = hand & self._masks[led]
-        if follow:
-            return follow | (hand & JK_BIT)
-        return hand
 
     def _play_actions(self) -> tuple[Action, ...]:
         seat = self._to_act
@@ -537,33 +673,23 @@ class MeitoraState(GameState):
             raise IllegalActionError(action.seat, action, "a chombo names a seat 0-3")
 
     # -- applying ------------------------------------------------------------------------
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Check the action, then carry it out; a refused action leaves the state unchanged.
-
-        The common case, a card play, is checked against the legal-card mask and carried out
-        inline (the engine's hot path); everything else goes through ``check``."""
-        if type(action) is Play and self._phase is _PLAY:
-            to_act = self._to_act
-            if (seat is None or seat == to_act) and not action.call_joker:
-                assert to_act is not None
-                mask = self._play_mask
-                if mask < 0:
-                    mask = self._legal_play_mask(to_act)
-                cid = action.card.id
-                if mask >> cid & 1:
-                    trick = self._trick
-                    req = action.request
-                    if cid == JOKER_ID and not trick and self.options.joker_lead == "request":
-                        ok = req in _REQUEST_SUIT
-                    else:
-                        ok = req is None
-                    if ok:
-                        self._legal = None
-                        self._play_mask = -1
-                        self._log.append((to_act, action))
-                        self._play(to_act, cid, req, trick)
-                        return
-        elif type(action) is not Chombo and (seat is None or seat == self._to_act) \
+    def _apply_slow(self, action: Action, seat: int | None) -> None:
+        """``apply`` for everything but a legal card play (which the play core does itself).
+        The shared instances that ``legal_actions`` hands out are recognised by identity."""
+        to_act = self._to_act
+        if seat is None or seat == to_act:
+            phase = self._phase
+            if phase is Phase.BIDDING:
+                position = _BID_POSITION.get(id(action))
+                if action is PASS or (position is not None and position > self._high):
+                    self._apply(action)
+                    return
+            elif phase is Phase.DISCARD and to_act is not None:
+                cid = _DISCARD_CARD.get(id(action))
+                if cid is not None and self._hands[to_act] >> cid & 1:
+                    self._apply(action)
+                    return
+        if type(action) is not Chombo and (seat is None or seat == to_act) \
                 and action in self.legal_actions():
             self._apply(action)
             return
@@ -577,7 +703,7 @@ class MeitoraState(GameState):
         if type(action) is Play:
             assert seat is not None
             self._log.append((seat, action))
-            self._play(seat, action.card.id, action.request, self._trick)
+            self._play(seat, action.card.id, action.request)
             return
         if isinstance(action, Chombo):
             self._log.append((action.seat, action))
@@ -597,7 +723,7 @@ class MeitoraState(GameState):
             self._end_deal("redeal", [0, 0], broken=seat)
         elif isinstance(action, Discard):
             cid = action.cards[0].id
-            self._hands[seat] &= ~(1 << cid)
+            self._set_hand(seat, self._hands[seat] & ~(1 << cid))
             self._negri = cid
             self._phase = Phase.PLAY
             self._leader = seat
@@ -617,53 +743,21 @@ class MeitoraState(GameState):
         if self._bid_turns < 4:
             self._to_act = (self._to_act + 1) % 4
             return
+        self._end_bidding()
+
+    def _end_bidding(self) -> None:
+        """The round is complete: all pass, or the declarer takes the agari (四枚 J: redeal)."""
         declarer = self._declarer
         if declarer is None:  # all pass: 流れ
             self._end_deal("redeal", [0, 0])
             return
         self._set_strain(STRAINS.index(BIDS[self._high].strain))
-        self._hands[declarer] |= 1 << self._agari
+        self._set_hand(declarer, self._hands[declarer] | 1 << self._agari)
         if self._hands[declarer] & ALL_JACKS == ALL_JACKS:  # four jacks after the agari
             self._end_deal("redeal", [0, 0], broken=declarer)
             return
         self._phase = Phase.DISCARD
         self._to_act = declarer
-
-    def _play(self, seat: int, cid: int, req: str | None, trick: list[tuple[int, int]]) -> None:
-        self._hands[seat] ^= 1 << cid
-        if not trick:
-            self._last = None
-            if cid == JOKER_ID:
-                if req is None:  # joker_lead == "trump": asks for trump (nothing in no-trump)
-                    t = _TRUMP_OF_STRAIN[STRAINS[self._strain]]
-                    self._led = NO_SUIT if t is None else t
-                else:
-                    self._led = _REQUEST_SUIT[req]
-                self._request = req
-            else:
-                self._led = self._eff[cid]
-                self._request = None
-        trick.append((seat, cid))
-        if len(trick) < 4:
-            self._to_act = (seat + 1) % 4
-            return
-        strength = self._strength[self._led]
-        best_seat, best = trick[0][0], strength[trick[0][1]]
-        for s, c in trick[1:]:
-            v = strength[c]
-            if v > best:
-                best_seat, best = s, v
-        cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
-        done = (self._leader, cards, best_seat)
-        self._tricks.append(done)
-        self._last = done
-        self._team_tricks[best_seat & 1] += 1
-        self._trick = []
-        if len(self._tricks) == 10:
-            self._score_played()
-            return
-        self._leader = best_seat
-        self._to_act = best_seat
 
     def _score_played(self) -> None:
         declarer = self._declarer
@@ -785,11 +879,13 @@ class MeitoraState(GameState):
         return options_to_json(self.options)
 
     # -- copying -------------------------------------------------------------------------
-    def copy(self) -> "MeitoraState":
-        new = object.__new__(MeitoraState)
+    def copy(self) -> Self:
+        cls = type(self)
+        new = cls.__new__(cls)
         new.options = self.options
         new.first = self.first
         new._claim_always = self._claim_always
+        new._joker_request = self._joker_request
         new._phase = self._phase
         new._to_act = self._to_act
         new._deal_no = self._deal_no
@@ -799,7 +895,7 @@ class MeitoraState(GameState):
         new._log = self._log[:]
         new._dealt = self._dealt
         new._agari = self._agari
-        new._hands = self._hands[:]
+        new._hands = self._hands
         new._bid_turns = self._bid_turns
         new._high = self._high
         new._declarer = self._declarer
@@ -819,7 +915,71 @@ class MeitoraState(GameState):
         new._strength = self._strength
         return new
 
-    __copy__ = copy
+    def __copy__(self) -> Self:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling (OpenSpiel serialises states): the play core's fields and the rest."""
+        fields = {name: getattr(self, name) for name in _PlayCore.__slots__}
+        fields.update(self.__dict__)
+        return (_restore_state, (type(self), fields))
+
+
+def _restore_state(cls: type[_MeitoraRules], fields: dict[str, Any]) -> _MeitoraRules:
+    state = cls.__new__(cls)
+    for name, value in fields.items():
+        setattr(state, name, value)
+    return state
+
+
+_PURE_DOC = """A Meitora match on the pure-Python play core (the reference implementation)."""
+
+
+if TYPE_CHECKING:
+    _CorePlayCore = _PlayCore
+    _deal_masks = _py_deal_masks
+
+    def _configure_core(*tables: object) -> None: ...
+else:
+    _CorePlayCore = _PlayCore
+    _deal_masks = _py_deal_masks
+    if not os.environ.get("KIRIFUDA_PURE_PYTHON"):
+        try:
+            from . import _meitora_core
+        except ImportError:  # built without a C compiler: the pure-Python core
+            _meitora_core = None
+        if _meitora_core is not None and getattr(_meitora_core, "CORE_API", None) != _CORE_API:
+            import warnings
+
+            warnings.warn("kirifuda: the Meitora C core was built from another version of the "
+                          "source; using the pure-Python core (reinstall: pip install -e .)")
+            _meitora_core = None
+        if _meitora_core is not None:
+            _CorePlayCore = _meitora_core.PlayCore
+            _configure_core = _meitora_core.configure
+            _deal_masks = _meitora_core.deal_masks
+
+
+_DOC = """A Meitora match.  ``first`` is the first bidder (吹き始め) of deal 1.
+
+    The play core is C where it was built at install time (``HAS_C_CORE``), else pure Python;
+    set ``KIRIFUDA_PURE_PYTHON=1`` to force the pure-Python core."""
+
+if TYPE_CHECKING:  # the type checker sees the play core through _MeitoraRules' base
+    class PureMeitoraState(_MeitoraRules):
+        __doc__ = _PURE_DOC
+
+    class MeitoraState(_MeitoraRules):
+        __doc__ = _DOC
+else:
+    class PureMeitoraState(_PlayCore, _MeitoraRules):
+        __doc__ = _PURE_DOC
+
+    class MeitoraState(_CorePlayCore, _MeitoraRules):
+        __doc__ = _DOC
+
+
+HAS_C_CORE = _CorePlayCore is not _PlayCore
 
 
 @dataclass(frozen=True, slots=True)
@@ -907,7 +1067,7 @@ class _ClaimSearch:
     __slots__ = ("claimant", "eff", "masks", "strength", "memo", "hands", "trump_lead", "joker_mode",
                  "_state")
 
-    def __init__(self, state: MeitoraState, claimant: int) -> None:
+    def __init__(self, state: _MeitoraRules, claimant: int) -> None:
         self.claimant = claimant
         self.eff = state._eff
         self.masks = state._masks
@@ -1014,6 +1174,15 @@ def _ids(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+if HAS_C_CORE:
+    _configure_core(Play, _PLAY, CLAIM, [PLAYS[i] if i in DECK_IDS else None for i in range(53)], JOKER_LEADS,
+                    STRENGTH,
+                    SUIT_MASKS, EFF_SUIT, [NO_SUIT if t is None else t for t in
+                                           (_TRUMP_OF_STRAIN[x] for x in STRAINS)], DECK_IDS,
+                    Phase.BIDDING, Phase.DISCARD, PASS, BIDS, (_BIDDING_ACTIONS, _BIDDING_ACTIONS_BROKEN),
+                    DISCARDS, HONOUR_MASK, QUEEN_MASK)
 
 
 # --------------------------------------------------------------------------------------------

@@ -169,6 +169,10 @@ class TerminalGame:
     def _show_deal_start(self) -> None:
         n = getattr(self.state, "deal_number", 0) + 1
         self.console.rule(t("deal", self.lang, n=n))
+        intro = getattr(self.state.view(self.seat), "intro_lines", None)
+        if callable(intro):  # a game's own words at the start of a deal (who deals, who sits out)
+            for line in intro(self.lang):
+                self.console.print(line)
 
     def _show_table(self) -> None:
         view = self.state.view(self.seat)

@@ -1,0 +1,11 @@
+"""Research environments over every registered game (研究用の環境).
+
+- :mod:`kirifuda.env.core`: the fixed integer action space of each game, the legal mask, the
+  observation encoder derived from each game's View, and :class:`~kirifuda.env.core.GameEnv`, a
+  plain stepper (reset/step) that the adapters share.  Needs numpy only.
+- :mod:`kirifuda.env.pettingzoo`: PettingZoo AEC environments (``pip install 'kirifuda[pettingzoo]'``).
+- :mod:`kirifuda.env.openspiel`: OpenSpiel python games (``pip install 'kirifuda[openspiel]'``).
+
+The core package never imports this package; this package imports PettingZoo or OpenSpiel only in
+the module of that name.  See ``docs/env.md``.
+"""

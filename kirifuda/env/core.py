@@ -1,0 +1,884 @@
+"""The environment core shared by the PettingZoo and OpenSpiel adapters, generic over the registry.
+
+**Actions.**  Every game gets a fixed integer action space (:class:`ActionCatalog`): an enumeration
+of every distinct action the game can ever take, built from *families* (play a card, a joker lead
+with its request, a ♠3 lead calling the joker, bids, pass, broken, discard one card, name the
+adjutant, re-declarations, approvals, trump choices, leader choices, claim).  A card family always
+has 53 slots indexed by card id (♠2 … ♠A, ♥…, ♦…, ♣…, JK), whatever the game's deck, so card
+``k`` means the same card in every game.  Which families a game uses is the only per-game
+part (:data:`GAME_SPECS`); a game not listed there gets every family.
+
+**Combinations are decomposed.**  A discard of ``k > 1`` cards at once (Napoleon's exchange) is
+taken as ``k`` sequential env steps, one card each, by the same seat; the env holds the cards
+picked so far (they are part of the seat's observation: ``pending_discard``) and hands the
+engine the whole ``Discard`` after the last pick.  A pick is legal when some legal discard
+contains the cards picked so far and it.  A one-card discard (Meitora's negri) is one step.
+
+**Episodes.**  By default one episode is one deal (``match=False``): a fresh match, a seeded deal
+(``state.deal_random(rng)`` with the env's ``random.Random``), decisions until the deal ends; the
+rewards are the deal's score.  A deal that ends before any decision (Meitora's automatic
+four-jacks redeal) is dealt again.  A deal that ends as a redeal after decisions (all pass,
+broken) is an episode with reward 0.  ``match=True`` plays the whole match in one episode, each
+deal's score rewarded when the deal ends.
+
+**Rewards.**  The change in the game's match totals (``view.totals``) over the deal, per scoring
+unit, given to every seat of the unit: a team game gives both partners the team's score (unit of
+seat ``s`` is ``s % len(totals)``: Meitora and Kakeya pairs sit opposite), a game scored per seat
+gives each seat its own.  Kakeya's totals are chips, Napoleon's points, Unsun's tricks.
+
+**Observations.**  :class:`ObservationEncoder` encodes exactly one seat's :class:`~kirifuda.game.View`
+(the only door to hidden information), derived from the View dataclass's field types: cards →
+53-slot vectors, seats → one-hot *relative to the observing seat* (0 = the seat itself, 1 = the
+next seat in turn order …), per-seat tuples rotated the same way, counts as numbers, the phase
+one-hot, actions one-hot over the catalog, bidding histories as per-seat action counts plus the
+latest entry.  ``legal_actions`` is the action mask, not part of the vector; ``last_deal``
+(the previous deal's result, a mapping) is left out (the totals carry its score).
+:func:`layout_markdown` prints the layout of any game.
+
+>>> env = GameEnv("meitora")
+>>> env.reset(seed=3)
+>>> env.to_act, env.catalog.size, int(env.legal_mask().sum())
+(0, 139, 26)
+>>> env.catalog.action(env.legal_ids()[0])
+Bid(count=6, strain='S')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import types
+import typing
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ..actions import (Action, Adjutant, Approve, Bid, Broken, ChooseLeader, ChooseTrump, Claim,
+                       Discard, Pass, Play, Redeclare, BROKEN, CLAIM, PASS)
+from ..cards import CARDS, JOKER, Card, Suit, parse_card
+from ..errors import IllegalActionError
+from ..game import GameState, View, to_jsonable
+from ..games import GAMES
+from ..tricks import Trick
+
+__all__ = ["ActionCatalog", "GameSpec", "GAME_SPECS", "ObservationEncoder", "GameEnv", "Stepper",
+           "layout_markdown", "ENV_VERSION", "cards_in"]
+
+ENV_VERSION = "1"
+"""Bumped whenever an action numbering or an observation layout changes."""
+
+NO_CARD = 53
+JOKER_REQUESTS = ("S", "H", "D", "C", "any")
+STRAIN_ORDER = "SHDCN"
+SUITS4 = "SHDC"
+
+
+# --------------------------------------------------------------------------------------------
+# The per-game part
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the adapters know of a game beyond the common interface (all optional)."""
+
+    families: tuple[str, ...] = ("play", "joker_lead", "call_joker", "bid", "pass", "broken",
+                                 "discard", "adjutant", "redeclare", "approve", "trump", "leader",
+                                 "claim")
+    bid_counts: tuple[int, ...] = tuple(range(1, 21))
+    strains: str = STRAIN_ORDER
+    max_seats: int = 6
+    deal_steps: int = 400
+    """An upper bound of env steps in one deal (OpenSpiel's history tensor and game length)."""
+    deal_score: float = 100.0
+    """A bound of the absolute score of one deal (OpenSpiel's utility range)."""
+    zero_sum: bool = False
+    seat_fields: tuple[str, ...] = ()
+    """View fields holding a seat number, beyond the names recognised generically."""
+    chance_filter: Callable[[Any, int, int], bool] | None = None
+    """``(options, rest_index, card_id) -> allowed``: a restriction on a card of the rest."""
+
+
+def _unsun_filter(options: Any, rest_index: int, card: int) -> bool:
+    """Unsun's ``reflip_face_card``: the indicator (the first card of the rest) is never a face card."""
+    if rest_index == 0 and getattr(options, "reflip_face_card", False):
+        return card == 52 or card % 13 < 9  # 2 … T
+    return True
+
+
+GAME_SPECS: dict[str, GameSpec] = {
+    "meitora": GameSpec(families=("play", "joker_lead", "bid", "pass", "broken", "discard", "claim"),
+                        bid_counts=tuple(range(6, 11)), strains="SCDHN", max_seats=4, deal_steps=64,
+                        deal_score=10.0),
+    "napoleon": GameSpec(families=("play", "joker_lead", "call_joker", "bid", "pass", "adjutant",
+                                   "discard", "redeclare", "approve"),
+                         bid_counts=tuple(range(11, 21)), strains="SHDC", max_seats=5,
+                         deal_steps=320, deal_score=40.0, zero_sum=True,
+                         seat_fields=("napoleon", "adjutant")),
+    "kakeya": GameSpec(families=("play", "trump", "leader"), max_seats=6, deal_steps=56,
+                       deal_score=4.0, zero_sum=True),
+    "unsun": GameSpec(families=("play",), max_seats=5, deal_steps=56, deal_score=16.0,
+                      chance_filter=_unsun_filter),
+}
+
+
+def spec_of(game_id: str) -> GameSpec:
+    return GAME_SPECS.get(game_id, GameSpec())
+
+
+# --------------------------------------------------------------------------------------------
+# Actions
+
+
+class ActionCatalog:
+    """The fixed integer actions of one game: ``action(i)`` and ``index(action)``.
+
+    >>> cat = ActionCatalog.for_game("meitora")
+    >>> cat.index(Play(parse_card("AS"))), cat.action(12)
+    (12, Play(card=Card('AS'), request=None, call_joker=False))
+    >>> cat.describe(cat.index(Bid(7, "H")))
+    'bid 7H'
+    """
+
+    def __init__(self, game_id: str, spec: GameSpec) -> None:
+        self.game_id = game_id
+        self.spec = spec
+        actions: list[Action] = []
+        names: list[str] = []
+        self.family_start: dict[str, int] = {}
+        self.card_families: dict[str, int] = {}
+        """Families indexed by card id, and their first index."""
+
+        def fam(name: str, items: Iterable[tuple[Action, str]], by_card: bool = False) -> None:
+            self.family_start[name] = len(actions)
+            if by_card:
+                self.card_families[name] = len(actions)
+            for a, n in items:
+                actions.append(a)
+                names.append(n)
+
+        for f in spec.families:
+            if f == "play":
+                fam(f, ((Play(c), f"play {c.code}") for c in CARDS), by_card=True)
+            elif f == "joker_lead":
+                fam(f, ((Play(JOKER, r), f"play JK request {r}") for r in JOKER_REQUESTS))
+            elif f == "call_joker":
+                three = parse_card("3S")
+                fam(f, [(Play(three, None, True), "play 3S calling the joker")])
+            elif f == "bid":
+                fam(f, ((Bid(c, s), f"bid {c}{s}") for c in spec.bid_counts for s in spec.strains))
+            elif f == "pass":
+                fam(f, [(PASS, "pass")])
+            elif f == "broken":
+                fam(f, [(BROKEN, "broken")])
+            elif f == "discard":
+                fam(f, ((Discard((c,)), f"discard {c.code}") for c in CARDS), by_card=True)
+            elif f == "adjutant":
+                fam(f, ((Adjutant(c), f"adjutant {c.code}") for c in CARDS), by_card=True)
+            elif f == "redeclare":
+                fam(f, [(Redeclare(), "redeclare none")]
+                    + [(Redeclare(c, s), f"redeclare {c}{s}") for c in spec.bid_counts for s in spec.strains])
+            elif f == "approve":
+                fam(f, [(Approve(True), "approve"), (Approve(False), "reject")])
+            elif f == "trump":
+                fam(f, [(ChooseTrump(None), "trump keep")]
+                    + [(ChooseTrump(Suit(s)), f"trump {s}") for s in SUITS4])
+            elif f == "leader":
+                fam(f, ((ChooseLeader(s), f"leader {s}") for s in range(spec.max_seats)))
+            elif f == "claim":
+                fam(f, [(CLAIM, "claim")])
+            else:
+                raise ValueError(f"unknown action family {f!r}")
+        self.actions: tuple[Action, ...] = tuple(actions)
+        self.names: tuple[str, ...] = tuple(names)
+        self._index: dict[Action, int] = {a: i for i, a in enumerate(actions)}
+        self.size = len(actions)
+        self.discard_start = self.family_start.get("discard")
+
+    _cache: dict[str, "ActionCatalog"] = {}
+
+    @classmethod
+    def for_game(cls, game_id: str) -> "ActionCatalog":
+        cat = cls._cache.get(game_id)
+        if cat is None:
+            cat = cls._cache[game_id] = cls(game_id, spec_of(game_id))
+        return cat
+
+    def action(self, index: int) -> Action:
+        return self.actions[index]
+
+    def index(self, action: Action) -> int:
+        """The index of an engine action; a multi-card discard has none (it is decomposed)."""
+        try:
+            return self._index[action]
+        except KeyError:
+            raise KeyError(f"{action!r} has no index in the {self.game_id} action catalog") from None
+
+    def describe(self, index: int) -> str:
+        return self.names[index]
+
+    def card_of(self, index: int) -> int | None:
+        """The card id an action index names (plays, discards, adjutants, joker leads), else None."""
+        a = self.actions[index]
+        if isinstance(a, Play):
+            return a.card.id
+        if isinstance(a, Discard):
+            return a.cards[0].id
+        if isinstance(a, Adjutant):
+            return a.card.id
+        return None
+
+    def with_card(self, index: int, card: int) -> int:
+        """The same action naming another card (used to relabel hidden cards)."""
+        a = self.actions[index]
+        c = CARDS[card]
+        if isinstance(a, Play):
+            if a.request is not None or a.call_joker:
+                return index  # a joker lead / a joker call: the card is always seen
+            return self._index[Play(c)]
+        if isinstance(a, Discard):
+            return self._index[Discard((c,))]
+        if isinstance(a, Adjutant):
+            return self._index[Adjutant(c)]
+        return index
+
+
+# --------------------------------------------------------------------------------------------
+# The stepper: an engine state at the env's granularity (decomposed discards, deal episodes)
+
+
+class Stepper:
+    """An engine state driven by catalog indices, with multi-card discards taken card by card.
+
+    ``pending`` holds the cards picked so far of a discard of ``discard_size`` cards.
+    """
+
+    __slots__ = ("state", "catalog", "pending", "_legal_ids", "_discards", "_discard_size")
+
+    def __init__(self, state: GameState, catalog: ActionCatalog) -> None:
+        self.state = state
+        self.catalog = catalog
+        self.pending: tuple[int, ...] = ()
+        self._legal_ids: tuple[int, ...] | None = None
+        self._discards: dict[frozenset[int], Discard] | None = None
+        self._discard_size = 0
+
+    def copy(self) -> "Stepper":
+        new = Stepper(self.state.copy(), self.catalog)
+        new.pending = self.pending
+        new._legal_ids = self._legal_ids
+        new._discards = self._discards
+        new._discard_size = self._discard_size
+        return new
+
+    @property
+    def to_act(self) -> int | None:
+        return self.state.to_act
+
+    def _multi_discards(self, legal: Sequence[Action]) -> dict[frozenset[int], Discard] | None:
+        if self._discards is None:
+            found = {frozenset(c.id for c in a.cards): a for a in legal
+                     if type(a) is Discard and len(a.cards) > 1}
+            self._discards = found
+            self._discard_size = len(next(iter(found))) if found else 0
+        return self._discards or None
+
+    def legal_ids(self) -> tuple[int, ...]:
+        """The legal indices, ascending."""
+        ids = self._legal_ids
+        if ids is not None:
+            return ids
+        state = self.state
+        if state.to_act is None:
+            ids = ()
+        else:
+            legal = state.legal_actions()
+            multi = self._multi_discards(legal) if any(type(a) is Discard for a in legal) else None
+            index = self.catalog._index
+            out: set[int] = set()
+            start = self.catalog.discard_start
+            for a in legal:
+                if type(a) is Discard and len(a.cards) > 1:
+                    continue
+                i = index.get(a)
+                if i is None:
+                    raise KeyError(f"{state.game_id}: the legal action {a!r} has no index in the catalog"
+                                   " (kirifuda.env.core.GAME_SPECS)")
+                out.add(i)
+            if multi:
+                assert start is not None
+                picked = set(self.pending)
+                for combo in multi:
+                    if picked <= combo:
+                        for c in combo - picked:
+                            out.add(start + c)
+            ids = tuple(sorted(out))
+        self._legal_ids = ids
+        return ids
+
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(self.catalog.size, dtype=np.int8)
+        ids = self.legal_ids()
+        if ids:
+            mask[list(ids)] = 1
+        return mask
+
+    def check(self, index: int) -> None:
+        if not isinstance(index, (int, np.integer)) or not 0 <= int(index) < self.catalog.size:
+            raise IllegalActionError(self.state.to_act, f"action {index!r}",
+                                     f"an action is an integer 0..{self.catalog.size - 1}")
+        if int(index) not in self.legal_ids():
+            seat = self.state.to_act
+            action = self.catalog.actions[int(index)]
+            if self.pending:
+                raise IllegalActionError(seat, action, f"no legal discard holds the cards picked so "
+                                         f"far ({' '.join(CARDS[c].code for c in self.pending)}) and this one")
+            if seat is None:
+                raise IllegalActionError(None, action, "no one is to act")
+            self.state.check(action)  # raises with the rule's words
+            raise IllegalActionError(seat, action, "not legal now")
+
+    def apply(self, index: int) -> Action | None:
+        """Take one env step; returns the engine action applied (None for a pending pick)."""
+        index = int(index)
+        self.check(index)
+        self._legal_ids = None
+        start = self.catalog.discard_start
+        if self._discards and start is not None and start <= index < start + 53:
+            picked = self.pending + (index - start,)
+            if len(picked) < self._discard_size:
+                self.pending = picked
+                return None
+            action: Action = self._discards[frozenset(picked)]
+            self.pending = ()
+        else:
+            action = self.catalog.actions[index]
+        self._discards = None
+        self._discard_size = 0
+        self.state.apply(action)
+        return action
+
+
+# --------------------------------------------------------------------------------------------
+# Observations
+
+
+_SEAT_NAMES = {"to_act", "declarer", "first_bidder", "leader", "dealer", "napoleon", "adjutant_seat",
+               "last_trick_winner", "last_player", "starting_player", "winner", "first", "taker",
+               "dealing_seat", "leading_seat", "chooser", "sitting_out"}
+_SEAT_LIST_NAMES = {"face_down"}
+_SKIP = {"game", "seat", "legal_actions"}
+_VOCAB = ("S", "H", "D", "C", "N", "any")
+
+
+def _strip_none(hint: Any) -> tuple[Any, bool]:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        optional = len(args) < len(typing.get_args(hint))
+        if len(args) == 1:
+            return args[0], optional
+        return typing.Union[tuple(args)], optional
+    return hint, False
+
+
+_ACTION_ARGS = set(typing.get_args(Action))
+
+
+def _is_action(hint: Any) -> bool:
+    return set(typing.get_args(hint)) == _ACTION_ARGS or hint in _ACTION_ARGS
+
+
+def _is_seat_name(name: str, extra: tuple[str, ...]) -> bool:
+    return (name in _SEAT_NAMES or name in extra or name.endswith("_seat") or name.endswith("_winner")
+            or name.endswith("_player"))
+
+
+def _is_pair_name(name: str) -> bool:
+    return name.endswith("_pair") or name == "sitting_out"
+
+
+def _tuple_of(hint: Any) -> Any:
+    """``X`` for ``tuple[X, ...]`` (None stripped from X), else None."""
+    if typing.get_origin(hint) is not tuple:
+        return None
+    args = typing.get_args(hint)
+    if len(args) != 2 or args[1] is not Ellipsis:
+        return None
+    return _strip_none(args[0])[0]
+
+
+def _pair_args(hint: Any) -> tuple[Any, ...]:
+    """``(A, B)`` for ``tuple[A, B]`` (None stripped from each), else ()."""
+    if typing.get_origin(hint) is not tuple:
+        return ()
+    args = typing.get_args(hint)
+    if len(args) != 2 or args[1] is Ellipsis:
+        return ()
+    return tuple(_strip_none(a)[0] for a in args)
+
+
+def _is_number(hint: Any) -> bool:
+    if hint in (int, float):
+        return True
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return all(a in (int, float) for a in typing.get_args(hint))
+    return False
+
+
+@dataclass(frozen=True)
+class Block:
+    """One field's slice of the observation vector."""
+
+    name: str
+    offset: int
+    size: int
+    kind: str
+    encode: Callable[[Any, int, np.ndarray, int], None] = dataclasses.field(repr=False, compare=False)
+
+
+class ObservationEncoder:
+    """Encodes a seat's view of one game (with given options) into a float32 vector.
+
+    Built from the View subclass's field types; fields of a type it does not know are left out
+    and listed in ``skipped``.
+    """
+
+    def __init__(self, game_id: str, options: Any, num_players: int, catalog: ActionCatalog,
+                 phases: Sequence[str], view_type: type) -> None:
+        self.game_id = game_id
+        self.n = n = num_players
+        self.catalog = catalog
+        self.phases = tuple(phases)
+        spec = catalog.spec
+        hints = typing.get_type_hints(view_type)
+        blocks: list[Block] = []
+        self.skipped: list[str] = []
+        off = 0
+        N = catalog.size
+
+        def add(name: str, size: int, kind: str, fn: Callable[[Any, int, np.ndarray, int], None]) -> None:
+            nonlocal off
+            blocks.append(Block(name, off, size, kind, fn))
+            off += size
+
+        pairs = max(1, n // 2)
+        for f in dataclasses.fields(view_type):
+            name = f.name
+            if name in _SKIP:
+                continue
+            hint, optional = _strip_none(hints[name])
+            origin = typing.get_origin(hint)
+            args = typing.get_args(hint)
+            elem = _tuple_of(hint)
+            pair = _pair_args(elem) if elem is not None else ()
+            if name == "phase":
+                add(name, len(self.phases), "one-hot phase " + " ".join(self.phases),
+                    _phase_encoder({p: i for i, p in enumerate(self.phases)}))
+            elif hint is Card:
+                add(name, 53, "card one-hot (53)", _enc_card)
+            elif origin in (tuple, frozenset, set) and args and args[0] is Card:
+                add(name, 53, "card set (53)", _enc_cards)
+            elif hint is Trick:
+                add(name, n * 53 + n, f"trick: cards by relative seat ({n}×53), leader one-hot ({n})",
+                    lambda v, seat, out, o: _enc_trick(v, seat, out, o, n))
+            elif origin is tuple and args and args[0] is Trick:
+                add(name, n * 53 + 1, f"tricks: cards by relative seat ({n}×53), count",
+                    lambda v, seat, out, o: _enc_tricks(v, seat, out, o, n))
+            elif hint is bool and optional:
+                add(name, 2, "true, false (both 0: not known)", _enc_optional_bool)
+            elif hint is bool:
+                add(name, 1, "0/1", _enc_number)
+            elif hint is int and _is_pair_name(name):
+                add(name, pairs, f"pair one-hot relative to the seat's own pair ({pairs}); all 0: none",
+                    lambda v, seat, out, o: _enc_seat(v, seat % pairs, out, o, pairs))
+            elif elem is int and (name in _SEAT_LIST_NAMES or _is_seat_name(name, spec.seat_fields)):
+                add(name, n, f"relative seats multi-hot ({n})", lambda v, seat, out, o: _enc_seat_list(v, seat, out, o, n))
+            elif pair[:1] == (int,) and pair[1:] == (Card,):
+                add(name, n * 53 + n, f"plays: card by relative seat ({n}×53), face-down flag by relative seat ({n})",
+                    lambda v, seat, out, o: _enc_plays(v, seat, out, o, n))
+            elif pair[:1] == (Trick,) and pair[1:] == (int,):
+                add(name, n * 53 + n, f"tricks: cards by relative seat ({n}×53), tricks won by relative seat ({n})",
+                    lambda v, seat, out, o: _enc_won_tricks(v, seat, out, o, n))
+            elif pair[:1] == (int,) and pair[1:] == (bool,):
+                add(name, 2 * n, f"answers by relative seat: yes ({n}), no ({n})",
+                    lambda v, seat, out, o: _enc_answers(v, seat, out, o, n))
+            elif hint is int and _is_seat_name(name, spec.seat_fields):
+                add(name, n, f"relative seat one-hot ({n}); all 0: none", lambda v, seat, out, o: _enc_seat(v, seat, out, o, n))
+            elif _is_number(hint) and optional:
+                add(name, 2, "number, present (0/1)", _enc_optional_number)
+            elif _is_number(hint):
+                add(name, 1, "number", _enc_number)
+            elif _is_action(hint):
+                add(name, N, f"action one-hot ({N})", lambda v, seat, out, o: _enc_action(v, out, o, catalog))
+            elif hint is str or typing.get_origin(hint) is typing.Literal:
+                add(name, len(_VOCAB) + 1, "one-hot " + " ".join(_VOCAB) + " other", _enc_word)
+            elif hint is Suit:
+                add(name, 4, "suit one-hot S H D C", _enc_suit)
+            elif origin is tuple and len(args) == 2 and args[1] is Ellipsis and _is_number(args[0]):
+                add(name, n, f"numbers per seat/unit, own first (≤{n})", lambda v, seat, out, o: _enc_rotated(v, seat, out, o, n))
+            elif origin is tuple and len(args) == 2 and args[1] is Ellipsis and args[0] is bool:
+                add(name, n, f"flags per seat/unit, own first (≤{n})", lambda v, seat, out, o: _enc_rotated(v, seat, out, o, n))
+            elif origin is tuple and len(args) >= 2 and args[-1] is not Ellipsis and all(_is_number(a) for a in args):
+                add(name, n, f"numbers per seat/unit, own first (≤{n})", lambda v, seat, out, o: _enc_rotated(v, seat, out, o, n))
+            elif elem is not None and typing.get_origin(elem) is tuple and typing.get_args(elem)[:1] == (Card,):
+                add(name, n * 53, f"cards per seat/unit, own first ({n}×53)", lambda v, seat, out, o: _enc_card_sets(v, seat, out, o, n))
+            elif origin is tuple and args and _is_seat_action_pair(args[0]):
+                add(name, n * N + n + N, f"history: action counts by relative seat ({n}×{N}), "
+                    f"latest entry: seat one-hot ({n}), action one-hot ({N})",
+                    lambda v, seat, out, o: _enc_history(v, seat, out, o, n, catalog))
+            elif origin is tuple and args and _is_action(args[0]):
+                add(name, N, f"action counts ({N})", lambda v, seat, out, o: _enc_action_counts(v, out, o, catalog))
+            else:
+                self.skipped.append(name)
+        if "discard" in spec.families:
+            add("pending_discard", 53, "card set (53): the cards picked so far of a multi-card discard",
+                lambda v, seat, out, o: None)
+        self.blocks = tuple(blocks)
+        self.size = off
+        self._fields = tuple((b.name, b.offset, b.encode) for b in blocks if b.name != "pending_discard")
+        self._pending_offset = next((b.offset for b in blocks if b.name == "pending_discard"), None)
+
+    def encode(self, view: View, pending: Sequence[int] = (), out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:
+            out = np.zeros(self.size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        seat = view.seat if view.seat is not None else 0
+        for name, off, fn in self._fields:
+            v = getattr(view, name)
+            if v is not None:
+                fn(v, seat, out, off)
+        if pending and self._pending_offset is not None:
+            for c in pending:
+                out[self._pending_offset + c] = 1.0
+        return out
+
+    def layout(self) -> list[tuple[str, int, int, str]]:
+        return [(b.name, b.offset, b.size, b.kind) for b in self.blocks]
+
+
+def _phase_encoder(index: dict[str, int]) -> Callable[[Any, int, np.ndarray, int], None]:
+    def enc(v: Any, seat: int, out: np.ndarray, o: int) -> None:
+        out[o + index[v]] = 1.0
+
+    return enc
+
+
+def _is_seat_action_pair(hint: Any) -> bool:
+    if typing.get_origin(hint) is not tuple:
+        return False
+    a = typing.get_args(hint)
+    return len(a) == 2 and a[0] is int and _is_action(a[1])
+
+
+def _enc_seat_list(v: Sequence[int], seat: int, out: np.ndarray, o: int, n: int) -> None:
+    for s in v:
+        out[o + (s - seat) % n] = 1.0
+
+
+def _enc_plays(v: Sequence[tuple[int, Card | None]], seat: int, out: np.ndarray, o: int, n: int) -> None:
+    for s, c in v:
+        r = (s - seat) % n
+        if c is None:
+            out[o + n * 53 + r] = 1.0
+        else:
+            out[o + r * 53 + c.id] = 1.0
+
+
+def _enc_won_tricks(v: Sequence[tuple[Trick, int]], seat: int, out: np.ndarray, o: int, n: int) -> None:
+    for t, w in v:
+        for s, c in t.plays:
+            if c is not None:
+                out[o + ((s - seat) % n) * 53 + c.id] = 1.0
+        out[o + n * 53 + (w - seat) % n] += 1.0
+
+
+def _enc_answers(v: Sequence[tuple[int, bool]], seat: int, out: np.ndarray, o: int, n: int) -> None:
+    for s, yes in v:
+        out[o + (0 if yes else n) + (s - seat) % n] = 1.0
+
+
+def _enc_card(v: Card, seat: int, out: np.ndarray, o: int) -> None:
+    out[o + v.id] = 1.0
+
+
+def _enc_cards(v: Iterable[Card], seat: int, out: np.ndarray, o: int) -> None:
+    for c in v:
+        if c is not None:
+            out[o + c.id] = 1.0
+
+
+def _enc_trick(v: Trick, seat: int, out: np.ndarray, o: int, n: int) -> None:
+    for s, c in v.plays:
+        if c is not None:
+            out[o + ((s - seat) % n) * 53 + c.id] = 1.0
+    out[o + n * 53 + (v.leader - seat) % n] = 1.0
+
+
+def _enc_tricks(v: Sequence[Trick], seat: int, out: np.ndarray, o: int, n: int) -> None:
+    for t in v:
+        for s, c in t.plays:
+            if c is not None:
+                out[o + ((s - seat) % n) * 53 + c.id] = 1.0
+    out[o + n * 53] = len(v)
+
+
+def _enc_seat(v: int, seat: int, out: np.ndarray, o: int, n: int) -> None:
+    out[o + (v - seat) % n] = 1.0
+
+
+def _enc_number(v: Any, seat: int, out: np.ndarray, o: int) -> None:
+    out[o] = float(v)
+
+
+def _enc_optional_bool(v: Any, seat: int, out: np.ndarray, o: int) -> None:
+    out[o if v else o + 1] = 1.0
+
+
+def _enc_optional_number(v: Any, seat: int, out: np.ndarray, o: int) -> None:
+    out[o] = float(v)
+    out[o + 1] = 1.0
+
+
+def _enc_word(v: Any, seat: int, out: np.ndarray, o: int) -> None:
+    v = getattr(v, "value", v)
+    try:
+        out[o + _VOCAB.index(v)] = 1.0
+    except ValueError:
+        out[o + len(_VOCAB)] = 1.0
+
+
+def _enc_suit(v: Suit, seat: int, out: np.ndarray, o: int) -> None:
+    out[o + v.index] = 1.0
+
+
+def _enc_rotated(v: Sequence[Any], seat: int, out: np.ndarray, o: int, n: int) -> None:
+    k = len(v)
+    if k == 0:
+        return
+    base = seat % k
+    for i, x in enumerate(v[:n]):
+        if x is not None:
+            out[o + (i - base) % k] = float(x)
+
+
+def _enc_card_sets(v: Sequence[Sequence[Card] | None], seat: int, out: np.ndarray, o: int, n: int) -> None:
+    k = len(v)
+    base = seat % k if k else 0
+    for i, cards in enumerate(v[:n]):
+        if cards is None:
+            continue
+        r = (i - base) % k
+        for c in cards:
+            if c is not None:
+                out[o + r * 53 + c.id] = 1.0
+
+
+def _enc_action(v: Action, out: np.ndarray, o: int, catalog: ActionCatalog) -> None:
+    i = catalog._index.get(v)
+    if i is not None:
+        out[o + i] = 1.0
+
+
+def _enc_action_counts(v: Sequence[Action], out: np.ndarray, o: int, catalog: ActionCatalog) -> None:
+    for a in v:
+        i = catalog._index.get(a)
+        if i is not None:
+            out[o + i] += 1.0
+
+
+def _enc_history(v: Sequence[tuple[int, Action]], seat: int, out: np.ndarray, o: int, n: int,
+                 catalog: ActionCatalog) -> None:
+    N = catalog.size
+    index = catalog._index
+    for s, a in v:
+        i = index.get(a)
+        if i is not None:
+            out[o + ((s - seat) % n) * N + i] += 1.0
+    if v:
+        s, a = v[-1]
+        out[o + n * N + (s - seat) % n] = 1.0
+        i = index.get(a)
+        if i is not None:
+            out[o + n * N + n + i] = 1.0
+
+
+# --------------------------------------------------------------------------------------------
+# What a view shows
+
+
+def cards_in(value: Any) -> list[int]:
+    """The ids of every Card object inside a view value (recursively; strings are not cards)."""
+    out: list[int] = []
+    _collect(value, out)
+    return out
+
+
+def _collect(value: Any, out: list[int]) -> None:
+    if isinstance(value, Card):
+        out.append(value.id)
+    elif isinstance(value, (str, int, float, bool, Enum)) or value is None:
+        return
+    elif isinstance(value, (tuple, list, frozenset, set)):
+        for v in value:
+            _collect(v, out)
+    elif isinstance(value, Mapping):
+        for v in value.values():
+            _collect(v, out)
+    elif dataclasses.is_dataclass(value):
+        for f in dataclasses.fields(value):
+            if f.name != "last_deal":
+                _collect(getattr(value, f.name), out)
+
+
+def view_string(view: View) -> str:
+    """A canonical text of a view (JSON, sorted keys), without its legal actions (they follow
+    from the rest of the view, and Napoleon's exchange has thousands)."""
+    data = {f.name: to_jsonable(getattr(view, f.name)) for f in dataclasses.fields(view)
+            if f.name != "legal_actions"}
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+# --------------------------------------------------------------------------------------------
+# The env
+
+
+def seat_units(num_players: int, num_units: int) -> list[int]:
+    """The scoring unit of each seat: the seat itself, or ``seat % units`` for opposite teams."""
+    return [s % num_units for s in range(num_players)]
+
+
+class GameEnv:
+    """One game as a research environment: integer actions, masks, observations, rewards.
+
+    ``options``: the game's options as JSON (``{"players": 4}``); ``match``: one episode is the
+    whole match instead of one deal; ``first``: the first seat of a fresh match, or ``"random"``.
+    Illegal actions raise :class:`~kirifuda.errors.IllegalActionError` (state unchanged).
+    """
+
+    def __init__(self, game: str, options: Mapping[str, Any] | None = None, *, match: bool = False,
+                 first: int | str = 0) -> None:
+        if game not in GAMES:
+            from ..games import find_game
+
+            game = find_game(game).id
+        self.info = GAMES[game]
+        self.game_id = game
+        self.options_json = dict(options or {})
+        self.options = self.info.options(self.options_json)
+        self.match = match
+        self.first = first
+        self.catalog = ActionCatalog.for_game(game)
+        self.spec = self.catalog.spec
+        probe = self.info.new_state(self.options, first=0)
+        self.num_players = probe.num_players
+        phases = [p.value for p in type(probe.phase)]
+        probe.deal_random(random.Random(0))
+        view_type = type(probe.view(0))
+        self.num_units = len(probe.view(0).totals)
+        self.units = seat_units(self.num_players, self.num_units)
+        self.encoder = ObservationEncoder(game, self.options, self.num_players, self.catalog, phases,
+                                          view_type)
+        self.version = (f"kirifuda-env/{ENV_VERSION} {game} actions={self.catalog.size} "
+                        f"obs={self.encoder.size}")
+        self.rng = random.Random()
+        self.stepper: Stepper | None = None
+        self.done = True
+        self._totals: tuple[float, ...] = ()
+
+    # -- episodes ------------------------------------------------------------------------
+    def new_match(self) -> GameState:
+        first = self.rng.randrange(self.num_players) if self.first == "random" else int(self.first)
+        return self.info.new_state(self.options, first=first)
+
+    def reset(self, seed: int | None = None) -> None:
+        """A new episode: a fresh match and its first deal (seeded when ``seed`` is given)."""
+        if seed is not None:
+            self.rng = random.Random(seed)
+        state = self.new_match()
+        self.stepper = Stepper(state, self.catalog)
+        self._totals = tuple(float(x) for x in state.view(None).totals)
+        self.done = False
+        self._deal()
+
+    def _deal(self) -> None:
+        stepper = self.stepper
+        assert stepper is not None
+        state = stepper.state
+        while state.needs_deal and not state.is_over:
+            state.deal_random(self.rng)
+        stepper._legal_ids = None
+
+    @property
+    def state(self) -> GameState:
+        assert self.stepper is not None, "reset() first"
+        return self.stepper.state
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.done or self.stepper is None else self.stepper.to_act
+
+    def legal_ids(self) -> tuple[int, ...]:
+        return () if self.done or self.stepper is None else self.stepper.legal_ids()
+
+    def legal_mask(self) -> np.ndarray:
+        if self.done or self.stepper is None:
+            return np.zeros(self.catalog.size, dtype=np.int8)
+        return self.stepper.legal_mask()
+
+    def observe(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The observation vector of ``seat``: its view, and its pending discard picks."""
+        stepper = self.stepper
+        assert stepper is not None, "reset() first"
+        pending = stepper.pending if stepper.to_act == seat else ()
+        return self.encoder.encode(stepper.state.view(seat), pending, out)
+
+    def step(self, action: int) -> list[float] | None:
+        """Take action ``action`` for the seat to act.  Returns the rewards per seat when a deal
+        ended with this step (the episode may go on in match mode), else None."""
+        if self.done or self.stepper is None:
+            raise IllegalActionError(None, f"action {action!r}", "the episode is over: reset() first")
+        stepper = self.stepper
+        state = stepper.state
+        deal_no = state.deal_number
+        stepper.apply(action)
+        if state.deal_number == deal_no and not state.is_over:
+            return None
+        totals = tuple(float(x) for x in state.view(None).totals)
+        score = [t - u for t, u in zip(totals, self._totals)]
+        self._totals = totals
+        rewards = [score[u] for u in self.units]
+        if state.is_over or not self.match:
+            self.done = True
+        else:
+            self._deal()
+            if state.is_over:
+                self.done = True
+        return rewards
+
+
+# --------------------------------------------------------------------------------------------
+# Documentation
+
+
+def layout_markdown(game: str, options: Mapping[str, Any] | None = None) -> str:
+    """The observation layout and action ranges of a game, as a Markdown section."""
+    env = GameEnv(game, options)
+    lines = [f"### {env.info.name_en} (`{game}`, options {json.dumps(dict(options or {}))})", "",
+             f"{env.num_players} seats; {env.catalog.size} actions; observation vector of "
+             f"{env.encoder.size} floats (`{env.version}`).", "",
+             "| actions | first index | count |", "|---|---|---|"]
+    starts = sorted(env.catalog.family_start.items(), key=lambda kv: kv[1])
+    ends = [s for _, s in starts[1:]] + [env.catalog.size]
+    for (fam, start), end in zip(starts, ends):
+        lines.append(f"| {fam} | {start} | {end - start} |")
+    lines += ["", "| view field | offset | size | encoding |", "|---|---|---|---|"]
+    for name, off, size, kind in env.encoder.layout():
+        lines.append(f"| `{name}` | {off} | {size} | {kind} |")
+    if env.encoder.skipped:
+        lines += ["", "Left out: " + ", ".join(f"`{s}`" for s in env.encoder.skipped) + "."]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,704 @@
+"""OpenSpiel python games for every registered game (``pip install 'kirifuda[openspiel]'``).
+
+Importing this module registers ``kirifuda_<game>`` for every game of :data:`kirifuda.games.GAMES`
+(``kirifuda_meitora``, ``kirifuda_napoleon``, …) with ``pyspiel.register_game``:
+
+>>> import pyspiel
+>>> game = pyspiel.load_game("kirifuda_meitora", {"options": '{"target": 5}'})
+>>> str(game)
+'kirifuda_meitora(first=0,match=False,options=target:5)'
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 41)
+
+Parameters: ``options`` (the game's options as a JSON object, or ``players:4;joker:true``, the
+comma-free form the game string keeps; default none), ``match``
+(``False``: one deal per episode; ``True``: the whole match) and ``first`` (the seat that starts
+the match, as the record's ``first``; default 0).
+
+- **Chance.** The deal is dealt card by card as explicit chance outcomes (card ids 0–52), each
+  uniform over the cards not dealt yet: first the undealt rest in record order (Unsun's indicator
+  first; under ``reflip_face_card`` its outcomes are the non-face cards), then seat 0's hand,
+  seat 1's … (the sizes of each deal, Kakeya's sitting-out seats included, come from the engine).
+  No one observes a chance outcome: a seat sees its cards through its view once the deal is done
+  (Kakeya: once the trump is chosen).
+- **Actions** are the fixed integers of :class:`kirifuda.env.core.ActionCatalog`; a multi-card
+  discard is taken card by card (see :mod:`kirifuda.env.core`).
+- **Observation** tensor/string: the seat's current view (the encoder of :mod:`kirifuda.env.core`;
+  the string is the view as canonical JSON).
+- **Information state** string: every view the seat has had since the deal began, each with the
+  step that led to it (the actor and the action, or ``?`` where the seat could not see it);
+  tensor: the observation tensor, then one row per env step of the deal
+  (actor relative to the seat, the action one-hot or a hidden bit).  A step is *seen* by a seat
+  when it is the actor's own, or names no card, or every card it names newly appears in the
+  seat's view (so face-down plays and others' discards are hidden).  In match mode the
+  information state covers the current deal; earlier deals enter through the view (totals, the
+  previous deal's result).
+- ``resample_from_infostate(player, sampler)``: the cards the player has never seen in any of its
+  views this deal are permuted at random (in the hands, the rest, and in the hidden actions that
+  name them) and the deal is replayed; a permutation is kept only if every action stays legal and
+  the player's information state is unchanged, so the result is uniform over the relabellings
+  consistent with it.  After 200 rejected draws (or half a second) the permutation is built by
+  random transpositions from the identity, each kept when consistent, for at most twice the number
+  of hidden cards or another half second (always succeeds: the true deal is consistent; where few
+  transpositions were kept the sample stays close to the true deal).
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import random
+import time
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+try:
+    import pyspiel  # type: ignore[import-untyped, import-not-found, unused-ignore]
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError("kirifuda.env.openspiel needs OpenSpiel: pip install 'kirifuda[openspiel]'") from exc
+
+from ..cards import CARDS, parse_card
+from ..game import GameState
+from ..games import GAMES
+from .core import GameEnv, Stepper, cards_in, view_string
+
+__all__ = ["KirifudaGame", "KirifudaState", "register_all", "game_name", "RESAMPLE_TRIES"]
+
+RESAMPLE_TRIES = 200
+RESAMPLE_SECONDS = 1.0
+"""A soft time budget of one resampling: half for independent draws, half for transpositions."""
+
+
+def game_name(game_id: str) -> str:
+    return f"kirifuda_{game_id}"
+
+
+# --------------------------------------------------------------------------------------------
+# The game
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    """The ``options`` parameter: a JSON object (``{"players": 4}``) or the comma-free form that
+    game strings use, ``players:4;joker:true`` (values read as JSON where they can be).
+
+    >>> parse_options('players:4;joker:true;initial_trump:S') == {"players": 4, "joker": True, "initial_trump": "S"}
+    True
+    """
+    text = text.strip()
+    if not text:
+        return {}
+    if text.startswith("{"):
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError(f"options must be a JSON object, got {text!r}")
+        return data
+    out: dict[str, Any] = {}
+    for item in text.split(";"):
+        if not item.strip():
+            continue
+        name, sep, value = item.partition(":")
+        if not sep:
+            raise ValueError(f"an option is written name:value, got {item!r}")
+        try:
+            out[name.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name.strip()] = value.strip()
+    return out
+
+
+def options_text(options: Mapping[str, Any]) -> str:
+    """The comma-free form of options (sorted by name)."""
+    return ";".join(f"{k}:{v if isinstance(v, str) else json.dumps(v)}" for k, v in sorted(options.items()))
+
+
+class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
+    """One kirifuda game as an OpenSpiel game (see the module docstring)."""
+
+    def __init__(self, game_id: str, params: Mapping[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        options = parse_options(str(params.get("options", "") or ""))
+        params["options"] = options_text(options)  # canonical: OpenSpiel's game strings split on commas
+        match = bool(params.get("match", False))
+        self.first = int(params.get("first", 0))
+        self.env = env = GameEnv(game_id, options, match=match, first=self.first)
+        spec = env.spec
+        n = env.num_players
+        bound = spec.deal_score * (1 if not match else 500)
+        self.match = match
+        self.deal_steps = spec.deal_steps
+        game_type = _game_type(game_id, match)
+        max_len = (spec.deal_steps + 53) * (4 if not match else 400)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=env.catalog.size,
+            max_chance_outcomes=53,
+            num_players=n,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0 if spec.zero_sum else None,
+            max_game_length=max_len)
+        super().__init__(game_type, info, params)
+        self.game_id = game_id
+        self.catalog = env.catalog
+        self.encoder = env.encoder
+        self.obs_size = env.encoder.size
+        self.step_size = n + env.catalog.size + 1
+        self.info_size = self.obs_size + spec.deal_steps * self.step_size
+        self._layouts: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
+
+    def layout(self, state: GameState) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        """The deck, the hand sizes per seat and the size of the rest of the next deal of
+        ``state``: from a probe deal's record (cached by the hand sizes a spectator sees)."""
+        probe = state.copy()
+        probe.deal_random(random.Random(0))
+        key = tuple(probe.view(None).hand_sizes) if probe.deal_number == state.deal_number else ()
+        got = self._layouts.get(key) if sum(key) else None
+        if got is None:
+            rec = probe.record_deals()[state.deal_number]
+            hands = [[parse_card(c).id for c in h] for h in rec["hands"]]
+            rest = [parse_card(c).id for c in rec["rest"]]
+            got = (tuple(sorted([c for h in hands for c in h] + rest)), tuple(map(len, hands)), len(rest))
+            if sum(key):
+                self._layouts[key] = got
+        return got
+
+    def new_initial_state(self) -> "KirifudaState":
+        return KirifudaState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "KirifudaObserver":
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        return KirifudaObserver(self, iig_obs_type)
+
+
+def _game_type(game_id: str, match: bool = False) -> Any:
+    info = GAMES[game_id]
+    from .core import spec_of
+
+    spec = spec_of(game_id)
+    return pyspiel.GameType(
+        short_name=game_name(game_id),
+        long_name=f"kirifuda {info.name_en}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if spec.zero_sum
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        reward_model=(pyspiel.GameType.RewardModel.REWARDS if match
+                      else pyspiel.GameType.RewardModel.TERMINAL),
+        max_num_players=spec.max_seats,
+        min_num_players=info.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"options": "", "match": False, "first": 0})
+
+
+# --------------------------------------------------------------------------------------------
+# The state
+
+
+class _History:
+    """What one player has seen this deal: a view string after each step, and each step as seen."""
+
+    __slots__ = ("strings", "events", "seen", "counts", "picks")
+
+    def __init__(self) -> None:
+        self.strings: list[str] = []
+        self.events: list[tuple[int, int]] = []
+        """``(actor, action index or -1 when hidden)`` per env step."""
+        self.seen: set[int] = set()
+        self.counts: collections.Counter[int] = collections.Counter()
+        self.picks: list[int] = []
+        """Event indices of a pending multi-card discard by another seat."""
+
+    def copy(self) -> "_History":
+        new = _History()
+        new.strings = self.strings[:]
+        new.events = self.events[:]
+        new.seen = set(self.seen)
+        new.counts = collections.Counter(self.counts)
+        new.picks = self.picks[:]
+        return new
+
+
+class _Core:
+    """The python side of a state (copied fast by ``__deepcopy__``, which OpenSpiel's clone uses)."""
+
+    __slots__ = ("g", "stepper", "pre", "dealt", "deck", "steps", "start", "returns", "done",
+                 "hist", "rest_size", "hand_sizes", "deal_no", "rewards", "obs_key",
+                 "obs_val")
+    g: KirifudaGame
+    stepper: Stepper | None
+    pre: GameState
+    """The match before the current deal (never mutated)."""
+    dealt: list[int]
+    deck: tuple[int, ...]
+    steps: list[tuple[int, int]]
+    start: GameState | None
+    """The match just after the current deal was dealt (never mutated)."""
+    returns: list[float]
+    rewards: list[float]
+    """The rewards since the last decision (a deal's score when it ended there; kept through the
+    next deal's chance nodes, as OpenSpiel reads rewards at decision nodes)."""
+    done: bool
+    hist: dict[int, _History]
+    rest_size: int
+    hand_sizes: tuple[int, ...]
+    deal_no: int
+    obs_key: tuple[int, ...] | None
+    """The last observation tensor encoded, and for whom (OpenSpiel asks twice per call)."""
+    obs_val: np.ndarray | None
+
+    def __deepcopy__(self, memo: Any) -> "_Core":
+        new = object.__new__(_Core)
+        new.stepper = self.stepper.copy() if self.stepper is not None else None
+        new.pre = self.pre  # never mutated: copied before use
+        new.g = self.g
+        new.dealt = self.dealt[:]
+        new.deck = self.deck
+        new.steps = self.steps[:]
+        new.start = self.start
+        new.returns = self.returns[:]
+        new.rewards = self.rewards[:]
+        new.done = self.done
+        new.hist = {p: h.copy() for p, h in self.hist.items()}
+        new.rest_size = self.rest_size
+        new.hand_sizes = self.hand_sizes
+        new.deal_no = self.deal_no
+        new.obs_key = self.obs_key
+        new.obs_val = self.obs_val
+        return new
+
+
+class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
+    """A kirifuda match (or deal) as an OpenSpiel state."""
+
+    def __init__(self, game: KirifudaGame) -> None:
+        super().__init__(game)
+        k = self._k = object.__new__(_Core)
+        k.g = game
+        env = game.env
+        state = env.info.new_state(env.options, first=game.first)
+        k.stepper = None
+        k.returns = [0.0] * env.num_players
+        k.rewards = [0.0] * env.num_players
+        k.done = False
+        k.steps = []
+        k.hist = {}
+        k.start = None
+        k.deal_no = 0
+        k.obs_key = None
+        k.obs_val = None
+        self._begin_deal(state)
+
+    @property
+    def _g(self) -> KirifudaGame:
+        return self._k.g
+
+    # -- dealing -------------------------------------------------------------------------
+    def _begin_deal(self, state: GameState) -> None:
+        """Prepare the chance nodes of the next deal of ``state`` (which needs a deal)."""
+        k = self._k
+        k.pre = state.copy()
+        k.deck, k.hand_sizes, k.rest_size = self._g.layout(state)
+        k.dealt = []
+        k.steps = []
+        k.hist = {}
+        k.start = None
+        k.stepper = None
+        k.deal_no = state.deal_number
+
+    def _finish_deal(self) -> None:
+        k = self._k
+        r = k.rest_size
+        rest = [CARDS[c] for c in k.dealt[:r]]
+        hands = []
+        i = r
+        for size in k.hand_sizes:
+            hands.append([CARDS[c] for c in k.dealt[i:i + size]])
+            i += size
+        state = k.pre.copy()
+        state.deal(hands, rest)
+        k.start = state.copy()
+        k.stepper = Stepper(state, self._g.catalog)
+        self._after_deal_events(state)
+
+    def _after_deal_events(self, state: GameState) -> None:
+        """A deal that ended at once (Meitora's four jacks) is dealt again."""
+        k = self._k
+        if state.deal_number != k.deal_no or state.is_over:
+            self._deal_ended(state)
+
+    def _deal_ended(self, state: GameState) -> None:
+        k = self._k
+        env = self._g.env
+        if state.deal_number != k.deal_no or state.is_over:
+            before = k.pre.view(None).totals
+            after = state.view(None).totals
+            score = [float(a) - float(b) for a, b in zip(after, before)]
+            made_decisions = bool(k.steps)
+            for s in range(env.num_players):
+                k.returns[s] += score[env.units[s]]
+                k.rewards[s] += score[env.units[s]]
+            if state.is_over or (made_decisions and not self._g.match):
+                k.done = True
+                return
+            self._begin_deal(state)
+
+    # -- OpenSpiel API -------------------------------------------------------------------
+    def current_player(self) -> int:
+        k = self._k
+        if k.done:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if k.stepper is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = k.stepper.to_act
+        assert seat is not None
+        return seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        k = self._k
+        if k.stepper is None or k.done or k.stepper.to_act != player:
+            return []
+        return list(k.stepper.legal_ids())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        k = self._k
+        assert k.stepper is None and not k.done
+        used = set(k.dealt)
+        left = [c for c in k.deck if c not in used]
+        slot = len(k.dealt)
+        filt = self._g.env.spec.chance_filter
+        if filt is not None and slot < k.rest_size:
+            left = [c for c in left if filt(self._g.env.options, slot, c)]
+        p = 1.0 / len(left)
+        return [(c, p) for c in left]
+
+    def _apply_action(self, action: int) -> None:
+        k = self._k
+        if k.stepper is None:
+            if action in k.dealt or action not in dict(self.chance_outcomes()):
+                raise ValueError(f"{CARDS[action].code if 0 <= action < 53 else action} is not a chance outcome now")
+            k.dealt.append(int(action))
+            if len(k.dealt) == len(k.deck):
+                self._finish_deal()
+            return
+        k.rewards = [0.0] * len(k.returns)
+        stepper = k.stepper
+        seat = stepper.to_act
+        assert seat is not None
+        state = stepper.state
+        deal_no = state.deal_number
+        applied = stepper.apply(action)
+        k.steps.append((seat, int(action)))
+        for p, h in k.hist.items():
+            _extend(h, self._g, stepper, p, seat, int(action), applied)
+        if state.deal_number != deal_no or state.is_over:
+            self._deal_ended(state)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {CARDS[action].code}"
+        return self._g.catalog.describe(action)
+
+    def is_terminal(self) -> bool:
+        return self._k.done
+
+    def returns(self) -> list[float]:
+        return list(self._k.returns)
+
+    def rewards(self) -> list[float]:
+        return list(self._k.rewards)
+
+    def __str__(self) -> str:
+        k = self._k
+        if k.stepper is None:
+            return f"dealing {len(k.dealt)}/{len(k.deck)}: " + " ".join(CARDS[c].code for c in k.dealt)
+        st = k.stepper.state
+        hands = " | ".join(" ".join(c.code for c in st.view(s).hand) for s in range(st.num_players))
+        return f"{view_string(st.view(None))}\nhands: {hands}\npending: {list(k.stepper.pending)}"
+
+    # -- information states --------------------------------------------------------------
+    def history_of(self, player: int) -> _History:
+        """The player's information of this deal (computed by replay once, then kept up to date)."""
+        k = self._k
+        h = k.hist.get(player)
+        if h is None:
+            h = _History()
+            if k.start is not None:
+                stepper = Stepper(k.start.copy(), self._g.catalog)
+                _start_history(h, stepper, player)
+                for seat, idx in k.steps:
+                    applied = stepper.apply(idx)
+                    _extend(h, self._g, stepper, player, seat, idx, applied)
+            k.hist[player] = h
+        return h
+
+    def info_string(self, player: int) -> str:
+        k = self._k
+        head = f"p{player} deal {k.deal_no}"
+        if k.stepper is None:
+            return f"{head} dealing {len(k.dealt)}/{len(k.deck)}\n{view_string(k.pre.view(player))}"
+        h = self.history_of(player)
+        lines = [head, h.strings[0]]
+        for (actor, idx), s in zip(h.events, h.strings[1:]):
+            lines.append(f"{actor}:{idx if idx >= 0 else '?'} {s}")
+        return "\n".join(lines)
+
+    def obs_string(self, player: int) -> str:
+        k = self._k
+        if k.stepper is None:
+            return f"dealing {len(k.dealt)}/{len(k.deck)} {view_string(k.pre.view(player))}"
+        pending = list(k.stepper.pending) if k.stepper.to_act == player else []
+        return view_string(k.stepper.state.view(player)) + (f" picked {pending}" if pending else "")
+
+    def obs_tensor(self, player: int | None, out: np.ndarray) -> None:
+        k = self._k
+        enc = self._g.encoder
+        if k.stepper is None:
+            enc.encode(k.pre.view(player), (), out)
+            return
+        pending = k.stepper.pending if player is not None and k.stepper.to_act == player else ()
+        key = (k.deal_no, len(k.dealt), len(k.steps), -1 if player is None else player, *pending)
+        if k.obs_key == key and k.obs_val is not None:
+            out[:] = k.obs_val
+            return
+        enc.encode(k.stepper.state.view(player), pending, out)
+        k.obs_key, k.obs_val = key, out.copy()
+
+    def info_tensor(self, player: int, out: np.ndarray) -> None:
+        g = self._g
+        out.fill(0.0)
+        self.obs_tensor(player, out[:g.obs_size])
+        if self._k.stepper is None:
+            return
+        h = self.history_of(player)
+        n = g.env.num_players
+        size = g.step_size
+        base = g.obs_size
+        for t, (actor, idx) in enumerate(h.events[:g.deal_steps]):
+            o = base + t * size
+            out[o + (actor - player) % n] = 1.0
+            if idx >= 0:
+                out[o + n + idx] = 1.0
+            else:
+                out[o + n + g.catalog.size] = 1.0
+
+    # -- resampling ----------------------------------------------------------------------
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> "KirifudaState":
+        rng = random.Random(int(probability_sampler() * (1 << 52)))
+        k = self._k
+        g = self._g
+        if k.stepper is None:  # dealing: no one has seen a dealt card yet
+            return self._rebuild(self._random_dealt(rng), [])
+        h = self.history_of(player_id)
+        dealt = list(k.dealt)
+        hidden = sorted(c for c in dealt if c not in h.seen)
+        target = self.info_string(player_id)
+
+        def attempt(perm: dict[int, int]) -> tuple[list[int], list[tuple[int, int]]] | None:
+            new_dealt = [perm.get(c, c) for c in dealt]
+            filt = g.env.spec.chance_filter
+            if filt is not None and any(not filt(g.env.options, i, c) for i, c in enumerate(new_dealt[:k.rest_size])):
+                return None
+            steps = []
+            for seat, idx in k.steps:
+                card = g.catalog.card_of(idx)
+                if card is not None and card in perm:
+                    idx = g.catalog.with_card(idx, perm[card])
+                steps.append((seat, idx))
+            cand = self._replay_deal(new_dealt, steps)
+            if cand is None or cand.info_string(player_id) != target:
+                return None
+            return new_dealt, steps
+
+        deadline = time.perf_counter() + RESAMPLE_SECONDS / 2
+        for _ in range(RESAMPLE_TRIES):
+            if time.perf_counter() > deadline:
+                break
+            shuffled = hidden[:]
+            rng.shuffle(shuffled)
+            got = attempt(dict(zip(hidden, shuffled)))
+            if got is not None:
+                return self._rebuild(*got)
+        perm = {c: c for c in hidden}
+        best = (dealt, list(k.steps))
+        deadline = time.perf_counter() + RESAMPLE_SECONDS / 2
+        for _ in range(2 * len(hidden)):
+            if len(hidden) < 2 or time.perf_counter() > deadline:
+                break
+            a, b = rng.sample(hidden, 2)
+            trial = dict(perm)
+            inv = {v: key for key, v in trial.items()}
+            ka, kb = inv[a], inv[b]
+            trial[ka], trial[kb] = b, a
+            got = attempt(trial)
+            if got is not None:
+                perm, best = trial, got
+        return self._rebuild(*best)
+
+    def _random_dealt(self, rng: random.Random) -> list[int]:
+        k = self._k
+        filt = self._g.env.spec.chance_filter
+        while True:
+            cards = list(k.deck)
+            rng.shuffle(cards)
+            out = cards[:len(k.dealt)]
+            if filt is None or all(filt(self._g.env.options, i, c) for i, c in enumerate(out[:k.rest_size])):
+                return out
+
+    def _replay_deal(self, dealt: Sequence[int], steps: Sequence[tuple[int, int]]) -> "KirifudaState | None":
+        """This state's match before the deal, dealt ``dealt``, then ``steps``; None if illegal."""
+        new = self._g.new_initial_state()
+        nk = new._k
+        ok = self._k
+        nk.pre = ok.pre
+        nk.deck, nk.hand_sizes, nk.rest_size, nk.deal_no = ok.deck, ok.hand_sizes, ok.rest_size, ok.deal_no
+        nk.returns = list(ok.returns)
+        nk.dealt = list(dealt)
+        try:
+            if len(dealt) == len(nk.deck):
+                new._finish_deal()
+            for seat, idx in steps:
+                if nk.done or nk.stepper is None or nk.stepper.to_act != seat:
+                    return None
+                new._apply_action(idx)
+        except Exception:  # an illegal relabelled deal or action
+            return None
+        return new
+
+    def _rebuild(self, dealt: Sequence[int], steps: Sequence[tuple[int, int]]) -> "KirifudaState":
+        """A state with OpenSpiel history: this state's actions before the deal, the new deal's
+        chance outcomes, then ``steps``."""
+        prefix = self.full_history()[:self._deal_begin_index()]
+        new = self._g.new_initial_state()
+        for a in prefix:
+            new.apply_action(a)
+        for c in dealt:
+            new.apply_action(c)
+        for _, idx in steps:
+            new.apply_action(idx)
+        return new
+
+    def _deal_begin_index(self) -> int:
+        k = self._k
+        return len(self.full_history()) - len(k.dealt) - len(k.steps)
+
+    def full_history(self) -> list[int]:
+        return list(self.history())
+
+
+def _start_history(h: _History, stepper: Stepper, player: int) -> None:
+    v = stepper.state.view(player)
+    cs = cards_in(v)
+    h.counts = collections.Counter(cs)
+    h.seen = set(cs)
+    h.strings = [view_string(v)]
+
+
+def _extend(h: _History, g: KirifudaGame, stepper: Stepper, player: int, actor: int, idx: int,
+            applied: Any) -> None:
+    """Record one env step in a player's history (the stepper has already taken it)."""
+    v = stepper.state.view(player)
+    cs = cards_in(v)
+    counts = collections.Counter(cs)
+    card = g.catalog.card_of(idx)
+    if actor == player or card is None:
+        seen_idx = idx
+    elif applied is None:  # a pick of a multi-card discard: seen once the discard is made
+        seen_idx = -1
+        h.picks.append(len(h.events))
+    else:
+        seen_idx = idx if counts[card] > h.counts[card] else -1
+    if applied is not None and h.picks:
+        for e in h.picks:
+            a, i = h.events[e]
+            c = g.catalog.card_of(i)
+            h.events[e] = (a, i if c is not None and counts[c] > h.counts[c] else -1)
+        h.picks = []
+    pending = stepper.pending if actor == player and stepper.to_act == player else ()
+    h.events.append((actor, seen_idx))
+    h.strings.append(view_string(v) + (f" picked {list(pending)}" if pending else ""))
+    h.counts = counts
+    h.seen.update(cs)
+
+
+# --------------------------------------------------------------------------------------------
+# Observer
+
+
+class KirifudaObserver:
+    """OpenSpiel's python observer: the observation (perfect_recall=False) or the information
+    state (perfect_recall=True) of a seat; ``private_info=NONE`` gives a spectator's view."""
+
+    def __init__(self, game: KirifudaGame, iig_obs_type: Any) -> None:
+        self.game = game
+        self.info = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        private = None if iig_obs_type is None else iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("kirifuda observers show one seat's private information, not all")
+        self.public_only = private == pyspiel.PrivateInfoType.NONE
+        size = game.info_size if self.info else game.obs_size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        for name, off, sz, _ in game.encoder.layout():
+            self.dict[name] = self.tensor[off:off + sz]
+        if self.info:
+            self.dict["history"] = self.tensor[game.obs_size:].reshape(game.deal_steps, game.step_size)
+
+    def set_from(self, state: KirifudaState, player: int) -> None:
+        if self.public_only:
+            state.obs_tensor(None, self.tensor)
+        elif self.info:
+            state.info_tensor(player, self.tensor)
+        else:
+            state.obs_tensor(player, self.tensor)
+
+    def string_from(self, state: KirifudaState, player: int) -> str:
+        if self.public_only:
+            k = state._k
+            st = k.pre if k.stepper is None else k.stepper.state
+            return view_string(st.view(None))
+        return state.info_string(player) if self.info else state.obs_string(player)
+
+
+# --------------------------------------------------------------------------------------------
+# Registration
+
+
+_CLASSES: dict[str, type] = {}
+
+
+def _creator(game_id: str) -> type:
+    """A KirifudaGame subclass bound to one game (OpenSpiel registers a class, as its own python
+    games do; a class is kept alive until the interpreter's very end)."""
+    cls = _CLASSES.get(game_id)
+    if cls is None:
+        def __init__(self: KirifudaGame, params: Mapping[str, Any] | None = None) -> None:
+            KirifudaGame.__init__(self, game_id, params)
+
+        name = f"KirifudaGame_{game_id}"
+        cls = _CLASSES[game_id] = type(name, (KirifudaGame,), {"__init__": __init__, "__module__": __name__})
+        globals()[name] = cls  # reachable by name: OpenSpiel pickles games (serialization)
+    return cls
+
+
+_REGISTERED: set[str] = set()
+
+
+def register_all() -> list[str]:
+    """Register every game of the registry not registered yet; returns the OpenSpiel names."""
+    names = []
+    for game_id in sorted(GAMES):
+        name = game_name(game_id)
+        if game_id not in _REGISTERED and name not in pyspiel.registered_names():
+            pyspiel.register_game(_game_type(game_id), _creator(game_id))
+        _REGISTERED.add(game_id)
+        names.append(name)
+    return names
+
+
+register_all()
