@@ -14,8 +14,7 @@ Server → client:
   "finished_deal", "deadline"}`` — built by :func:`state_frame` from **that seat's view alone**
   (``view(None)`` for a spectator) and the table's public facts.  Sent after joining and after
   every change.  ``sheet`` holds the finished deals' results; ``finished_deal`` the hands and
-  rest of the last finished deal, face up (only for a game whose view does not show them itself
-  as ``last_deal``).
+  rest of the last finished deal, face up (a finished deal hides nothing).
 - ``{"type": "error", "code", "message", "version"}`` — a refused message; nothing changed.
   Codes: ``malformed``, ``unauthenticated``, ``spectator``, ``stale``, ``not_your_turn``,
   ``illegal``, ``over``.
@@ -170,6 +169,6 @@ def state_frame(table: "LiveTable", seat: int | None) -> dict[str, Any]:
         "legal": legal_entries(view),
         "hand": [c.code for c in sorted_hand(view)],
         "sheet": table.sheet(),
-        "finished_deal": None if "last_deal" in view_json_ else table.finished_deal(),
+        "finished_deal": table.finished_deal(),
         "deadline": table.deadline_for(seat),
     }

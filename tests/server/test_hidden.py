@@ -33,9 +33,10 @@ from kirifuda.server.store import Store
 from kirifuda.server.tables import Client, TableManager
 
 CARD = re.compile(r"^([2-9TJQKA][SHDC]|JK)$")
-NOT_CARDS = frozenset({"bid", "redeclare", "contract", "adjutant"})
+NOT_CARDS = frozenset({"bid", "redeclare", "contract", "adjutant", "rensho"})
 """Keys whose values are bids (``"7H"`` is seven hearts as a bid, not the card), or a card
-*named* (Napoleon's adjutant choices: any card of the deck, which says nothing of where it is)."""
+*named* (Napoleon's adjutant choices: any card of the deck; Kakeya's rensho, ♠A or ♣A by
+rule): naming a card says nothing of where it is."""
 PUBLIC_REST = {"unsun": 1}
 """How many cards at the front of a deal's rest are turned face up for everyone."""
 SMALL_OPTIONS: dict[str, dict[str, Any]] = {"meitora": {"target": 6}}
@@ -87,8 +88,18 @@ def secret_cards(state: GameState, seat: int | None) -> set[str]:
     return dealt - may
 
 
+def finished_subtrees(state: GameState) -> frozenset[str]:
+    """Keys that show a finished deal: always the results; and ``last_trick`` before the first
+    card of a new deal (it can only be the previous deal's last trick, played face up)."""
+    keys = {"last_deal", "sheet", "finished_deal"}
+    if not state.needs_deal and not state.is_over:
+        if not any("play" in a for a in state.record_deals()[-1]["actions"]):
+            keys.add("last_trick")
+    return frozenset(keys)
+
+
 class Recorder(Client):
-    def __init__(self, seat: int | None, table: Any, log: list[tuple[int | None, dict[str, Any], set[str]]]) -> None:
+    def __init__(self, seat: int | None, table: Any, log: list[tuple[int | None, dict[str, Any], set[str], frozenset[str]]]) -> None:
         async def send(frame: dict[str, Any]) -> None:
             return None
 
@@ -99,12 +110,13 @@ class Recorder(Client):
     def put(self, frame: dict[str, Any]) -> None:
         # the moment the frame is made: the secrets of this moment
         decoded = json.loads(json.dumps(frame))
-        self.log.append((self.seat, decoded, secret_cards(self.table.state, self.seat)))
+        state = self.table.state
+        self.log.append((self.seat, decoded, secret_cards(state, self.seat), finished_subtrees(state)))
 
 
-async def _play(tmp: str, game: str, seed: int) -> list[tuple[int | None, dict[str, Any], set[str]]]:
+async def _play(tmp: str, game: str, seed: int) -> list[tuple[int | None, dict[str, Any], set[str], frozenset[str]]]:
     store = await Store.open(f"sqlite+aiosqlite:///{tmp}/hidden-{game}-{seed}.db")
-    log: list[tuple[int | None, dict[str, Any], set[str]]] = []
+    log: list[tuple[int | None, dict[str, Any], set[str], frozenset[str]]] = []
     try:
         manager = TableManager(store, grace=60, bot_delay=0)
         info = GAMES[game]
@@ -137,7 +149,7 @@ def test_no_frame_holds_a_card_its_seat_may_not_see(tmp_path_factory: Any, game:
     log = asyncio.run(_play(tmp, game, seed))
     assert len(log) > 20
     seen_secret = 0
-    for seat, frame, secret in log:
+    for seat, frame, secret, finished in log:
         assert frame["type"] == "state" and frame["seat"] == seat
         seen_secret += bool(secret)
         deal_no = frame["view"]["deal_number"]
@@ -147,7 +159,7 @@ def test_no_frame_holds_a_card_its_seat_may_not_see(tmp_path_factory: Any, game:
             assert deal_no >= 1
         if frame.get("finished_deal") is not None:
             assert frame["finished_deal"]["deal"] == deal_no - 1
-        leaked = cards_in(frame, skip=frozenset({"last_deal", "sheet", "finished_deal"})) & secret
+        leaked = cards_in(frame, skip=finished) & secret
         assert not leaked, f"seat {seat} was sent {sorted(leaked)} at state {frame['version']}"
         if seat is None:
             assert frame["view"]["hand"] == [] and frame["hand"] == [] and frame["legal"] == []

@@ -546,11 +546,10 @@ const Table = {
   },
   lastDeal() {
     const f = this.frame, v = f.view;
-    if (v.last_deal) return v.last_deal;
-    if (!f.finished_deal) return null;
-    const d = { hands: f.finished_deal.hands, rest: f.finished_deal.rest };
-    const s = f.sheet[f.finished_deal.deal];
-    return s ? Object.assign(d, s) : d;
+    if (!v.last_deal && !f.finished_deal) return null;
+    const d = Object.assign({}, v.last_deal || (f.finished_deal && f.sheet[f.finished_deal.deal]) || {});
+    if (!d.hands && f.finished_deal) { d.hands = f.finished_deal.hands; if (!("rest" in d)) d.rest = f.finished_deal.rest; }
+    return d;
   },
   showLastDeal() {
     const d = this.lastDeal(); if (!d) return;
