@@ -59,7 +59,8 @@ def _field_docs(cls: type) -> dict[str, str]:
         if (isinstance(prev, ast.AnnAssign) and isinstance(prev.target, ast.Name)
                 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
                 and isinstance(node.value.value, str)):
-            out[prev.target.id] = " ".join(node.value.value.split())
+            # plain text for the page: reST literals (``request``) lose their backticks
+            out[prev.target.id] = " ".join(node.value.value.replace("``", "").split())
     return out
 
 
