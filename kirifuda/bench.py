@@ -6,6 +6,11 @@ the deal, a uniformly random legal action at every decision through the public A
 and the cost of one ``apply``, of ``legal_actions`` (computed afresh) and of copying a state.
 Where OpenSpiel is installed (``pip install 'kirifuda[bench]'``), its euchre — a game of the same
 size — is driven from Python by the same loop in the same run, for comparison.
+
+The solver and the bots (:mod:`kirifuda.solver.bench`): ``solver`` — full deals solved from the
+first trick (median and worst CPU ms; DDS through ``endplay`` on bridge deals with as many tricks
+left, side by side, where installed); ``decision`` — the CPU time of the default ``search`` bot's
+decisions (every phase) in deals between four of them, at the 95th percentile.
 """
 
 from __future__ import annotations
@@ -209,7 +214,48 @@ def bench_openspiel_env(name: str, seconds: float = 2.0, seed: int = 0) -> float
     return round(steps / elapsed, 1)
 
 
-def run(games: list[str] | None = None, seconds: float = 2.0, openspiel: bool = True) -> dict[str, Any]:
+def bench_decisions(game_id: str, deals: int = 4, seed: int = 0) -> dict[str, Any]:
+    """CPU seconds per decision of the default ``search`` bot, four of them at the table."""
+    from .bots import make_bot
+
+    info = GAMES[game_id]
+    rng = random.Random(seed)
+    times: list[float] = []
+    by_phase: dict[str, list[float]] = {}
+    for _ in range(deals):
+        state = info.new_state(info.options({}))
+        bots = [make_bot("search", game_id) for _ in range(state.num_players)]
+        deal_no = state.deal_number
+        state.deal_random(rng)
+        while state.deal_number == deal_no and not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            phase = state.phase.value
+            t0 = time.process_time()
+            action = bots[seat].choose(state.view(seat), rng)
+            times.append(time.process_time() - t0)
+            by_phase.setdefault(phase, []).append(times[-1])
+            state.apply(action, seat)
+            for s, b in enumerate(bots):
+                observe = getattr(b, "observe", None)
+                if observe is not None:
+                    observe(state.view(s))
+    def p95(v: list[float]) -> float:
+        v = sorted(v)
+        return round(v[int(0.95 * (len(v) - 1))], 4)
+
+    times.sort()
+    return {"p95_s": p95(times), "median_s": round(times[len(times) // 2], 4),
+            "max_s": round(times[-1], 4), "decisions": len(times),
+            "p95_s_by_phase": {ph: p95(v) for ph, v in sorted(by_phase.items())}}
+
+
+SOLVER_BENCHES = {"meitora": ("bench_meitora", 10)}
+"""Games whose solver has a full-deal benchmark, and the tricks of a deal (for DDS)."""
+
+
+def run(games: list[str] | None = None, seconds: float = 2.0, openspiel: bool = True,
+        solver_deals: int = 200, decision_deals: int = 4) -> dict[str, Any]:
     out: dict[str, Any] = {"games": {}}
     for game_id in games or sorted(GAMES):
         out["games"][game_id] = bench_game(game_id, seconds)
@@ -223,4 +269,24 @@ def run(games: list[str] | None = None, seconds: float = 2.0, openspiel: bool = 
             if euchre_env is not None:
                 euchre["env_steps_per_s"] = euchre_env
             out["openspiel"] = {"euchre": euchre}
+    if solver_deals > 0:
+        from .solver import bench as solver_bench
+
+        out["solver"] = {}
+        for game_id in games or sorted(GAMES):
+            if game_id not in SOLVER_BENCHES:
+                continue
+            fn, tricks = SOLVER_BENCHES[game_id]
+            fig = getattr(solver_bench, fn)(solver_deals)
+            dds = solver_bench.bench_dds(solver_deals, tricks_left=tricks)
+            if dds is not None:
+                fig["dds_bridge"] = {"tricks_left": tricks, **dds}
+            out["solver"][game_id] = fig
+    if decision_deals > 0:
+        from .bots.search import search_games
+
+        out["decision"] = {}
+        for game_id in games or sorted(GAMES):
+            if game_id in search_games():
+                out["decision"][game_id] = bench_decisions(game_id, decision_deals)
     return out

@@ -1,4 +1,4 @@
-"""The ``kirifuda`` command: play, replay, bench."""
+"""The ``kirifuda`` command: play, replay, bench, tournament."""
 
 from __future__ import annotations
 
@@ -52,7 +52,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         if args.players is not None:
             opts_json["players"] = args.players
         options = info.options(opts_json)
-        game = TerminalGame(info, options, seat=args.seat, bots=args.bots, seed=args.seed,
+        from .bots.base import default_bot
+
+        bots = args.bots or default_bot(info.id)
+        game = TerminalGame(info, options, seat=args.seat, bots=bots, seed=args.seed,
                             lang=args.lang, record_path=Path(args.record) if args.record else None,
                             first=args.first)
     except KirifudaError as exc:
@@ -67,7 +70,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     from .games import find_game
 
     games = [find_game(g).id for g in args.game] if args.game else None
-    result = bench.run(games, seconds=args.seconds, openspiel=not args.no_openspiel)
+    result = bench.run(games, seconds=args.seconds, openspiel=not args.no_openspiel,
+                       solver_deals=0 if args.no_solver else args.solver_deals,
+                       decision_deals=0 if args.no_solver else args.decision_deals)
     if args.json:
         print(json.dumps(result))
         return 0
@@ -83,6 +88,62 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print(f"{'openspiel ' + name:10s} {fig['playouts_per_s']:10.0f} playouts/s  (pyspiel from Python, same loop)"
               + (f"; {fig['env_steps_per_s']:.0f} env steps/s (tensor + step)"
                  if "env_steps_per_s" in fig else ""))
+    for game_id, fig in result.get("solver", {}).items():
+        print(f"{game_id:10s} solver, full deal: median {fig['full_deal_ms_median']:.2f} ms, p90 {fig['full_deal_ms_p90']:.2f} ms,"
+              f" max {fig['full_deal_ms_max']:.2f} ms over {fig['deals']} deals ({fig['core']} core)")
+        dds = fig.get("dds_bridge")
+        if dds:
+            print(f"{'':10s} DDS, bridge, {dds['tricks_left']} tricks left: median {dds['full_deal_ms_median']:.2f} ms,"
+                  f" p90 {dds['full_deal_ms_p90']:.2f} ms, max {dds['full_deal_ms_max']:.2f} ms")
+    for game_id, fig in result.get("decision", {}).items():
+        print(f"{game_id:10s} search bot decisions: p95 {fig['p95_s']:.3f} s, median {fig['median_s']:.3f} s,"
+              f" max {fig['max_s']:.3f} s ({fig['decisions']} decisions); p95 by phase: "
+              + ", ".join(f"{ph} {v:.3f} s" for ph, v in fig["p95_s_by_phase"].items()))
+    return 0
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from .game import parse_option_assignments
+    from .games import find_game
+    from .tournament import run_tournament, write_outputs
+
+    try:
+        info = find_game(args.game)
+        bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+        options = parse_option_assignments(args.option or [])
+        info.options(options)
+        out_dir = Path(args.out) if args.out else Path("tournaments") / f"{info.id}-{'-'.join(bots)}-{args.seed}".replace(":", "_")
+        progress = Progress(TextColumn(f"{info.id}: {' vs '.join(bots)}"), BarColumn(), MofNCompleteColumn(),
+                            TimeRemainingColumn(), transient=args.json, disable=args.json or args.quiet,
+                            console=None)
+        with progress:
+            task = progress.add_task("deals", total=args.deals)
+            summary, results = run_tournament(info.id, bots, args.deals, seed=args.seed, jobs=args.jobs,
+                                              backend=args.backend, options=options,
+                                              time_decisions=args.time, start=args.start,
+                                              progress=lambda k: progress.advance(task, k))
+        files = write_outputs(summary, results, out_dir)
+    except KirifudaError as exc:
+        print(f"kirifuda tournament: {exc}", file=sys.stderr)
+        return 2
+    summary["files"] = files
+    if args.json:
+        summary.pop("per_deal", None)  # in summary.json
+        print(json.dumps(summary, ensure_ascii=False))
+        return 0
+    print(f"{summary['game']}: {summary['deals']} duplicate deals, seed {summary['seed']}")
+    for name, fig in summary["bots"].items():
+        lo, hi = fig["ci95"]
+        print(f"  {name:16s} {fig['mean_score']:+8.3f} points/deal   95% CI [{lo:+.3f}, {hi:+.3f}]")
+    for pair, fig in summary["diff"].items():
+        lo, hi = fig["ci95"]
+        print(f"  {pair:16s} {fig['mean']:+8.3f}               95% CI [{lo:+.3f}, {hi:+.3f}]")
+    for name, fig in summary.get("decision_s", {}).items():
+        print(f"  {name:16s} decision time median {fig['median']:.3f} s, p95 {fig['p95']:.3f} s, max {fig['max']:.3f} s")
+    print(f"records: {files['records']}   summary: {files['summary']}" +
+          (f"   chart: {files['chart']}" if "chart" in files else "   (no chart: pip install 'kirifuda[tournament]')"))
     return 0
 
 
@@ -110,7 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, help="table size, where the game has a choice")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--first", type=int, default=0, help="the seat that starts deal 1 (default 0)")
-    p.add_argument("--bots", default="heuristic", help="the bots' kind: heuristic (default) or random")
+    p.add_argument("--bots", default=None,
+                   help="the bots' kind: search (default where the game has it; search:easy, search:strong),"
+                        " heuristic or random")
     p.add_argument("--seed", type=int, help="seed the shuffles and the bots")
     p.add_argument("--lang", choices=LANGS, default=lang, help=f"language (default from the locale: {lang})")
     p.add_argument("--record", help="where to save the record (default: the user's data directory)")
@@ -127,6 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    p.add_argument("--solver-deals", type=int, default=200, help="full deals solved per game (default 200)")
+    p.add_argument("--decision-deals", type=int, default=4, help="deals of search bots timed (default 4)")
+    p.add_argument("--no-solver", action="store_true", help="skip the solver and bot benchmarks")
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser("serve", help="start the web app (play in the browser)")
@@ -146,6 +212,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", default="meitora")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_bench_server)
+
+    p = sub.add_parser("tournament", help="duplicate matches between bots, with confidence intervals")
+    p.add_argument("game")
+    p.add_argument("--bots", default="search,heuristic",
+                   help="comma-separated bot kinds (random, heuristic, search[:easy|strong], oracle)")
+    p.add_argument("--deals", type=int, default=100, help="deals, each played once per rotation (default 100)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--start", type=int, default=0, help="index of the first deal (shards of one tournament)")
+    p.add_argument("--jobs", type=int, help="processes (default: all cores)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local processes (default) or a Ray cluster (pip install 'kirifuda[ray]')")
+    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a local rule (repeatable)")
+    p.add_argument("--out", help="directory for the records, summary.json and summary.png")
+    p.add_argument("--time", action="store_true", help="also measure each bot's decision time (CPU)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_tournament)
     return parser
 
 

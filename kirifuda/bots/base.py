@@ -9,7 +9,7 @@ from ..actions import Action
 from ..errors import OptionError
 from ..game import View
 
-__all__ = ["Bot", "make_bot", "register_heuristic", "BOT_KINDS"]
+__all__ = ["Bot", "make_bot", "register_heuristic", "BOT_KINDS", "default_bot"]
 
 
 @runtime_checkable
@@ -22,7 +22,7 @@ class Bot(Protocol):
 
 
 _HEURISTICS: dict[str, Callable[[], Bot]] = {}
-BOT_KINDS = ("random", "heuristic")
+BOT_KINDS = ("random", "heuristic", "search", "search:easy", "search:strong", "oracle")
 
 
 def register_heuristic(game_id: str, factory: Callable[[], Bot]) -> None:
@@ -31,7 +31,8 @@ def register_heuristic(game_id: str, factory: Callable[[], Bot]) -> None:
 
 
 def make_bot(kind: str, game: str | None = None) -> Bot:
-    """A bot by kind: ``random`` or ``heuristic`` (which needs the game)."""
+    """A bot by kind: ``random``, ``heuristic``, ``search[:easy|normal|strong]`` or ``oracle``
+    (all but ``random`` need the game; the oracle plays only where it is given the state)."""
     from .random import RandomBot
 
     base = kind.split(":", 1)[0]
@@ -43,4 +44,20 @@ def make_bot(kind: str, game: str | None = None) -> Bot:
         if game is None or game not in _HEURISTICS:
             raise OptionError(f"no heuristic bot for game {game!r}")
         return _HEURISTICS[game]()
+    if base in ("search", "oracle"):
+        from .search import OracleBot, SearchBot
+
+        if game is None:
+            raise OptionError(f"the {base} bot needs the game")
+        if base == "oracle":
+            return OracleBot(game)
+        return SearchBot(game, kind.split(":", 1)[1] if ":" in kind else "normal")
     raise OptionError(f"unknown bot {kind!r}; the bots are {', '.join(BOT_KINDS)}")
+
+
+def default_bot(game: str) -> str:
+    """The strongest bot a user plays against by default: ``search`` where the game has one,
+    else ``heuristic``."""
+    from .search import search_games
+
+    return "search" if game in search_games() else "heuristic"

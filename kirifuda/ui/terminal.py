@@ -64,6 +64,8 @@ class TerminalGame:
         self.lang = lang
         self.rng = random.Random(seed)
         self.bots: dict[int, Bot] = {s: make_bot(bots, info.id) for s in range(n) if s != seat}
+        if any(getattr(b, "needs_state", False) for b in self.bots.values()):
+            raise KirifudaError(f"the {bots} bot sees every card: it plays only in tournaments")
         self.record_path = record_path or default_record_path(info.id)
         self.console = console or Console(highlight=False)
         self.input = input_fn or (lambda prompt: self.console.input(prompt))
@@ -87,6 +89,10 @@ class TerminalGame:
                     action = self.bots[to_act].choose(self.state.view(to_act), self.rng)
                 deal_no = getattr(self.state, "deal_number", None)
                 self.state.apply(action, to_act)
+                for s, bot in self.bots.items():  # bots that remember what they see
+                    observe = getattr(bot, "observe", None)
+                    if observe is not None:
+                        observe(self.state.view(s))
                 self._show_action(to_act, action)
                 self._show_trick_end()
                 if getattr(self.state, "deal_number", None) != deal_no or self.state.is_over:

@@ -1,0 +1,210 @@
+"""Kakeya Trump's part of the search bot and of the oracle.
+
+The seat remembers every card seen played and by whom, and the voids shown (a player who did
+not follow the led suit has none of it; the rensho keeps its printed suit).  Samples deal the
+unseen cards to the other active hands (their sizes are public) respecting the voids.
+
+Decisions:
+
+- **trump** (切り): made by the dealing pair before anyone sees a card: nothing to reason from,
+  the bot keeps the trump in force;
+- **who leads** (親): for each choice, sampled deals solved from the first trick; the better
+  average;
+- **play**: sampled deals, each solved for every legal card (the face cards the bot's pair will
+  capture), each outcome scored as the chips the game pays (win with 9 or more face cards, 8–8
+  to the pair not dealt the rensho; the payment table of spec §6 from the sampled deal); the best
+  average.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..actions import Action, ChooseLeader, ChooseTrump, Play
+from ..game import GameState, View
+from ..games.kakeya import FACE_MASK, KakeyaState, KakeyaView, Phase, chip_payment, rensho_of
+from ..solver.kakeya import KakeyaPosition
+from .search import Level, register_search
+from .search_meitora import _mask, _sample
+
+__all__ = ["KakeyaSearch", "KakeyaOracle", "game_chips"]
+
+DECK = tuple(range(52))
+
+
+def game_chips(my_faces: int, my_dealt: int, their_dealt: int, trump: int) -> float:
+    """The chips the game pays the bot's pair (negative: it pays), from its final face-card
+    count and both pairs' cards as dealt."""
+    rensho = rensho_of(trump)
+    if my_faces >= 9:
+        win = True
+    elif my_faces <= 7:
+        win = False
+    else:
+        win = not my_dealt >> rensho & 1
+    if win:
+        return chip_payment(my_faces, their_dealt, trump)[0] + 0.01 * my_faces
+    return -chip_payment(16 - my_faces, my_dealt, trump)[0] + 0.01 * my_faces
+
+
+def _active(view: KakeyaView) -> list[int]:
+    return sorted(s for p, seats in enumerate(view.pairs) if p != view.sitting_out for s in seats)
+
+
+class KakeyaMemory:
+    def __init__(self) -> None:
+        self.deal = -1
+        self.played: dict[int, int] = {}
+        self.voids: set[tuple[int, int]] = set()
+
+    def update(self, view: View) -> None:
+        assert isinstance(view, KakeyaView)
+        if view.deal_number != self.deal:
+            self.deal = view.deal_number
+            self.played = {}
+            self.voids = set()
+        for trick in (view.trick, view.last_trick):
+            if trick is None or not trick.plays:
+                continue
+            led = trick.plays[0][1].id // 13
+            for i, (seat, card) in enumerate(trick.plays):
+                self.played[card.id] = seat
+                if i and card.id // 13 != led:
+                    self.voids.add((seat, led))
+
+
+class KakeyaSearch:
+    def __init__(self, level: Level) -> None:
+        self.level = level
+        self.memory = KakeyaMemory()
+
+    def observe(self, view: View) -> None:
+        self.memory.update(view)
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        assert isinstance(view, KakeyaView)
+        first = view.legal_actions[0]
+        if isinstance(first, ChooseTrump):
+            return ChooseTrump(None)
+        if isinstance(first, ChooseLeader):
+            return self._leader(view, rng)
+        return self._play(view, rng)
+
+    def _deal(self, view: KakeyaView, rng: random.Random) -> dict[int, int]:
+        """Sampled hands of the active seats (the bot's own as it is)."""
+        assert view.seat is not None
+        mine = _mask(c.id for c in view.hand)
+        seen = mine | _mask(self.memory.played)
+        pool = [c for c in DECK if not seen >> c & 1]
+        active = _active(view)
+        sizes = {s: view.hand_sizes[s] for s in active if s != view.seat}
+        gone = max(0, len(pool) - sum(sizes.values()))
+        forbidden: dict[int, int] = {}
+        for seat, suit in self.memory.voids:
+            if seat in sizes:
+                forbidden[seat] = forbidden.get(seat, 0) | (0x1FFF << (13 * suit))
+        got = _sample(rng, pool, sizes, gone, forbidden) or _sample(rng, pool, sizes, gone, {})
+        assert got is not None
+        hands = {s: got[s] for s in sizes}
+        hands[view.seat] = mine
+        return hands
+
+    def _dealt(self, view: KakeyaView, hands: dict[int, int], pair: int) -> int:
+        """A pair's cards as dealt, in a sampled deal (its hands now and what it has played)."""
+        seats = view.pairs[pair]
+        m = 0
+        for s in seats:
+            m |= hands.get(s, 0)
+        for c, s in self.memory.played.items():
+            if s in seats:
+                m |= 1 << c
+        return m
+
+    def _play(self, view: KakeyaView, rng: random.Random) -> Action:
+        plays = [a for a in view.legal_actions if isinstance(a, Play)]
+        if len(plays) == 1:
+            return plays[0]
+        assert view.seat is not None and view.trump is not None and view.own_pair is not None
+        trump = view.trump.index
+        active = _active(view)
+        idx = {s: i for i, s in enumerate(active)}
+        me = view.seat
+        pair = view.own_pair
+        other = next(p for p in range(len(view.pairs)) if p != pair and p != view.sitting_out)
+        maxside = sum(1 << idx[s] for s in view.pairs[pair])
+        trick = view.trick.plays if view.trick is not None else ()
+        leader = idx[view.trick.leader] if view.trick is not None and trick else idx[me]
+        cards = tuple(c.id for _, c in trick)
+        faces = view.face_cards[pair]
+        so_far = len(faces) if faces is not None else 0
+        totals: dict[int, float] = {}
+        for _ in range(self.level.play_samples):
+            hands = self._deal(view, rng)
+            pos = KakeyaPosition(trump, tuple(hands[s] for s in active), leader, cards, maxside)  # type: ignore[arg-type]
+            values = pos.move_values(max_nodes=self.level.play_nodes)
+            mine_dealt = self._dealt(view, hands, pair)
+            their_dealt = self._dealt(view, hands, other)
+            for c, v in values.items():
+                totals[c] = totals.get(c, 0.0) + game_chips(round(so_far + v), mine_dealt, their_dealt, trump)
+        return max(plays, key=lambda a: totals.get(a.card.id, float("-inf")))
+
+    def _leader(self, view: KakeyaView, rng: random.Random) -> Action:
+        choices = [a for a in view.legal_actions if isinstance(a, ChooseLeader)]
+        assert view.trump is not None and view.own_pair is not None
+        trump = view.trump.index
+        active = _active(view)
+        idx = {s: i for i, s in enumerate(active)}
+        pair = view.own_pair
+        other = next(p for p in range(len(view.pairs)) if p != pair and p != view.sitting_out)
+        maxside = sum(1 << idx[s] for s in view.pairs[pair])
+        totals = {a.seat: 0.0 for a in choices}
+        for _ in range(self.level.bid_samples):
+            hands = self._deal(view, rng)
+            for a in choices:
+                pos = KakeyaPosition(trump, tuple(hands[s] for s in active), idx[a.seat], (), maxside)  # type: ignore[arg-type]
+                v = pos.estimate(self.level.bid_nodes)
+                totals[a.seat] += game_chips(round(v), self._dealt(view, hands, pair),
+                                             self._dealt(view, hands, other), trump)
+        return max(choices, key=lambda a: totals[a.seat])
+
+
+ORACLE_NODES = 500_000
+"""The oracle's budget per solve: a full Kakeya deal (13 tricks, the size of bridge) is not
+always solved exactly within it early in the deal; later it is."""
+
+
+class KakeyaOracle:
+    """The same decisions with the real cards (solves of up to ``ORACLE_NODES`` nodes)."""
+
+    def choose_state(self, state: GameState, rng: random.Random) -> Action:
+        assert isinstance(state, KakeyaState)
+        legal = state.legal_actions()
+        if state.phase is Phase.TRUMP:
+            return ChooseTrump(None)
+        seat = state.to_act
+        assert seat is not None
+        active = list(state.active_seats)
+        idx = {s: i for i, s in enumerate(active)}
+        pair = state.pair_of(seat)
+        maxside = sum(1 << idx[s] for s in state.pair_seats(pair))
+        hands = tuple(state._hands[s] for s in active)
+        trump = state.trump.index
+        other = next(p for p in state._playing if p != pair)
+        mine_dealt, their_dealt = state._dealt_pair[pair], state._dealt_pair[other]
+        so_far = len(state._faces[pair])
+        if state.phase is Phase.LEADER:
+            def lead_value(a: Action) -> float:
+                assert isinstance(a, ChooseLeader)
+                v = KakeyaPosition(trump, hands, idx[a.seat], (), maxside).estimate(ORACLE_NODES)  # type: ignore[arg-type]
+                return game_chips(round(v), mine_dealt, their_dealt, trump)
+            return max(legal, key=lead_value)
+        plays = [a for a in legal if isinstance(a, Play)]
+        if len(plays) == 1:
+            return plays[0]
+        trick = tuple(c for _, c in state._trick)
+        leader = idx[state._trick[0][0]] if state._trick else idx[seat]
+        values = KakeyaPosition(trump, hands, leader, trick, maxside).move_values(ORACLE_NODES)  # type: ignore[arg-type]
+        return max(plays, key=lambda a: game_chips(round(so_far + values[a.card.id]), mine_dealt, their_dealt, trump))
+
+
+register_search("kakeya", KakeyaSearch, KakeyaOracle)

@@ -1,0 +1,475 @@
+"""Meitora's part of the search bot and of the oracle.
+
+What the seat remembers (:class:`MeitoraMemory`): every card seen played and by whom (from the
+trick in progress, the trick just completed and its own team's tricks, in every view it is
+shown), the voids shown (a player who did not follow the led suit, the joker apart, has none of
+it), and the bidding.  What it samples: the cards it has not seen are dealt at random to the
+other hands (their sizes are public) and to the cards out of play (the negri, and any card
+played while the bot was not shown the table), a void seat never getting a card of its void
+suit and a seat that has played its ninth card never holding the joker (it may not be kept to
+the end).
+
+Decisions:
+
+- **play**: sample deals, solve each (every legal card and joker request, exactly), score each
+  outcome as the deal's points for the bot's team (made: X − 5 + (Y − X)/2; set: X − Y to the
+  defenders), play the best average; the number of samples shrinks early in the deal, when a
+  solve costs most;
+- **claim** (オープン): only when the claim holds for *every* deal consistent with what the seat
+  has seen — the bot is on lead, no unseen joker, its trumps are the highest and at least as
+  many as the unseen trumps (each trump lead pulls one), and each of its other cards is the
+  highest of its suit among the unseen cards.  (The unseen cards include the partner's: the
+  claim must hold whatever the other three play.)  Sound, not complete;
+- **bid**: sample the other hands and the agari; for the most promising strains (a quick
+  count), the bot as declarer takes the agari, discards the quick negri and the deal is
+  solved; bid the legal bid with the best expected points if it is positive, else pass
+  (a weak hand declares broken, as the heuristic bot does);
+- **negri**: for the most promising discards, sample the other hands and solve; keep the best.
+
+The solver assumes everyone sees everything: it overrates the declarer a little; the bidding
+subtracts ``BID_MARGIN`` tricks for it, and bids down to ``BID_FLOOR`` expected points (a
+pass lets the others play).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..actions import CLAIM, Action, Bid, Broken, Claim, Discard, Pass, Play
+from ..cards import JOKER_ID
+from ..game import GameState, View
+from ..games.meitora import DECK_IDS, EFF_SUIT, STRAINS, STRENGTH, MeitoraState, MeitoraView, Phase
+from ..solver.meitora import MeitoraPosition, position_of
+from ..solver.rules import NO_SUIT
+from .meitora_heuristic import estimate_tricks
+from .search import Level, register_search
+
+__all__ = ["MeitoraMemory", "MeitoraSearch", "MeitoraOracle", "deal_points", "claim_is_provable"]
+
+TRUMP_OF_STRAIN = {"S": 0, "C": 3, "D": 2, "H": 1, "N": None}
+REQUEST_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3, "any": 4}
+BID_MARGIN = 0.5
+BID_FLOOR = -1.0
+"""Expected points below which the bot passes: passing is worth less than nothing, as the others
+would often play (and make) a contract of their own (tuned in duplicate matches against the
+heuristic bot)."""
+"""Tricks taken off the solver's count when bidding (it sees every card; a declarer does not)."""
+GONE = -1
+
+
+def deal_points(count: int, tricks: float) -> float:
+    """The deal's points for the declarer's team, minus the defenders': made (Y ≥ X):
+    X − 5 + (Y − X)/2; set: −(X − Y)."""
+    if tricks >= count:
+        return count - 5 + (tricks - count) / 2
+    return -(count - tricks)
+
+
+def _mask(ids: Any) -> int:
+    m = 0
+    for c in ids:
+        m |= 1 << c
+    return m
+
+
+def _ids(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _led_of(view: MeitoraView, strain: int) -> int:
+    """The led suit of the trick in progress (a joker lead: its request)."""
+    assert view.trick is not None and view.trick.plays
+    first = view.trick.plays[0][1]
+    if first.id == JOKER_ID:
+        if view.joker_request is not None:
+            return REQUEST_INDEX[view.joker_request]
+        return EFF_SUIT[strain][JOKER_ID]  # joker_lead="trump": it asks for trump
+    return EFF_SUIT[strain][first.id]
+
+
+class MeitoraMemory:
+    """What one seat has seen of the current deal."""
+
+    def __init__(self) -> None:
+        self.deal = -1
+        self.played: dict[int, int] = {}
+        """Card id → the seat that played it."""
+        self.voids: set[tuple[int, int]] = set()
+        """(seat, effective suit) pairs shown void."""
+        self.joker_lead = "request"
+        self.bids: tuple[tuple[int, Action], ...] = ()
+
+    def update(self, view: View) -> None:
+        assert isinstance(view, MeitoraView)
+        if view.deal_number != self.deal:
+            self.deal = view.deal_number
+            self.played = {}
+            self.voids = set()
+        self.bids = view.bids
+        if view.contract is None:
+            return
+        strain = STRAINS.index(view.contract.strain)
+        tricks = list(view.own_team_tricks)
+        if view.trick is not None:
+            tricks.append(view.trick)
+        if view.last_trick is not None:
+            tricks.append(view.last_trick)
+        for trick in tricks:
+            plays = trick.plays
+            if not plays:
+                continue
+            first = plays[0][1]
+            if first.id == JOKER_ID and trick is view.trick:
+                if view.joker_request is None:
+                    self.joker_lead = "trump"
+                led = _led_of(view, strain)
+            elif first.id == JOKER_ID:
+                led = NO_SUIT  # a past joker lead: its request is not shown; infer nothing
+            else:
+                led = EFF_SUIT[strain][first.id]
+            for i, (seat, card) in enumerate(plays):
+                self.played[card.id] = seat
+                if i and led != NO_SUIT and card.id != JOKER_ID and EFF_SUIT[strain][card.id] != led:
+                    self.voids.add((seat, led))
+        for a in view.legal_actions:
+            if isinstance(a, Play) and a.card.id == JOKER_ID and not (view.trick and view.trick.plays):
+                self.joker_lead = "request" if a.request is not None else "trump"
+
+
+def _sample(rng: random.Random, pool: list[int], sizes: dict[int, int], gone: int,
+            forbidden: dict[int, int]) -> dict[int, int] | None:
+    """Deal ``pool`` to the seats of ``sizes`` (and ``gone`` cards out of play), each seat
+    refusing the cards of its ``forbidden`` mask; ``None`` if the tries fail."""
+    for _ in range(60):
+        order = pool[:]
+        rng.shuffle(order)
+        cap = dict(sizes)
+        cap[GONE] = gone
+        hands = {s: 0 for s in cap}
+        ok = True
+        for c in order:
+            bit = 1 << c
+            elig = [s for s in cap if cap[s] > 0 and not forbidden.get(s, 0) & bit]
+            if not elig:
+                ok = False
+                break
+            total = sum(cap[s] for s in elig)
+            r = rng.randrange(total)
+            for s in elig:
+                r -= cap[s]
+                if r < 0:
+                    break
+            hands[s] |= bit
+            cap[s] -= 1
+        if ok:
+            return hands
+    return None
+
+
+class MeitoraSearch:
+    def __init__(self, level: Level) -> None:
+        self.level = level
+        self.memory = MeitoraMemory()
+
+    def observe(self, view: View) -> None:
+        self.memory.update(view)
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        assert isinstance(view, MeitoraView)
+        legal = view.legal_actions
+        first = legal[0]
+        if isinstance(first, (Bid, Pass, Broken)):
+            return self._bid(view, rng)
+        if isinstance(first, Discard):
+            return self._discard(view, rng)
+        return self._play(view, rng)
+
+    # -- what is unseen ----------------------------------------------------------------------
+    def _unseen(self, view: MeitoraView) -> tuple[list[int], dict[int, int], int, dict[int, int]]:
+        """The cards the seat has not seen, the other hands' sizes, how many unseen cards are
+        out of play, and each seat's forbidden cards."""
+        assert view.seat is not None
+        mine = _mask(c.id for c in view.hand)
+        seen = mine | _mask(self.memory.played)
+        if view.negri is not None:
+            seen |= 1 << view.negri.id
+        pool = [c for c in DECK_IDS if not seen >> c & 1]
+        sizes = {s: view.hand_sizes[s] for s in range(4) if s != view.seat}
+        gone = len(pool) - sum(sizes.values())
+        forbidden: dict[int, int] = {}
+        if view.contract is not None:
+            masks = [0] * 5
+            eff = EFF_SUIT[STRAINS.index(view.contract.strain)]
+            for c in DECK_IDS:
+                masks[eff[c]] |= 1 << c
+            for seat, suit in self.memory.voids:
+                if seat in sizes:
+                    forbidden[seat] = forbidden.get(seat, 0) | masks[suit]
+        for seat, n in sizes.items():
+            if n <= 1:  # the joker may not be kept to the last trick
+                forbidden[seat] = forbidden.get(seat, 0) | (1 << JOKER_ID)
+        return pool, sizes, max(gone, 0), forbidden
+
+    def _deal(self, view: MeitoraView, rng: random.Random) -> list[int]:
+        assert view.seat is not None
+        pool, sizes, gone, forbidden = self._unseen(view)
+        got = _sample(rng, pool, sizes, gone, forbidden)
+        if got is None:  # the memory contradicts itself (it cannot): deal without constraints
+            got = _sample(rng, pool, sizes, gone, {})
+            assert got is not None
+        hands = [0, 0, 0, 0]
+        for s in sizes:
+            hands[s] = got[s]
+        hands[view.seat] = _mask(c.id for c in view.hand)
+        return hands
+
+    # -- play --------------------------------------------------------------------------------
+    def _play(self, view: MeitoraView, rng: random.Random) -> Action:
+        legal = view.legal_actions
+        plays = [a for a in legal if isinstance(a, Play)]
+        if any(isinstance(a, Claim) for a in legal) and claim_is_provable(view, self.memory):
+            return CLAIM
+        if len(plays) == 1:
+            return plays[0]
+        assert view.contract is not None and view.declarer is not None and view.seat is not None
+        strain = STRAINS.index(view.contract.strain)
+        trick = view.trick.plays if view.trick is not None else ()
+        leader = view.trick.leader if view.trick is not None and trick else view.seat
+        led = _led_of(view, strain) if trick else NO_SUIT
+        cards = tuple(c.id for _, c in trick)
+        declarer = view.declarer
+        team = declarer % 2
+        taken = view.team_tricks[team]
+        count = view.contract.count
+        sign = 1 if view.seat % 2 == team else -1
+        totals: dict[tuple[int, str | None], float] = {}
+        guess = -1
+        for _ in range(self.level.play_samples):
+            hands = self._deal(view, rng)
+            pos = MeitoraPosition(strain, tuple(hands), leader, cards, led, declarer,  # type: ignore[arg-type]
+                                  self.memory.joker_lead)
+            values = pos.move_values(guess=guess, max_nodes=self.level.play_nodes)
+            for key, v in values.items():
+                y = taken + v
+                u = sign * (deal_points(count, y) + 0.01 * y)
+                totals[key] = totals.get(key, 0.0) + u
+            guess = int(max(values.values()) if sign > 0 else min(values.values()))
+        best = max(plays, key=lambda a: totals.get((a.card.id, a.request), float("-inf")))
+        return best
+
+    # -- bidding -----------------------------------------------------------------------------
+    def _bid(self, view: MeitoraView, rng: random.Random) -> Action:
+        legal = view.legal_actions
+        broken = [a for a in legal if isinstance(a, Broken)]
+        if broken:
+            return broken[0]
+        bids = [a for a in legal if isinstance(a, Bid)]
+        passing = next(a for a in legal if isinstance(a, Pass))
+        if not bids:
+            return passing
+        assert view.seat is not None
+        me = view.seat
+        hand = [c.id for c in view.hand]
+        open_strains = {b.strain for b in bids}
+        ranked = sorted((s for s in STRAINS if s in open_strains),
+                        key=lambda s: -estimate_tricks(view.hand, s))[:self.level.bid_strains]
+        if not ranked:
+            return passing
+        mine = _mask(hand)
+        pool = [c for c in DECK_IDS if not mine >> c & 1]
+        tricks: dict[str, list[float]] = {s: [] for s in ranked}
+        for _ in range(self.level.bid_samples):
+            rng.shuffle(pool)
+            others = [s for s in range(4) if s != me]
+            hands = [0, 0, 0, 0]
+            for i, s in enumerate(others):
+                hands[s] = _mask(pool[10 * i:10 * i + 10])
+            agari = pool[30]
+            for strain in ranked:
+                si = STRAINS.index(strain)
+                eleven = hand + [agari]
+                negri = quick_negri(eleven, si)
+                h = list(hands)
+                h[me] = _mask(c for c in eleven if c != negri)
+                pos = MeitoraPosition(si, tuple(h), me, (), NO_SUIT, me)  # type: ignore[arg-type]
+                tricks[strain].append(pos.estimate(self.level.bid_nodes, guess=8))
+        best: Action = passing
+        best_ev = BID_FLOOR
+        for b in bids:
+            if b.strain not in tricks:
+                continue
+            ts = tricks[b.strain]
+            ev = sum(deal_points(b.count, t - BID_MARGIN) for t in ts) / len(ts)
+            if ev > best_ev:
+                best, best_ev = b, ev
+        return best
+
+    # -- negri -------------------------------------------------------------------------------
+    def _discard(self, view: MeitoraView, rng: random.Random) -> Action:
+        legal = [a for a in view.legal_actions if isinstance(a, Discard)]
+        assert view.contract is not None and view.seat is not None
+        si = STRAINS.index(view.contract.strain)
+        me = view.seat
+        hand = [c.id for c in view.hand]
+        ranked = sorted(hand, key=lambda c: _negri_badness(hand, c, si))
+        candidates = ranked[:self.level.discard_candidates]
+        mine = _mask(hand)
+        pool = [c for c in DECK_IDS if not mine >> c & 1]
+        count = view.contract.count
+        totals = {c: 0.0 for c in candidates}
+        for _ in range(self.level.discard_samples):
+            rng.shuffle(pool)
+            others = [s for s in range(4) if s != me]
+            hands = [0, 0, 0, 0]
+            for i, s in enumerate(others):
+                hands[s] = _mask(pool[10 * i:10 * i + 10])
+            for c in candidates:
+                h = list(hands)
+                h[me] = mine & ~(1 << c)
+                pos = MeitoraPosition(si, tuple(h), me, (), NO_SUIT, me)  # type: ignore[arg-type]
+                t = pos.estimate(self.level.discard_nodes, guess=count)
+                totals[c] += deal_points(count, t) + 0.01 * t
+        best = max(candidates, key=lambda c: (totals[c], -candidates.index(c)))
+        return next(a for a in legal if a.cards[0].id == best)
+
+
+def _negri_badness(hand: list[int], c: int, si: int) -> tuple[int, int, int]:
+    """The heuristic bot's order of discards: low cards of short side suits first, never a
+    trump or the joker unless nothing else."""
+    eff = EFF_SUIT[si]
+    trump = TRUMP_OF_STRAIN[STRAINS[si]]
+    counts: dict[int, int] = {}
+    for x in hand:
+        counts[eff[x]] = counts.get(eff[x], 0) + 1
+    s = eff[c]
+    if c == JOKER_ID or s == trump:
+        return (1, 0, -STRENGTH[si][trump if trump is not None else 0][c])
+    rank = c % 13 + 2
+    return (0, counts[s] if rank < 14 else 99, rank)
+
+
+def quick_negri(hand: list[int], si: int) -> int:
+    return min(hand, key=lambda c: _negri_badness(hand, c, si))
+
+
+def claim_is_provable(view: MeitoraView, memory: MeitoraMemory) -> bool:
+    """Does a claim by this seat hold for every deal consistent with what it has seen?  (Only
+    on lead; see the module docstring.)"""
+    if view.trick is not None and view.trick.plays:
+        return False
+    if view.contract is None or not view.hand:
+        return False
+    si = STRAINS.index(view.contract.strain)
+    eff = EFF_SUIT[si]
+    trump = TRUMP_OF_STRAIN[view.contract.strain]
+    mine = [c.id for c in view.hand]
+    seen = _mask(mine) | _mask(memory.played)
+    if view.negri is not None:
+        seen |= 1 << view.negri.id
+    unseen = [c for c in DECK_IDS if not seen >> c & 1]
+    if JOKER_ID in unseen:
+        return False
+    top: dict[int, int] = {}
+    for c in unseen:
+        s = eff[c]
+        v = STRENGTH[si][s][c]
+        top[s] = max(top.get(s, -1), v)
+    if trump is not None:
+        my_trumps = [c for c in mine if eff[c] == trump]
+        their_trumps = [c for c in unseen if eff[c] == trump]
+        if their_trumps:
+            if len(my_trumps) < len(their_trumps):
+                return False
+            if any(STRENGTH[si][trump][c] < top[trump] for c in my_trumps):
+                return False
+    for c in mine:
+        s = eff[c]
+        if c == JOKER_ID or s == trump:
+            continue
+        if STRENGTH[si][s][c] < top.get(s, -1):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------------------------
+# The oracle: the same decisions with the real cards
+
+
+class MeitoraOracle:
+    def choose_state(self, state: GameState, rng: random.Random) -> Action:
+        assert isinstance(state, MeitoraState)
+        legal = state.legal_actions()
+        seat = state.to_act
+        assert seat is not None
+        if state.phase is Phase.PLAY:
+            return self._play(state, legal, seat)
+        if state.phase is Phase.DISCARD:
+            return self._discard(state, legal, seat)
+        return self._bid(state, legal, seat)
+
+    def _play(self, state: MeitoraState, legal: tuple[Action, ...], seat: int) -> Action:
+        plays = [a for a in legal if isinstance(a, Play)]
+        if any(isinstance(a, Claim) for a in legal) and state._claim_is_valid(seat):
+            return CLAIM
+        if len(plays) == 1:
+            return plays[0]
+        pos = position_of(state)
+        values = pos.move_values()
+        team = pos.declarer % 2
+        sign = 1 if seat % 2 == team else -1
+        taken = state.team_tricks[team]
+        assert state.contract is not None
+        count = state.contract.count
+
+        def utility(a: Play) -> float:
+            y = taken + values[(a.card.id, a.request)]
+            return sign * (deal_points(count, y) + 0.01 * y)
+
+        return max(plays, key=utility)
+
+    def _discard(self, state: MeitoraState, legal: tuple[Action, ...], seat: int) -> Action:
+        assert state.contract is not None
+        si = STRAINS.index(state.contract.strain)
+        hands = list(state._hands)
+        best: Action = legal[0]
+        best_t = -1
+        for a in legal:
+            assert isinstance(a, Discard)
+            h = list(hands)
+            h[seat] &= ~(1 << a.cards[0].id)
+            t = MeitoraPosition(si, tuple(h), seat, (), NO_SUIT, seat).value(  # type: ignore[arg-type]
+                guess=state.contract.count)
+            if t > best_t:
+                best, best_t = a, t
+        return best
+
+    def _bid(self, state: MeitoraState, legal: tuple[Action, ...], seat: int) -> Action:
+        broken = [a for a in legal if isinstance(a, Broken)]
+        if broken:
+            return broken[0]
+        bids = [a for a in legal if isinstance(a, Bid)]
+        passing = next(a for a in legal if isinstance(a, Pass))
+        if not bids:
+            return passing
+        hand = _ids(state._hands[seat])
+        eleven = hand + [state._agari]
+        best: Action = passing
+        best_pts = 0.0
+        for strain in {b.strain for b in bids}:
+            si = STRAINS.index(strain)
+            h = list(state._hands)
+            h[seat] = _mask(c for c in eleven if c != quick_negri(eleven, si))
+            t = MeitoraPosition(si, tuple(h), seat, (), NO_SUIT, seat).value(guess=8)  # type: ignore[arg-type]
+            for b in bids:
+                if b.strain == strain and deal_points(b.count, t) > best_pts:
+                    best, best_pts = b, deal_points(b.count, t)
+        return best
+
+
+register_search("meitora", MeitoraSearch, MeitoraOracle)

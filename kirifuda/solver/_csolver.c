@@ -1,0 +1,840 @@
+/* The perfect-information trick-taking solver: exact alpha-beta with a transposition table,
+ * move ordering, and equivalent cards merged.  Generic over a game's trick rules, given as
+ * tables (kirifuda/solver/rules.py documents every field; kirifuda/solver/_pysolver.py is the
+ * same algorithm in pure Python: the reference and the fallback).
+ *
+ * Value: the points the maximising side takes from the position on (a trick is worth
+ * trick_base plus the points of its cards).
+ *
+ * Inside, cards are renumbered so that each effective suit is one contiguous run of bits with
+ * its strongest card on the highest bit: "is any other hand stronger in this suit", runs of top
+ * cards, equivalent cards and played cards squeezed out of the table key are then a few bit
+ * operations.  The Python side speaks card ids (kirifuda.cards).
+ *
+ * The search: null-window alpha-beta at the value's binary-search points (the table keeps
+ * the bounds found), a table entry per trick start keyed by the hands with played cards
+ * squeezed out (positions that differ only in which cards are gone are one), bounds from sure
+ * tricks in the strongest suit and from the leader's quick tricks, the table's best lead first.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXP 6
+#define NSUIT 5
+#define NOSUIT 4
+#define NCARD 64
+
+typedef uint64_t u64;
+
+typedef struct {
+    int np;
+    int off[NSUIT], len[NSUIT];      /* internal bit range of each effective suit */
+    u64 suit_mask[NSUIT];            /* internal */
+    unsigned char isuit[NCARD];      /* internal bit -> effective suit */
+    int card_of[NCARD];              /* internal bit -> card id */
+    int int_of[NCARD];               /* card id -> internal bit, -1 if none */
+    short strength[NSUIT][NCARD];    /* [led][internal] */
+    short points[NCARD];             /* internal */
+    u64 free_mask, multi_lead_mask, last_forced_mask, nomerge_mask, all_mask;
+    int n_lead_choices;
+    int lead_choices[NSUIT];
+    int trick_base;
+    int has_points;
+    int trump;      /* the suit that beats every other led suit, or -1 */
+    int nclass;                      /* cards of equal points: classes */
+    u64 class_mask[8];
+    int canon_ok;                    /* each class a contiguous run of each suit's order */
+    int top_suit;   /* the suit whose every card beats every other card, whatever is led, or -1 */
+} Rules;
+
+/* A table entry: a bound on the value of every trick-start position with the same leader and
+ * suit lengths per hand whose canonical hands agree with k on the slots of relmask (the cards
+ * whose rank mattered to the bound: the top of each suit down to its lowest relevant card). */
+typedef struct {
+    u64 k[MAXP];     /* the canonical hands masked by relmask */
+    u64 relmask;
+    u64 lensig;
+    uint32_t gen, next;
+    int16_t lo, hi;
+    uint8_t leader, left;
+    int8_t best_card, best_led;
+} Ent;
+
+/* Entries are chained per suit-length signature (a position matches entries of other cards'
+ * ranks, so they cannot be found by a hash of the whole position). */
+#define TT_BITS 17
+#define TT_SIZE (1u << TT_BITS)
+#define POOL_SIZE (1u << 20)
+typedef struct { uint32_t gen, head; } Head;
+static Head *tt_heads = NULL;
+static Ent *pool = NULL;
+static uint32_t pool_n = 0;
+static uint32_t tt_gen = 0;
+
+static inline u64 mix(u64 x);
+
+typedef struct {
+    const Rules *r;
+    u64 hands[MAXP];
+    u64 gone;                        /* cards of completed tricks */
+    int maxside[MAXP];
+    int tcard[MAXP];
+    int tn, led, leader;
+    int hint_card, hint_led, best_card, best_led;
+    long long nodes, limit;   /* limit: stop after this many nodes (0: none) */
+    int aborted;
+} S;
+
+static inline int popc(u64 x) { return __builtin_popcountll(x); }
+static inline int lowbit(u64 x) { return __builtin_ctzll(x); }
+static inline int highbit(u64 x) { return 63 - __builtin_clzll(x); }
+static inline u64 above(int c) { return c >= 63 ? 0 : (~0ULL << (c + 1)); }
+
+static inline u64 legal_mask(const Rules *r, u64 hand, int tn, int led) {
+    if ((hand & r->last_forced_mask) && popc(hand) == 2) return hand & r->last_forced_mask;
+    if (tn == 0 || led == NOSUIT) return hand;
+    u64 f = hand & r->suit_mask[led];
+    return f ? (f | (hand & r->free_mask)) : hand;
+}
+
+static inline u64 mix(u64 x) {
+    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
+    return x;
+}
+
+static inline int trick_winner_idx(const S *s) {
+    const short *st = s->r->strength[s->led];
+    int best = 0, bv = st[s->tcard[0]];
+    for (int i = 1; i < s->r->np; i++) {
+        int v = st[s->tcard[i]];
+        if (v > bv) { bv = v; best = i; }
+    }
+    return best;
+}
+
+static inline int trick_value(const S *s) {
+    int v = s->r->trick_base;
+    if (s->r->has_points)
+        for (int i = 0; i < s->r->np; i++) v += s->r->points[s->tcard[i]];
+    return v;
+}
+
+typedef struct { int card, led, score; } Move;
+
+static inline void add_move(const S *s, int c, Move *mv, int *n) {
+    const Rules *r = s->r;
+    if (s->tn == 0 && ((r->multi_lead_mask >> c) & 1)) {
+        for (int j = 0; j < r->n_lead_choices; j++) { mv[*n].card = c; mv[*n].led = r->lead_choices[j]; (*n)++; }
+    } else {
+        mv[*n].card = c; mv[*n].led = (s->tn == 0) ? r->isuit[c] : s->led; (*n)++;
+    }
+}
+
+/* The mover's choices: legal cards with equivalents merged (cards of one effective suit, held
+ * together, with nothing but played cards between them, are one choice: the strongest stands
+ * for the run), the leads of a multi-lead card once per led choice. */
+static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
+    const Rules *r = s->r;
+    u64 live = r->all_mask & ~s->gone;
+    u64 mergeable = legal & ~r->nomerge_mask;
+    int n = 0;
+    for (int su = 0; su < NSUIT; su++) {
+        u64 ls = legal & r->suit_mask[su];
+        if (!ls) continue;
+        u64 x = live & r->suit_mask[su];
+        int prev = -1;
+        while (x) {
+            int c = highbit(x);
+            x ^= 1ULL << c;
+            if (!((ls >> c) & 1)) { prev = -1; continue; }
+            if (prev >= 0 && ((mergeable >> c) & 1) && ((mergeable >> prev) & 1)
+                && r->points[c] == r->points[prev]) { prev = c; continue; }
+            prev = c;
+            add_move(s, c, mv, &n);
+        }
+    }
+    return n;
+}
+
+static void order_moves(const S *s, int seat, Move *mv, int n) {
+    const Rules *r = s->r;
+    if (s->tn == 0) {
+        u64 others = 0;
+        for (int p = 0; p < r->np; p++) if (p != seat) others |= s->hands[p];
+        for (int i = 0; i < n; i++) {
+            int c = mv[i].card;
+            int su = r->isuit[c];
+            int st = r->strength[su][c];
+            int master = !(others & r->suit_mask[su] & above(c)) && !(((r->free_mask >> c) & 1) && (others & r->free_mask));
+            if ((r->multi_lead_mask >> c) & 1) mv[i].score = 300 + (mv[i].led == NOSUIT ? 1 : 0);
+            else if (master) mv[i].score = 2000 + st;
+            else mv[i].score = 1000 - st;
+        }
+    } else {
+        const short *stl = r->strength[s->led];
+        int bi = 0, bv = stl[s->tcard[0]];
+        for (int i = 1; i < s->tn; i++) { int v = stl[s->tcard[i]]; if (v > bv) { bv = v; bi = i; } }
+        int wseat = (s->leader + bi) % r->np;
+        int partner_winning = s->maxside[wseat] == s->maxside[seat];
+        for (int i = 0; i < n; i++) {
+            int c = mv[i].card;
+            int v = stl[c];
+            int free = (r->free_mask >> c) & 1;
+            if (partner_winning) mv[i].score = (free ? -5000 : 0) - v * 4 - r->points[c] * (s->maxside[seat] ? -1 : 1);
+            else if (v > bv) mv[i].score = (free ? 3000 : 5000) - v;
+            else mv[i].score = -v * 4 - r->points[c];
+        }
+    }
+    for (int i = 1; i < n; i++) {
+        Move m = mv[i]; int j = i - 1;
+        while (j >= 0 && mv[j].score < m.score) { mv[j + 1] = mv[j]; j--; }
+        mv[j + 1] = m;
+    }
+}
+
+/* Sure tricks from the strongest suit (trumps with the joker; the joker alone in no-trump),
+ * whose cards beat every other card whatever is led.  A player's k strongest cards of it go to
+ * k different tricks; a trick with one of them is lost only to a stronger card of that suit held
+ * by the other side, and each such card takes one trick at most: so the player's side takes at
+ * least k minus the number of the other side's cards stronger than the k-th.  sure[side] is the
+ * best such bound over the side's players (side 1: the maximising side). */
+static void sure_tricks(const S *s, int *sure, int *depth) {
+    const Rules *r = s->r;
+    int su = r->top_suit;
+    sure[0] = sure[1] = 0;
+    depth[0] = depth[1] = 0;
+    int k = 0;
+    if (su < 0) return;
+    int np = r->np;
+    int mine[MAXP] = {0};
+    int seen[2] = {0, 0};
+    u64 all = 0;
+    for (int p = 0; p < np; p++) all |= s->hands[p];
+    u64 x = all & r->suit_mask[su];
+    while (x) {
+        int c = highbit(x);
+        u64 b = 1ULL << c;
+        x ^= b;
+        int holder = 0;
+        while (!(s->hands[holder] & b)) holder++;
+        int side = s->maxside[holder];
+        mine[holder]++;
+        int bound = mine[holder] - seen[1 - side];
+        k++;
+        if (bound > sure[side]) { sure[side] = bound; depth[side] = k; }
+        seen[side]++;
+    }
+}
+
+/* Sure tricks for the side on lead, cashed by the leader from the top (a lower bound).  Counted
+ * only when no opponent holds a free card (the joker could take any one of them and the lead):
+ * the leader's unbroken run of top cards of one suit — outside the trump suit no longer than
+ * the shortest holding of an opponent who has trumps (then that opponent could ruff) — plus one
+ * for the leader's own free card led first (asking for trump: no opponent sheds the suit). */
+static int quick_tricks(const S *s, int *qsuit) {
+    const Rules *r = s->r;
+    int np = r->np;
+    int me = s->leader;
+    u64 opp = 0, all = 0;
+    u64 opp_hand[MAXP];
+    int nopp = 0;
+    for (int p = 0; p < np; p++) {
+        all |= s->hands[p];
+        if (s->maxside[p] != s->maxside[me]) { opp |= s->hands[p]; opp_hand[nopp++] = s->hands[p]; }
+    }
+    if (opp & r->free_mask) return 0;
+    u64 mine = s->hands[me];
+    u64 special = r->free_mask | r->multi_lead_mask;
+    int trump = r->trump;
+    int best = 0;
+    for (int su = 0; su < NSUIT; su++) {
+        u64 m = mine & r->suit_mask[su] & ~special;
+        if (!m) continue;
+        u64 x = all & r->suit_mask[su] & ~special;
+        int run = 0;
+        while (x) {
+            int c = highbit(x);
+            if (!((m >> c) & 1)) break;
+            x ^= 1ULL << c;
+            run++;
+        }
+        if (run == 0) continue;
+        if (su != trump && trump >= 0) {
+            for (int i = 0; i < nopp; i++) {
+                if (opp_hand[i] & r->suit_mask[trump]) {
+                    int l = popc(opp_hand[i] & r->suit_mask[su]);
+                    if (l < run) run = l;
+                }
+            }
+        }
+        if (run > best) { best = run; *qsuit = su; }
+    }
+    if (mine & r->free_mask) best += 1;
+    int left = popc(mine);
+    return best < left ? best : left;
+}
+
+/* The hands with played cards squeezed out: in each suit the live cards move to the top of the
+ * suit's run of bits, keeping their order (cards with rules of their own stay where they are).
+ * Two positions with the same canonical hands have the same value.  Not with card points. */
+static void canonical(const S *s, u64 *key) {
+    const Rules *r = s->r;
+    int np = r->np;
+    if (!r->canon_ok) { for (int p = 0; p < np; p++) key[p] = s->hands[p]; return; }
+    u64 all = 0;
+    for (int p = 0; p < np; p++) { key[p] = s->hands[p] & r->nomerge_mask; all |= s->hands[p]; }
+    for (int su = 0; su < NSUIT; su++) {
+        for (int k = 0; k < r->nclass; k++) {
+            /* squeezed within cards of equal points (a contiguous run of the suit's order):
+             * a card goes to the slot as far below the run's top as live cards are above it */
+            u64 slots = r->suit_mask[su] & r->class_mask[k] & ~r->nomerge_mask;
+            u64 x = all & slots;
+            if (!x) continue;
+            int top = highbit(slots);
+            for (int p = 0; p < np; p++) {
+                u64 h = s->hands[p] & slots;
+                while (h) {
+                    int c = lowbit(h);
+                    h &= h - 1;
+                    key[p] |= 1ULL << (top - popc(x & above(c)));
+                }
+            }
+        }
+    }
+}
+
+static int ab(S *s, int alpha, int beta, int *rel);
+static void new_generation(void);
+
+static inline void rel_max(int *a, const int *b) { for (int i = 0; i < NSUIT; i++) if (b[i] > a[i]) a[i] = b[i]; }
+
+/* The table slots of the top rel[su] cards of each suit: the highest occupied slots of the
+ * canonical hands (the same slots in every position with the same suit lengths). */
+static u64 rel_slots(const Rules *r, const int *rel, u64 occupied) {
+    u64 m = r->nomerge_mask;
+    for (int su = 0; su < NSUIT; su++) {
+        u64 slots = r->suit_mask[su] & ~r->nomerge_mask & occupied;
+        for (int k = 0; k < rel[su] && slots; k++) { int b = highbit(slots); slots ^= 1ULL << b; m |= 1ULL << b; }
+    }
+    return m;
+}
+
+static void slots_rel(const Rules *r, u64 m, int *rel) {
+    for (int su = 0; su < NSUIT; su++) rel[su] = popc(m & r->suit_mask[su] & ~r->nomerge_mask);
+}
+
+/* the last trick: one card each */
+static int last_trick_rel(const S *s, int *rel) {
+    const Rules *r = s->r;
+    int np = r->np;
+    int cards[MAXP];
+    u64 live = 0;
+    for (int i = 0; i < np; i++) { cards[i] = lowbit(s->hands[(s->leader + i) % np]); live |= 1ULL << cards[i]; }
+    int led = ((r->multi_lead_mask >> cards[0]) & 1) ? r->lead_choices[0] : r->isuit[cards[0]];
+    const short *st = r->strength[led];
+    int bi = 0, bv = st[cards[0]];
+    int pts = r->trick_base;
+    for (int i = 0; i < np; i++) pts += r->points[cards[i]];
+    for (int i = 1; i < np; i++) if (st[cards[i]] > bv) { bv = st[cards[i]]; bi = i; }
+    int w = cards[bi], su = r->isuit[w];
+    if (popc(live & r->suit_mask[su]) > 1 && !((r->nomerge_mask >> w) & 1))
+        rel[su] = popc(live & r->suit_mask[su] & ~r->nomerge_mask & above(w)) + 1;
+    return s->maxside[(s->leader + bi) % np] ? pts : 0;
+}
+
+static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
+    const Rules *r = s->r;
+    int np = r->np;
+    for (int i = 0; i < NSUIT; i++) rel[i] = 0;
+    int left = popc(s->hands[s->leader]);
+    if (left == 0) return 0;
+    if (left == 1) return last_trick_rel(s, rel);
+    int maxv = left * r->trick_base;
+    if (r->has_points) {
+        for (int p = 0; p < np; p++) { u64 h = s->hands[p]; while (h) { int c = lowbit(h); h &= h - 1; maxv += r->points[c]; } }
+    }
+    if (alpha >= maxv) return maxv;
+    if (beta <= 0) return 0;
+    if (!r->has_points) {
+        int sure[2], depth[2];
+        sure_tricks(s, sure, depth);
+        if (sure[1] * r->trick_base >= beta) { rel[r->top_suit] = depth[1]; return sure[1] * r->trick_base; }
+        if (maxv - sure[0] * r->trick_base <= alpha) { rel[r->top_suit] = depth[0]; return maxv - sure[0] * r->trick_base; }
+        int qsuit = -1;
+        int q = quick_tricks(s, &qsuit) * r->trick_base;
+        if (q > 0) {
+            int cut = 0;
+            if (s->maxside[s->leader]) { if (q >= beta) cut = 1; }
+            else if (maxv - q <= alpha) cut = 1;
+            if (cut) {
+                if (qsuit >= 0) rel[qsuit] = q / r->trick_base;
+                return s->maxside[s->leader] ? q : maxv - q;
+            }
+        }
+    }
+    u64 key[MAXP];
+    canonical(s, key);
+    u64 lensig = (u64)(s->leader + 1) * 0x9E3779B97F4A7C15ULL;
+    for (int p = 0; p < np; p++) {
+        u64 hp = key[p] & r->nomerge_mask;
+        for (int su = 0; su < NSUIT; su++)
+            for (int k = 0; k < r->nclass; k++) hp = hp * 31 + (u64)popc(key[p] & r->suit_mask[su] & r->class_mask[k]);
+        lensig = mix(lensig ^ hp) + (u64)p;
+    }
+    uint32_t bidx = (uint32_t)(lensig & (TT_SIZE - 1));
+    uint32_t head = tt_heads[bidx].gen == tt_gen ? tt_heads[bidx].head : 0;
+    int lo = 0, hi = maxv;
+    u64 used = 0;              /* the relevant slots of the entries whose bounds were used */
+    int hint = -1, hint_led = 0;
+    uint32_t prev = 0;
+    for (uint32_t i = head; i; prev = i, i = pool[i].next) {
+        Ent *e = &pool[i];
+        if (e->lensig != lensig) continue;
+        u64 rm = e->relmask;
+        int same = 1;
+        for (int p = 0; p < np; p++) if ((key[p] & rm) != e->k[p]) { same = 0; break; }
+        if (!same) continue;
+        if (e->lo >= beta || e->hi <= alpha) {
+            int v = e->lo >= beta ? e->lo : e->hi;
+            slots_rel(r, e->relmask, rel);
+            if (prev) {               /* move to the front: entries that cut are found first */
+                pool[prev].next = e->next;
+                e->next = tt_heads[bidx].head;
+                tt_heads[bidx].head = i;
+            }
+            return v;
+        }
+        int useful = 0;
+        if (e->lo > lo) { lo = e->lo; useful = 1; }
+        if (e->hi < hi) { hi = e->hi; useful = 1; }
+        if (useful) used |= e->relmask;
+        if (hint < 0) { hint = e->best_card; hint_led = e->best_led; }
+    }
+    if (lo == hi) { slots_rel(r, used, rel); return lo; }
+    if (lo > alpha) alpha = lo;
+    if (hi < beta) beta = hi;
+    int a0 = alpha, b0 = beta;
+    s->hint_card = hint; s->hint_led = hint_led;
+    int v = ab(s, alpha, beta, rel);
+    if (s->aborted) return v;
+    int nlo = lo, nhi = hi;
+    if (v <= a0) { if (v < nhi) nhi = v; }
+    else if (v >= b0) { if (v > nlo) nlo = v; }
+    else { nlo = nhi = v; }
+    u64 occupied = 0;
+    for (int p = 0; p < np; p++) occupied |= key[p];
+    u64 relmask = rel_slots(r, rel, occupied) | used;
+    slots_rel(r, relmask, rel);
+    /* store: update the entry with the same relevant cards, else chain a new one */
+    Ent *e = NULL;
+    head = tt_heads[bidx].gen == tt_gen ? tt_heads[bidx].head : 0;
+    for (uint32_t i = head; i && !e; i = pool[i].next) {
+        if (pool[i].lensig != lensig || pool[i].relmask != relmask) continue;
+        int same = 1;
+        for (int p = 0; p < np; p++) if ((key[p] & relmask) != pool[i].k[p]) { same = 0; break; }
+        if (same) e = &pool[i];
+    }
+    if (e) {
+        if (nlo > e->lo) e->lo = (int16_t)nlo;
+        if (nhi < e->hi) e->hi = (int16_t)nhi;
+    } else {
+        if (pool_n + 1 >= POOL_SIZE) return v;     /* full: this solve stores no more */
+        uint32_t idx = ++pool_n;
+        e = &pool[idx];
+        for (int p = 0; p < MAXP; p++) e->k[p] = p < np ? (key[p] & relmask) : 0;
+        e->relmask = relmask; e->lensig = lensig;
+        e->gen = tt_gen; e->left = (uint8_t)left; e->leader = (uint8_t)s->leader;
+        e->lo = (int16_t)nlo; e->hi = (int16_t)nhi;
+        e->next = head;
+        tt_heads[bidx].head = idx; tt_heads[bidx].gen = tt_gen;
+    }
+    e->best_card = (int8_t)s->best_card; e->best_led = (int8_t)s->best_led;
+    return v;
+}
+
+/* Play mv (card and led) for the player to act, recurse, take it back.  rel: the relevant
+ * cards of the result, counted from the top of each suit among the cards live at the start of
+ * the current trick. */
+static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int *rel) {
+    const Rules *r = s->r;
+    int np = r->np;
+    int c = m->card;
+    u64 b = 1ULL << c;
+    int saved_led = s->led;
+    s->hands[seat] ^= b;
+    s->tcard[s->tn] = c;
+    if (s->tn == 0) s->led = m->led;
+    s->tn++;
+    int v;
+    if (s->tn == np) {
+        int wi = trick_winner_idx(s);
+        int w = s->maxside[(s->leader + wi) % np] ? trick_value(s) : 0;
+        int saved_leader = s->leader;
+        int saved_cards[MAXP];
+        u64 tmask = 0;
+        for (int i = 0; i < np; i++) tmask |= 1ULL << s->tcard[i];
+        memcpy(saved_cards, s->tcard, sizeof(saved_cards));
+        s->leader = (s->leader + wi) % np;
+        s->tn = 0;
+        s->gone |= tmask;
+        v = w + ab_trick_start(s, alpha - w, beta - w, rel);
+        s->gone &= ~tmask;
+        s->leader = saved_leader;
+        memcpy(s->tcard, saved_cards, sizeof(saved_cards));
+        s->tn = np;
+        /* back to this trick's reference: the trick's cards are live again */
+        u64 live = r->all_mask & ~s->gone;
+        for (int su = 0; su < NSUIT; su++) {
+            if (rel[su] > 0) {
+                /* the child's rel[su]-th card, and the trick's cards of the suit above it */
+                u64 x = live & ~tmask & r->suit_mask[su] & ~r->nomerge_mask;
+                u64 t = tmask & r->suit_mask[su] & ~r->nomerge_mask;
+                if (!t) continue;
+                int low = -1;
+                for (int k = 0; k < rel[su] && x; k++) { low = highbit(x); x ^= 1ULL << low; }
+                if (x == 0 && rel[su] >= popc(live & ~tmask & r->suit_mask[su] & ~r->nomerge_mask)) {
+                    rel[su] = popc(live & r->suit_mask[su] & ~r->nomerge_mask);
+                } else if (low >= 0) {
+                    rel[su] += popc(t & above(low));
+                }
+            }
+        }
+        int wc = s->tcard[wi], su = r->isuit[wc];
+        if (popc(tmask & r->suit_mask[su]) > 1 && !((r->nomerge_mask >> wc) & 1)) {
+            int rr = popc(live & r->suit_mask[su] & ~r->nomerge_mask & above(wc)) + 1;
+            if (rr > rel[su]) rel[su] = rr;
+        }
+    } else {
+        v = ab(s, alpha, beta, rel);
+    }
+    s->tn--;
+    s->led = saved_led;
+    s->hands[seat] ^= b;
+    return v;
+}
+
+static int ab(S *s, int alpha, int beta, int *rel) {
+    const Rules *r = s->r;
+    s->nodes++;
+    if (s->limit && s->nodes > s->limit) s->aborted = 1;
+    if (s->aborted) { for (int i = 0; i < NSUIT; i++) rel[i] = 0; return alpha; }
+    int seat = (s->leader + s->tn) % r->np;
+    u64 legal = legal_mask(r, s->hands[seat], s->tn, s->led);
+    Move mv[NCARD * 2];
+    int n = gen_moves(s, seat, legal, mv);
+    int hint = -1, hint_led = 0;
+    if (s->tn == 0) { hint = s->hint_card; hint_led = s->hint_led; s->hint_card = -1; }
+    order_moves(s, seat, mv, n);
+    if (hint >= 0) {
+        for (int i = 1; i < n; i++) if (mv[i].card == hint && mv[i].led == hint_led) {
+            Move m = mv[i]; memmove(&mv[1], &mv[0], i * sizeof(Move)); mv[0] = m; break;
+        }
+    }
+    int ismax = s->maxside[seat];
+    int best = ismax ? -1 : 1 << 30;
+    int bi = 0;
+    for (int i = 0; i < NSUIT; i++) rel[i] = 0;
+    int crel[NSUIT];
+    for (int i = 0; i < n; i++) {
+        int v = child(s, seat, &mv[i], alpha, beta, crel);
+        if (s->aborted) return v;
+        rel_max(rel, crel);
+        if (ismax) {
+            if (v > best) { best = v; bi = i; if (best > alpha) alpha = best; }
+        } else {
+            if (v < best) { best = v; bi = i; if (best < beta) beta = best; }
+        }
+        if (alpha >= beta) break;
+    }
+    if (s->tn == 0) { s->best_card = mv[bi].card; s->best_led = mv[bi].led; }
+    return best;
+}
+
+/* The exact value by null-window searches (MTD(f): probe at the guess, move towards the value;
+ * the table keeps the bounds found between probes).  guess < 0: start in the middle. */
+static int search_exact(S *s, int lo, int hi, int guess, int *out_hi) {
+    int g = guess < 0 ? (lo + hi + 1) / 2 : guess;
+    while (lo < hi) {
+        int beta = g;
+        if (beta <= lo) beta = lo + 1;
+        if (beta > hi) beta = hi;
+        int rel[NSUIT];
+        int v = (s->tn == 0) ? ab_trick_start(s, beta - 1, beta, rel) : ab(s, beta - 1, beta, rel);
+        if (s->aborted) break;
+        if (v >= beta) { lo = v < hi ? v : hi; g = lo + 1; }
+        else { hi = v > lo ? v : lo; g = hi; }
+    }
+    *out_hi = hi;
+    return lo;
+}
+
+static int upper_bound(const S *s) {
+    const Rules *r = s->r;
+    int left = 0;
+    for (int p = 0; p < r->np; p++) { int c = popc(s->hands[p]); if (c > left) left = c; }
+    int v = left * r->trick_base;
+    if (r->has_points) {
+        for (int p = 0; p < r->np; p++) { u64 h = s->hands[p]; while (h) { int c = lowbit(h); h &= h - 1; v += r->points[c]; } }
+        for (int i = 0; i < s->tn; i++) v += r->points[s->tcard[i]];
+    }
+    return v;
+}
+
+/* -- Python glue ------------------------------------------------------------------------------ */
+
+static void rules_free(PyObject *cap) { free(PyCapsule_GetPointer(cap, "kirifuda.solver.rules")); }
+
+static int read_int_seq(PyObject *seq, int *out, int n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %d items", what, n);
+        Py_DECREF(fast); return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static u64 to_internal(const Rules *r, u64 m) {
+    u64 out = 0;
+    while (m) { int c = lowbit(m); m &= m - 1; if (r->int_of[c] >= 0) out |= 1ULL << r->int_of[c]; }
+    return out;
+}
+
+/* make_rules(np, eff[64], strength[5][64], free, multi_lead, lead_choices, last_forced,
+ *            trick_base, points[64], nomerge, order[5] (card ids strongest first)) */
+static PyObject *py_make_rules(PyObject *self, PyObject *args) {
+    int np, trick_base;
+    PyObject *eff, *strength, *lead_choices, *points, *order;
+    unsigned long long free_mask, multi, last_forced, nomerge;
+    if (!PyArg_ParseTuple(args, "iOOKKOKiOKO", &np, &eff, &strength, &free_mask, &multi, &lead_choices,
+                          &last_forced, &trick_base, &points, &nomerge, &order)) return NULL;
+    if (np < 2 || np > MAXP) { PyErr_SetString(PyExc_ValueError, "2 to 6 players"); return NULL; }
+    Rules *r = calloc(1, sizeof(Rules));
+    if (!r) return PyErr_NoMemory();
+    int tmp[NCARD], effv[NCARD], pts[NCARD];
+    int str[NSUIT][NCARD];
+    r->np = np;
+    for (int i = 0; i < NCARD; i++) r->int_of[i] = -1;
+    if (read_int_seq(eff, effv, NCARD, "eff") < 0) goto fail;
+    if (read_int_seq(points, pts, NCARD, "points") < 0) goto fail;
+    PyObject *fast = PySequence_Fast(strength, "strength");
+    if (!fast) goto fail;
+    if (PySequence_Fast_GET_SIZE(fast) != NSUIT) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "strength: 5 rows"); goto fail; }
+    for (int su = 0; su < NSUIT; su++)
+        if (read_int_seq(PySequence_Fast_GET_ITEM(fast, su), str[su], NCARD, "strength row") < 0) { Py_DECREF(fast); goto fail; }
+    Py_DECREF(fast);
+    fast = PySequence_Fast(order, "order");
+    if (!fast) goto fail;
+    if (PySequence_Fast_GET_SIZE(fast) != NSUIT) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "order: 5 lists"); goto fail; }
+    int next = 0;
+    for (int su = 0; su < NSUIT; su++) {
+        PyObject *row = PySequence_Fast_GET_ITEM(fast, su);
+        Py_ssize_t len = PySequence_Size(row);
+        if (len < 0 || next + len > NCARD) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "order: at most 64 cards"); goto fail; }
+        if (read_int_seq(row, tmp, (int)len, "order row") < 0) { Py_DECREF(fast); goto fail; }
+        r->off[su] = next; r->len[su] = (int)len;
+        for (int k = 0; k < len; k++) {           /* strongest first -> highest bit */
+            int bit = next + (int)len - 1 - k;
+            int c = tmp[k];
+            if (c < 0 || c >= NCARD || effv[c] != su) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "order: a card out of its suit"); goto fail; }
+            r->card_of[bit] = c; r->int_of[c] = bit; r->isuit[bit] = (unsigned char)su;
+            r->suit_mask[su] |= 1ULL << bit;
+        }
+        next += (int)len;
+    }
+    Py_DECREF(fast);
+    for (int b = 0; b < next; b++) {
+        int c = r->card_of[b];
+        for (int su = 0; su < NSUIT; su++) r->strength[su][b] = (short)str[su][c];
+        r->points[b] = (short)pts[c];
+        if (pts[c]) r->has_points = 1;
+    }
+    r->all_mask = next >= 64 ? ~0ULL : ((1ULL << next) - 1);
+    r->free_mask = to_internal(r, free_mask); r->multi_lead_mask = to_internal(r, multi);
+    r->last_forced_mask = to_internal(r, last_forced); r->nomerge_mask = to_internal(r, nomerge);
+    r->trick_base = trick_base;
+    Py_ssize_t nl = PySequence_Size(lead_choices);
+    if (nl < 0 || nl > NSUIT) { PyErr_SetString(PyExc_ValueError, "lead_choices: 0 to 5"); goto fail; }
+    r->n_lead_choices = (int)nl;
+    if (read_int_seq(lead_choices, r->lead_choices, (int)nl, "lead_choices") < 0) goto fail;
+    r->nclass = 0;
+    r->canon_ok = 1;
+    for (int b = 0; b < next; b++) {
+        int k;
+        for (k = 0; k < r->nclass; k++) if (r->points[lowbit(r->class_mask[k])] == r->points[b]) break;
+        if (k == r->nclass) {
+            if (r->nclass == 8) { r->canon_ok = 0; break; }
+            r->class_mask[r->nclass++] = 0;
+        }
+        r->class_mask[k] |= 1ULL << b;
+    }
+    for (int su = 0; su < NSUIT && r->canon_ok; su++)
+        for (int k = 0; k < r->nclass; k++) {
+            u64 m = r->suit_mask[su] & r->class_mask[k] & ~r->nomerge_mask;
+            if (m && ((m >> lowbit(m)) & ((m >> lowbit(m)) + 1))) r->canon_ok = 0;
+        }
+    r->trump = -1;
+    for (int su = 0; su < 4; su++) {
+        /* the trump suit: its lowest card beats the ace of every other led suit */
+        if (r->len[su] == 0) continue;
+        int is_trump = 1;
+        int low = r->off[su];
+        for (int led = 0; led < 4 && is_trump; led++) {
+            if (led == su || r->len[led] == 0) continue;
+            int top = r->off[led] + r->len[led] - 1;
+            if (r->strength[led][low] <= r->strength[led][top]) is_trump = 0;
+        }
+        if (is_trump) r->trump = su;
+    }
+    r->top_suit = -1;
+    for (int su = 0; su < NSUIT && r->top_suit < 0; su++) {
+        if (r->len[su] == 0) continue;
+        int ok = 1;
+        for (int led = 0; led < NSUIT && ok; led++) {
+            int low = 1 << 30, high = -1;
+            for (int b = 0; b < next; b++) {
+                int v = r->strength[led][b];
+                if (r->isuit[b] == su) { if (v < low) low = v; }
+                else if (v > high) high = v;
+            }
+            if (low <= high) ok = 0;
+        }
+        if (ok) r->top_suit = su;
+    }
+    return PyCapsule_New(r, "kirifuda.solver.rules", rules_free);
+fail:
+    free(r);
+    return NULL;
+}
+
+static int setup(S *s, PyObject *cap, PyObject *hands, int leader, PyObject *trick, int led,
+                 unsigned long long maxside, PyObject *gone) {
+    const Rules *r = PyCapsule_GetPointer(cap, "kirifuda.solver.rules");
+    if (!r) return -1;
+    if (!pool) {
+        tt_heads = calloc(TT_SIZE, sizeof(Head));
+        pool = malloc(POOL_SIZE * sizeof(Ent));
+        if (!tt_heads || !pool) { PyErr_NoMemory(); return -1; }
+    }
+    memset(s, 0, sizeof(*s));
+    s->r = r;
+    s->hint_card = -1;
+    PyObject *fast = PySequence_Fast(hands, "hands");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != r->np) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "one hand per player"); return -1; }
+    u64 held = 0;
+    for (int p = 0; p < r->np; p++) {
+        u64 h = PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(fast, p));
+        if (PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        s->hands[p] = to_internal(r, h);
+        held |= s->hands[p];
+        s->maxside[p] = (int)((maxside >> p) & 1);
+    }
+    Py_DECREF(fast);
+    Py_ssize_t tn = PySequence_Size(trick);
+    if (tn < 0 || tn >= r->np) { PyErr_SetString(PyExc_ValueError, "trick: fewer cards than players"); return -1; }
+    int tc[MAXP];
+    if (read_int_seq(trick, tc, (int)tn, "trick") < 0) return -1;
+    for (int i = 0; i < tn; i++) {
+        if (tc[i] < 0 || tc[i] >= NCARD || r->int_of[tc[i]] < 0) { PyErr_SetString(PyExc_ValueError, "trick: not a card of this game"); return -1; }
+        s->tcard[i] = r->int_of[tc[i]];
+        held |= 1ULL << s->tcard[i];
+    }
+    s->tn = (int)tn;
+    s->led = led;
+    s->leader = leader;
+    s->gone = r->all_mask & ~held;
+    (void)gone;
+    if (led < 0 || led > NOSUIT || leader < 0 || leader >= r->np) { PyErr_SetString(PyExc_ValueError, "bad led or leader"); return -1; }
+    new_generation();
+    return 0;
+}
+
+static void new_generation(void) {
+    tt_gen++;
+    if (tt_gen == 0) { memset(tt_heads, 0, TT_SIZE * sizeof(Head)); tt_gen = 1; }
+    pool_n = 0;
+}
+
+/* solve(rules, hands, leader, trick_cards, led, maxside_mask, guess=-1, max_nodes=0)
+ *   -> (lo, hi, nodes): the value is lo == hi, unless max_nodes stopped the search first */
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    PyObject *cap, *hands, *trick;
+    int leader, led;
+    unsigned long long maxside;
+    int guess = -1;
+    long long max_nodes = 0;
+    if (!PyArg_ParseTuple(args, "OOiOiK|iL", &cap, &hands, &leader, &trick, &led, &maxside, &guess, &max_nodes)) return NULL;
+    S s;
+    if (setup(&s, cap, hands, leader, trick, led, maxside, NULL) < 0) return NULL;
+    s.limit = max_nodes > 0 ? max_nodes : 0;
+    int hi;
+    int lo = search_exact(&s, 0, upper_bound(&s), guess, &hi);
+    return Py_BuildValue("iiL", lo, hi, s.nodes);
+}
+
+/* solve_moves(..., guess=-1, max_nodes=0) -> ([(card, led, lo, hi)], nodes): the value after
+ * each choice of the player to move (equivalent cards merged: callers give a merged card's
+ * value to its twins); max_nodes bounds the work per choice (lo < hi where it ran out). */
+static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
+    PyObject *cap, *hands, *trick;
+    int leader, led;
+    unsigned long long maxside;
+    int guess = -1;
+    long long max_nodes = 0;
+    if (!PyArg_ParseTuple(args, "OOiOiK|iL", &cap, &hands, &leader, &trick, &led, &maxside, &guess, &max_nodes)) return NULL;
+    S s;
+    if (setup(&s, cap, hands, leader, trick, led, maxside, NULL) < 0) return NULL;
+    const Rules *r = s.r;
+    int np = r->np;
+    int seat = (s.leader + s.tn) % np;
+    u64 legal = legal_mask(r, s.hands[seat], s.tn, s.led);
+    Move mv[NCARD * 2];
+    int n = gen_moves(&s, seat, legal, mv);
+    order_moves(&s, seat, mv, n);
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    long long total = 0;
+    for (int i = 0; i < n; i++) {
+        int lo = 0, hi = upper_bound(&s);
+        int g = guess < 0 ? (lo + hi + 1) / 2 : guess;
+        s.nodes = 0;
+        s.limit = max_nodes > 0 ? max_nodes : 0;
+        s.aborted = 0;
+        while (lo < hi) {
+            int beta = g;
+            if (beta <= lo) beta = lo + 1;
+            if (beta > hi) beta = hi;
+            int rel[NSUIT];
+            int v = child(&s, seat, &mv[i], beta - 1, beta, rel);
+            if (s.aborted) break;
+            if (v >= beta) { lo = v < hi ? v : hi; g = lo + 1; }
+            else { hi = v > lo ? v : lo; g = hi; }
+        }
+        total += s.nodes;
+        if (s.aborted) new_generation();   /* the table may hold the stopped probe's guesses */
+        else guess = lo;
+        PyList_SET_ITEM(out, i, Py_BuildValue("iiii", r->card_of[mv[i].card], mv[i].led, lo, hi));
+    }
+    return Py_BuildValue("NL", out, total);
+}
+
+static PyMethodDef methods[] = {
+    {"make_rules", py_make_rules, METH_VARARGS, "Compile a game's trick rules."},
+    {"solve", py_solve, METH_VARARGS, "The exact value of a position: (value, nodes)."},
+    {"solve_moves", py_solve_moves, METH_VARARGS, "The exact value after each choice: ([(card, led, value)], nodes)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_csolver", "kirifuda's compiled solver core", -1, methods};
+
+PyMODINIT_FUNC PyInit__csolver(void) { return PyModule_Create(&module); }

@@ -1,0 +1,122 @@
+"""A game's trick rules as tables: what the solver needs to know, and nothing else.
+
+Every game of kirifuda plays tricks the same way once its special cards are put into tables:
+each card has an *effective suit* (0–3, or 4 for none: the joker in no-trump) and a *strength*
+for each led suit (the highest strength in a trick wins; the first played wins ties); a player
+must follow the led suit if able, except that *free* cards (Meitora's joker) may be played to
+any trick; a *multi-lead* card (a joker that names a request when led) offers one lead per
+``lead_choices`` entry; a *last-forced* card may not be kept to the last trick; a trick is worth
+``trick_base`` plus the ``points`` of its cards (1 and 0 in Meitora: tricks are counted).
+
+Cards are ids 0..63 (:mod:`kirifuda.cards`: suit*13 + rank-2, the joker 52).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["TrickRules", "NO_SUIT"]
+
+NO_SUIT = 4
+NCARD = 64
+
+
+@dataclass(frozen=True)
+class TrickRules:
+    num_players: int
+    eff: tuple[int, ...]
+    """Each card's effective suit, 0–4 (-1: not in this game's deck)."""
+    strength: tuple[tuple[int, ...], ...]
+    """``strength[led][card]``: a card's strength in a trick whose led suit is ``led`` (0–4)."""
+    free_mask: int = 0
+    multi_lead_mask: int = 0
+    lead_choices: tuple[int, ...] = ()
+    last_forced_mask: int = 0
+    trick_base: int = 1
+    points: tuple[int, ...] = (0,) * NCARD
+    nomerge_mask: int = 0
+    """Cards never merged with their neighbours (cards with rules of their own)."""
+    order: tuple[tuple[int, ...], ...] = field(init=False)
+    """Per effective suit, its cards strongest first (derived)."""
+    suit_masks: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        if len(self.eff) != NCARD or len(self.points) != NCARD or len(self.strength) != 5:
+            raise ValueError("eff and points need 64 entries, strength 5 rows of 64")
+        # cards with rules of their own are never merged nor renumbered
+        object.__setattr__(self, "nomerge_mask", self.nomerge_mask | self.free_mask
+                           | self.multi_lead_mask | self.last_forced_mask)
+        order = []
+        masks = []
+        for su in range(5):
+            cards = [c for c in range(NCARD) if self.eff[c] == su]
+            cards.sort(key=lambda c: -self.strength[su][c])
+            order.append(tuple(cards))
+            masks.append(sum(1 << c for c in cards))
+        object.__setattr__(self, "order", tuple(order))
+        object.__setattr__(self, "suit_masks", tuple(masks))
+
+    def compiled(self) -> Any:
+        """The rules for the C core (built once per rules object)."""
+        from . import _core
+
+        cache = self.__dict__.get("_compiled")
+        if cache is None:
+            assert _core.csolver is not None
+            cache = _core.csolver.make_rules(
+                self.num_players, [e & 0xFF for e in self.eff], self.strength, self.free_mask,
+                self.multi_lead_mask, self.lead_choices, self.last_forced_mask, self.trick_base,
+                self.points, self.nomerge_mask, self.order)
+            object.__setattr__(self, "_compiled", cache)
+        return cache
+
+    # -- shared by both cores and the bots ----------------------------------------------------
+    def legal_mask(self, hand: int, trick_len: int, led: int) -> int:
+        if hand & self.last_forced_mask and hand.bit_count() == 2:
+            return hand & self.last_forced_mask
+        if trick_len == 0 or led == NO_SUIT:
+            return hand
+        follow = hand & self.suit_masks[led]
+        return follow | (hand & self.free_mask) if follow else hand
+
+    def merged(self, hands: tuple[int, ...] | list[int], seat: int, legal: int,
+               trick: tuple[int, ...] | list[int]) -> dict[int, int]:
+        """Each legal card → the card that represents it: cards of one effective suit held
+        together with nothing but played cards between them are equivalent (a twin takes the
+        value of the strongest card of its run)."""
+        live = 0
+        for h in hands:
+            live |= h
+        for c in trick:
+            live |= 1 << c
+        own = hands[seat]
+        nomerge = self.nomerge_mask
+        points = self.points
+        rep: dict[int, int] = {}
+        for su in range(5):
+            if not legal & self.suit_masks[su]:
+                continue
+            prev = -1
+            head = -1
+            for c in self.order[su]:
+                b = 1 << c
+                if not live & b:
+                    continue
+                if not own & b or not legal & b:
+                    prev = -1
+                    continue
+                if (prev >= 0 and not nomerge >> c & 1 and not nomerge >> prev & 1
+                        and points[c] == points[prev]):
+                    rep[c] = head
+                else:
+                    head = c
+                    rep[c] = c
+                prev = c
+        rest = legal
+        while rest:
+            low = rest & -rest
+            c = low.bit_length() - 1
+            rest ^= low
+            rep.setdefault(c, c)
+        return rep

@@ -1,0 +1,272 @@
+"""The search bot and the oracle on Meitora: legal actions only, no hidden information read,
+claims always valid, and the claim test sound on hand-built endings."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kirifuda.actions import Claim, Discard, Play
+from kirifuda.bots import make_bot
+from kirifuda.bots.search_meitora import MeitoraMemory, claim_is_provable, deal_points
+from kirifuda.cards import parse_cards
+from kirifuda.games.meitora import MeitoraOptions, MeitoraState, Phase
+from kirifuda.errors import OptionError
+
+
+def play_deal(kinds: list[str], seed: int, options: MeitoraOptions | None = None,
+              on_action=None) -> MeitoraState:  # type: ignore[no-untyped-def]
+    state = MeitoraState(options or MeitoraOptions(), first=seed % 4)
+    rng = random.Random(seed)
+    bots = [make_bot(kinds[s % len(kinds)], "meitora") for s in range(4)]
+    state.deal_random(rng)
+    while state.deal_number == 0:
+        seat = state.to_act
+        assert seat is not None
+        bot = bots[seat]
+        if getattr(bot, "needs_state", False):
+            action = bot.choose_state(state.copy(), rng)  # type: ignore[attr-defined]
+        else:
+            action = bot.choose(state.view(seat), rng)
+        assert action in state.legal_actions(), (seat, action)
+        if on_action is not None:
+            on_action(state, seat, action)
+        state.apply(action, seat)
+        for s, b in enumerate(bots):
+            if hasattr(b, "observe"):
+                b.observe(state.view(s))  # type: ignore[attr-defined]
+    return state
+
+
+@pytest.mark.parametrize("options", [MeitoraOptions(), MeitoraOptions(joker_lead="trump", claim_failure="refuse")])
+def test_search_and_oracle_take_legal_actions_and_claim_validly(options: MeitoraOptions) -> None:
+    claims = []
+
+    def check(state: MeitoraState, seat: int, action: object) -> None:
+        if isinstance(action, Claim):
+            assert state._claim_is_valid(seat)
+            claims.append(seat)
+
+    for seed in range(6):
+        state = play_deal(["search:easy", "oracle"], seed, options, check)
+        last = state.summary()["deals"][-1]
+        assert "chombo" not in last
+    assert claims, "no claim was made: the test would prove nothing"
+
+
+def _redeal_unseen(state: MeitoraState, seat: int, rng: random.Random) -> MeitoraState | None:
+    """The same match with the cards ``seat`` has not seen dealt differently among the others
+    (each keeps its number of cards; the cards already played stay with their players)."""
+    record = state.record_deals()[-1]
+    hands = [list(h) for h in record["hands"]]
+    played: dict[int, set[str]] = {s: set() for s in range(4)}
+    for a in record["actions"]:
+        if "play" in a:
+            played[a["seat"]].add(a["play"])
+    declarer = state.declarer
+    others = [s for s in range(4) if s != seat and s != declarer]
+    pool = [c for s in others for c in hands[s] if c not in played[s]]
+    rng.shuffle(pool)
+    for s in others:
+        keep = [c for c in hands[s] if c in played[s]]
+        n = len(hands[s]) - len(keep)
+        hands[s], pool = keep + pool[:n], pool[n:]
+    from kirifuda.actions import action_from_json
+
+    new = MeitoraState(state.options, first=state.first)
+    try:
+        new.deal(hands, record["rest"])
+        for a in record["actions"]:
+            new.apply(action_from_json(a), a["seat"])
+    except Exception:
+        return None
+    return new
+
+
+def test_decisions_do_not_depend_on_unseen_cards() -> None:
+    """Two deals that differ only in cards the seat cannot see give the same view and the same
+    decision, with the same seed (the declarer's own hidden cards are not moved either)."""
+    checked = 0
+    for seed in range(40):
+        stop = random.Random(seed).randrange(2, 30)
+        box: list[MeitoraState] = []
+
+        def grab(state: MeitoraState, seat: int, action: object) -> None:
+            if len(box) == 0 and state.phase is Phase.PLAY and len(state.tricks) * 4 + len(state._trick) >= stop:
+                box.append(state.copy())
+
+        play_deal(["heuristic"], seed, on_action=grab)
+        if not box:
+            continue
+        state = box[0]
+        seat = state.to_act
+        assert seat is not None
+        other = _redeal_unseen(state, seat, random.Random(seed))
+        if other is None or [state.hand(s) for s in range(4)] == [other.hand(s) for s in range(4)]:
+            continue
+        assert state.view(seat) == other.view(seat)
+        a = make_bot("search:easy", "meitora").choose(state.view(seat), random.Random(1))
+        b = make_bot("search:easy", "meitora").choose(other.view(seat), random.Random(1))
+        assert a == b
+        checked += 1
+    assert checked >= 10
+
+
+def _at_first_lead(hands: list[str], contract: str) -> MeitoraState:
+    """Seat 0 declares ``contract`` with ``hands`` (the agari 5C is its negri) and leads."""
+    from kirifuda.actions import Bid, Pass
+
+    s = MeitoraState()
+    s.deal([parse_cards(h.split()) for h in hands], parse_cards(["5C"]))
+    s.apply(Bid(int(contract[:-1]), contract[-1]))
+    for _ in range(3):
+        s.apply(Pass())
+    s.apply(Discard(parse_cards(["5C"])))
+    return s
+
+
+def _provable(s: MeitoraState, seat: int = 0) -> bool:
+    memory = MeitoraMemory()
+    view = s.view(seat)
+    memory.update(view)
+    return claim_is_provable(view, memory)
+
+
+REST = ["JS TS 9S 8S 7S JH TH 9H 8H 7H", "QD JD TD 9D 8D QC JC TC 9C 8C"]
+
+
+def test_claim_provable_with_every_card_a_master() -> None:
+    s = _at_first_lead(["JK AS KS QS AH KH QH AD KD AC", *REST, "KC 6S 5S 6H 5H 7D 6D 5D 7C 6C"], "10N")
+    assert _provable(s) and s._claim_is_valid(0)
+
+
+def test_claim_not_provable_with_an_unseen_joker() -> None:
+    s = _at_first_lead(["KC AS KS QS AH KH QH AD KD AC", *REST, "JK 6S 5S 6H 5H 7D 6D 5D 7C 6C"], "10N")
+    assert not _provable(s)
+    assert not s._claim_is_valid(0)
+
+
+def test_claim_needs_trumps_at_least_as_many_and_higher() -> None:
+    # spades trump: JK JS JC AS KS QS against TS..5S (six each), AH KH AD AC masters: provable
+    hands = ["JK JS JC AS KS QS AH KH AD AC", "TS 9S 8S 7S 6S 5S JH TH 9H 8H",
+             "QD JD TD 9D 8D QC KC TC 9C 8C", "QH 7H 6H 5H 7D 6D 5D 7C 6C KD"]
+    s = _at_first_lead(hands, "6S")
+    assert _provable(s) and s._claim_is_valid(0)
+    # KD instead of AD: AD is unseen, so the claim is not provable (and here it is false)
+    hands2 = ["JK JS JC AS KS QS AH KH KD AC", "TS 9S 8S 7S 6S 5S JH TH 9H 8H",
+              "QD JD TD 9D 8D QC KC TC 9C 8C", "QH 7H 6H 5H 7D 6D 5D 7C 6C AD"]
+    s2 = _at_first_lead(hands2, "6S")
+    assert not _provable(s2) and not s2._claim_is_valid(0)
+    # not on lead: never claims
+    s.apply(Play(parse_cards(["AH"])[0]))
+    assert not _provable(s, 1)
+
+
+def test_deal_points() -> None:
+    assert deal_points(7, 7) == 2 and deal_points(8, 10) == 4 and deal_points(8, 5) == -3
+
+
+def test_oracle_refuses_a_view() -> None:
+    bot = make_bot("oracle", "meitora")
+    state = MeitoraState()
+    state.deal_random(random.Random(0))
+    with pytest.raises(OptionError):
+        bot.choose(state.view(0), random.Random(0))
+
+
+def test_unknown_level_is_refused() -> None:
+    with pytest.raises(OptionError, match="level"):
+        make_bot("search:grandmaster", "meitora")
+
+
+@pytest.mark.parametrize("players", [6])
+def test_kakeya_search_and_oracle_take_legal_actions(players: int) -> None:
+    from kirifuda.games.kakeya import KakeyaOptions, KakeyaState
+
+    rng = random.Random(players)
+    state = KakeyaState(KakeyaOptions(players=players))
+    bots = [make_bot("search:easy" if s % 2 else "oracle", "kakeya") for s in range(players)]
+    state.deal_random(rng)
+    while state.deal_number == 0:
+        seat = state.to_act
+        assert seat is not None
+        bot = bots[seat]
+        if getattr(bot, "needs_state", False):
+            action = bot.choose_state(state.copy(), rng)  # type: ignore[attr-defined]
+        else:
+            action = bot.choose(state.view(seat), rng)
+        assert action in state.legal_actions()
+        state.apply(action, seat)
+        for s, b in enumerate(bots):
+            if hasattr(b, "observe"):
+                b.observe(state.view(s))  # type: ignore[attr-defined]
+
+
+def test_search_works_without_the_c_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the extension was not built, the pure-Python solver (with the same node budgets)
+    takes over: slower, still legal decisions."""
+    from kirifuda.solver import _core
+
+    monkeypatch.setattr(_core, "csolver", None)
+    box: list[MeitoraState] = []
+
+    def grab(state: MeitoraState, seat: int, action: object) -> None:
+        if (not box and state.phase is Phase.PLAY and len(state.tricks) == 6 and len(state._trick) == 1
+                and sum(isinstance(a, Play) for a in state.legal_actions()) > 1):
+            box.append(state.copy())
+
+    for seed in range(20):
+        play_deal(["heuristic"], seed, on_action=grab)
+        if box:
+            break
+    assert box
+    state = box[0]
+    seat = state.to_act
+    assert seat is not None
+    action = make_bot("search:easy", "meitora").choose(state.view(seat), random.Random(0))
+    assert action in state.legal_actions()
+
+
+def test_kakeya_decisions_do_not_depend_on_unseen_cards() -> None:
+    from kirifuda.actions import action_from_json
+    from kirifuda.games.kakeya import KakeyaState
+
+    checked = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = KakeyaState()
+        state.deal_random(rng)
+        heuristic = make_bot("heuristic", "kakeya")
+        for _ in range(rng.randrange(3, 30)):
+            seat = state.to_act
+            assert seat is not None
+            state.apply(heuristic.choose(state.view(seat), rng), seat)
+        seat = state.to_act
+        if seat is None or state.phase.value != "play":
+            continue
+        record = state.record_deals()[-1]
+        hands = [list(h) for h in record["hands"]]
+        played = {s: {a["play"] for a in record["actions"] if a.get("seat") == s and "play" in a} for s in range(4)}
+        others = [s for s in range(4) if s != seat]
+        pool = [c for s in others for c in hands[s] if c not in played[s]]
+        rng.shuffle(pool)
+        for s in others:
+            keep = [c for c in hands[s] if c in played[s]]
+            n = len(hands[s]) - len(keep)
+            hands[s], pool = keep + pool[:n], pool[n:]
+        other = KakeyaState(state.options, first=state.first)
+        try:
+            other.deal(hands, record["rest"])
+            for a in record["actions"]:
+                other.apply(action_from_json(a), a["seat"])
+        except Exception:
+            continue
+        if [state.hand(s) for s in range(4)] == [other.hand(s) for s in range(4)]:
+            continue
+        assert state.view(seat) == other.view(seat)
+        a = make_bot("search:easy", "kakeya").choose(state.view(seat), random.Random(1))
+        b = make_bot("search:easy", "kakeya").choose(other.view(seat), random.Random(1))
+        assert a == b
+        checked += 1
+    assert checked >= 5

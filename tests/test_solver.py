@@ -1,0 +1,159 @@
+"""The solver against brute force on small Meitora endings (random positions with up to 4
+tricks left): the brute force plays every legal card (every joker request) through the engine
+itself and reads the declarer's team's tricks off the finished deal."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from kirifuda.actions import Bid, Claim, Pass, Play
+from kirifuda.games.meitora import MeitoraOptions, MeitoraState, Phase
+from kirifuda.solver import has_c_core
+from kirifuda.solver.meitora import position_of, solve_state
+
+BACKENDS = ["python"] + (["c"] if has_c_core() else [])
+
+
+def play_state(seed: int, tricks_left: int, options: MeitoraOptions | None = None) -> MeitoraState:
+    """A random deal with a random contract, played at random down to ``tricks_left`` tricks
+    (and a random number of cards into the current trick)."""
+    rng = random.Random(seed)
+    while True:
+        s = MeitoraState(options or MeitoraOptions())
+        s.deal_random(rng)
+        if s.phase is not Phase.BIDDING:
+            continue
+        s.apply(Bid(rng.randrange(6, 11), rng.choice("SCDHN")))
+        for _ in range(3):
+            s.apply(Pass())
+        if s.phase is not Phase.DISCARD:
+            continue
+        s.apply(rng.choice(s.legal_actions()))
+        plays = 4 * (10 - tricks_left) + rng.randrange(4)
+        for _ in range(plays):
+            s.apply(rng.choice([a for a in s.legal_actions() if type(a) is not Claim]))
+        return s
+
+
+def brute_force(state: MeitoraState) -> int:
+    """The declarer's team's final tricks under best play, by plain minimax over the engine."""
+    declarer = state.declarer
+    assert declarer is not None
+    team = declarer % 2
+    memo: dict[Any, int] = {}
+
+    def value(s: MeitoraState) -> int:
+        if s.phase is not Phase.PLAY:
+            return int(s.summary()["deals"][-1]["team_tricks"][team])
+        key = (tuple(s._hands), tuple(s._trick), s._led, s._to_act, tuple(s._team_tricks))
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        results = []
+        for a in s.legal_actions():
+            if type(a) is Claim:
+                continue
+            child = s.copy()
+            child.apply(a)
+            results.append(value(child))
+        assert s.to_act is not None
+        out = max(results) if s.to_act % 2 == team else min(results)
+        memo[key] = out
+        return out
+
+    return value(state)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("joker_lead", ["request", "trump"])
+def test_solver_equals_brute_force(backend: str, joker_lead: str) -> None:
+    for seed in range(24):
+        s = play_state(seed, 1 + seed % 4, MeitoraOptions(joker_lead=joker_lead))
+        assert solve_state(s, backend) == brute_force(s), seed
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_move_values_equal_brute_force(backend: str) -> None:
+    for seed in range(100, 112):
+        s = play_state(seed, 1 + seed % 3)
+        pos = position_of(s)
+        values = pos.move_values(backend)
+        team = pos.declarer % 2
+        legal = [a for a in s.legal_actions() if isinstance(a, Play)]
+        assert {(a.card.id, a.request) for a in legal} == set(values)
+        for a in legal:
+            child = s.copy()
+            child.apply(a)
+            assert s.team_tricks[team] + values[(a.card.id, a.request)] == brute_force(child), (seed, a)
+
+
+@pytest.mark.skipif(not has_c_core(), reason="the C core is not built")
+def test_c_core_equals_python_on_longer_endings() -> None:
+    for seed in range(200, 212):
+        s = play_state(seed, 5 + seed % 2)
+        assert solve_state(s, "c") == solve_state(s, "python"), seed
+
+
+def test_guess_does_not_change_the_value() -> None:
+    s = play_state(7, 6)
+    pos = position_of(s)
+    assert {pos.value(guess=g) for g in (-1, 0, 3, 6)} == {pos.value()}
+
+
+# -- Kakeya (face cards as the value, the rensho, four active players in turn order) ---------
+
+def kakeya_state(seed: int, tricks_left: int, players: int = 4) -> Any:
+    from kirifuda.actions import ChooseTrump
+    from kirifuda.games.kakeya import KakeyaOptions, KakeyaState
+
+    rng = random.Random(seed)
+    s = KakeyaState(KakeyaOptions(players=players, initial_trump=rng.choice("SHDC")))
+    s.deal_random(rng)
+    s.apply(ChooseTrump(None))
+    s.apply(s.legal_actions()[rng.randrange(2)])
+    for _ in range(4 * (13 - tricks_left) + rng.randrange(4)):
+        s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+def kakeya_brute_force(state: Any, pair: int) -> int:
+    memo: dict[Any, int] = {}
+    deal = state.deal_number
+
+    def value(s: Any) -> int:
+        if s.deal_number != deal:
+            return int(s.summary()["deals"][-1]["face_cards"][pair])
+        key = (tuple(s._hands), tuple(s._trick), s.to_act)
+        if key in memo:
+            return memo[key]
+        results = []
+        for a in s.legal_actions():
+            child = s.copy()
+            child.apply(a)
+            results.append(value(child))
+        out = max(results) if s.pair_of(s.to_act) == pair else min(results)
+        memo[key] = out
+        return out
+
+    return value(state)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_kakeya_solver_equals_brute_force(backend: str) -> None:
+    from kirifuda.solver import solve
+    from kirifuda.solver.kakeya import kakeya_rules
+
+    for seed in range(16):
+        s = kakeya_state(seed, 1 + seed % 4, players=6 if seed % 5 == 0 else 4)
+        active = list(s.active_seats)
+        idx = {x: i for i, x in enumerate(active)}
+        pair = s.pair_of(active[seed % 4])
+        maxside = sum(1 << idx[x] for x in s.pair_seats(pair))
+        trick = [c for _, c in s._trick]
+        leader = idx[s._trick[0][0]] if s._trick else idx[s.to_act]
+        value = solve(kakeya_rules(s.trump.index), [s._hands[x] for x in active], leader, trick,
+                      trick[0] // 13 if trick else 4, maxside, backend)
+        assert len(s._faces[pair]) + value == kakeya_brute_force(s, pair), seed

@@ -1,0 +1,64 @@
+"""Tournaments: duplicate rotations, scores, and the same results for the same seed whichever
+backend (one process, several, Ray) plays them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kirifuda.cli import main
+from kirifuda.errors import OptionError
+from kirifuda.tournament import rotations, run_tournament, seat_scores
+
+
+def test_rotations_seat_every_bot_everywhere() -> None:
+    assert rotations(["a", "b"], 4) == [["a", "b", "a", "b"], ["b", "a", "b", "a"]]
+    assert len(rotations(["a", "b"], 5)) == 5
+    assert rotations(["a", "b", "c", "d"], 4)[1] == ["b", "c", "d", "a"]
+
+
+def test_seat_scores_are_team_points_minus_the_other_team() -> None:
+    assert seat_scores("meitora", [0, 0], [2.5, 0], 4) == [2.5, -2.5, 2.5, -2.5]
+    assert seat_scores("x", [0, 0, 0], [3, 0, 0], 3) == [3, -1.5, -1.5]
+
+
+def test_same_seed_same_results_on_one_or_two_processes() -> None:
+    one, res1 = run_tournament("meitora", ["heuristic", "random"], 6, seed=5, jobs=1)
+    two, res2 = run_tournament("meitora", ["heuristic", "random"], 6, seed=5, jobs=2)
+    assert one == two
+    assert [r.records for r in res1] == [r.records for r in res2]
+    other, _ = run_tournament("meitora", ["heuristic", "random"], 6, seed=6, jobs=1)
+    assert other != one
+    h = one["bots"]["heuristic"]
+    assert h["ci95"][0] <= h["mean_score"] <= h["ci95"][1]
+    assert one["bots"]["random"]["mean_score"] == pytest.approx(-h["mean_score"], abs=1e-3)
+    assert one["diff"]["heuristic-random"]["mean"] == pytest.approx(2 * h["mean_score"], abs=1e-3)
+
+
+def test_ray_backend_gives_the_same_results() -> None:
+    pytest.importorskip("ray", reason="Ray is not installed (pip install 'kirifuda[ray]'): backend not tested")
+    local, _ = run_tournament("meitora", ["heuristic", "random"], 3, seed=2, jobs=1)
+    ray_, _ = run_tournament("meitora", ["heuristic", "random"], 3, seed=2, jobs=2, backend="ray")
+    assert local == ray_
+
+
+def test_unknown_bot_and_backend_refused() -> None:
+    with pytest.raises(OptionError):
+        run_tournament("meitora", ["heuristic", "grandmaster"], 1)
+    with pytest.raises(OptionError):
+        run_tournament("meitora", ["heuristic", "random"], 1, backend="slurm")
+
+
+def test_cli_writes_records_summary_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "t"
+    assert main(["tournament", "meitora", "--bots", "heuristic,random", "--deals", "2", "--jobs", "1",
+                 "--out", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["game"] == "meitora" and summary["deals"] == 2
+    assert set(summary["bots"]) == {"heuristic", "random"} and "heuristic-random" in summary["diff"]
+    assert len(list((out / "records").glob("*.json"))) == 4  # 2 deals x 2 rotations
+    assert json.loads((out / "summary.json").read_text())["deals"] == 2
+    rec = next((out / "records").glob("*.json"))
+    assert main(["replay", str(rec), "--json"]) == 0
