@@ -516,7 +516,9 @@ const Table = {
     if (bids.length) {
       const counts = [...new Set(bids.map((e) => parseInt(e.action.bid, 10)))].sort((a, b) => a - b);
       const strains = [...new Set(bids.map((e) => e.action.bid.slice(-1)))];
-      const order = "SCDHN"; strains.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+      // weakest strain first: Meitora ♠ < ♣ < ♦ < ♥ < NT; Napoleon ♣ < ♦ < ♥ < ♠
+      const order = f.table.game === "napoleon" ? "CDHS" : "SCDHN";
+      strains.sort((a, b) => order.indexOf(a) - order.indexOf(b));
       const have = new Set(bids.map((e) => e.action.bid));
       html += `<div class="bidgrid" style="--cols:${strains.length + 1}"><span></span>${strains.map((s) => `<span class="sh ${"HD".includes(s) ? "red" : ""}">${s === "N" && LANG === "ja" ? "トラ" : STRAIN[s]}</span>`).join("")}` +
         counts.map((c) => `<span class="ch">${c}</span>` + strains.map((s) => have.has(`${c}${s}`) ? `<button data-act='${esc(JSON.stringify({ bid: `${c}${s}` }))}' class="bid ${"HD".includes(s) ? "red" : ""}">${esc(bidText(`${c}${s}`))}</button>` : `<span></span>`).join("")).join("") + `</div>`;
