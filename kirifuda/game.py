@@ -99,28 +99,37 @@ class GameState(ABC):
     num_players: int
 
     # -- what the state is ---------------------------------------------------------------
-    @property
-    @abstractmethod
-    def phase(self) -> Enum: ...
+    DEAL_PHASE: ClassVar[Enum]
+    """The game's phase of a chance node: the next deal must be dealt."""
+    DONE_PHASE: ClassVar[Enum]
+    """The game's phase once the match has ended."""
+    _phase: Enum
+    _to_act: int | None
+    _deal_no: int
 
     @property
-    @abstractmethod
-    def to_act(self) -> int | None: ...
+    def phase(self) -> Enum:
+        return self._phase
 
     @property
-    @abstractmethod
+    def to_act(self) -> int | None:
+        """The seat to act; ``None`` at a chance node or when the match is over."""
+        return self._to_act
+
+    @property
     def needs_deal(self) -> bool:
         """True at a chance node: the next deal must be dealt."""
+        return self._phase is self.DEAL_PHASE
 
     @property
-    @abstractmethod
     def is_over(self) -> bool:
         """True when the match has ended."""
+        return self._phase is self.DONE_PHASE
 
     @property
-    @abstractmethod
     def deal_number(self) -> int:
         """0-based index of the current deal (the next one, at a chance node)."""
+        return self._deal_no
 
     @abstractmethod
     def legal_actions(self) -> tuple[Action, ...]: ...

@@ -324,6 +324,8 @@ class KakeyaState(GameState):
     seed fixes who deals and leads game 1."""
 
     game_id = "kakeya"
+    DEAL_PHASE = Phase.DEAL
+    DONE_PHASE = Phase.DONE
 
     __slots__ = ("options", "first", "num_players", "_half", "_phase", "_to_act", "_deal_no",
                  "_chips", "_results", "_dealing", "_leading", "_playing", "_sitting", "_next",
@@ -388,26 +390,6 @@ class KakeyaState(GameState):
         self._strength = STRENGTH[self._trump]
 
     # -- properties ----------------------------------------------------------------------
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
-    def to_act(self) -> int | None:
-        return self._to_act
-
-    @property
-    def needs_deal(self) -> bool:
-        return self._phase is Phase.DEAL
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase is Phase.DONE
-
-    @property
-    def deal_number(self) -> int:
-        return self._deal_no
-
     @property
     def trump(self) -> Suit:
         """The trump in force (before this game's decision: the one carried over)."""

@@ -305,7 +305,7 @@ class _PlayCore:
                  "_led", "_leader", "_strain", "_play_mask", "_claim_always", "_joker_request", "_hands",
                  "_trick", "_declarer", "_high", "_bid_turns", "_negri")
 
-    _phase: Phase
+    _phase: Enum
     _to_act: int | None
     _legal: tuple[Action, ...] | None
     _log: list[tuple[int, Action]]
@@ -459,6 +459,8 @@ class _MeitoraRules(_RulesBase):
     """The rules of a Meitora match; the hot path is in the play core (see ``MeitoraState``)."""
 
     game_id = "meitora"
+    DEAL_PHASE = Phase.DEAL
+    DONE_PHASE = Phase.DONE
     num_players = 4
 
     def __init__(self, options: MeitoraOptions | None = None, first: int = 0) -> None:
@@ -505,22 +507,6 @@ class _MeitoraRules(_RulesBase):
         self._strength = STRENGTH[strain]
 
     # -- properties ----------------------------------------------------------------------
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
-    def needs_deal(self) -> bool:
-        return self._phase is Phase.DEAL
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase is Phase.DONE
-
-    @property
-    def deal_number(self) -> int:
-        return self._deal_no
-
     @property
     def first_bidder(self) -> int:
         return self._first_bidder

@@ -390,6 +390,8 @@ class NapoleonState(GameState):
     """A Napoleon match.  ``first`` is the first bidder of deal 1."""
 
     game_id = "napoleon"
+    DEAL_PHASE = Phase.DEAL
+    DONE_PHASE = Phase.DONE
 
     __slots__ = ("options", "first", "num_players", "_n", "_hand_size", "_deck_ids", "_bids", "_bid_index",
                  "_phase", "_to_act", "_deal_no", "_played", "_first_bidder", "_totals", "_results",
@@ -448,26 +450,6 @@ class NapoleonState(GameState):
         self._last: tuple[int, tuple[int, ...], int] | None = None
 
     # -- properties ----------------------------------------------------------------------
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
-    def to_act(self) -> int | None:
-        return self._to_act
-
-    @property
-    def needs_deal(self) -> bool:
-        return self._phase is Phase.DEAL
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase is Phase.DONE
-
-    @property
-    def deal_number(self) -> int:
-        return self._deal_no
-
     @property
     def deals_played(self) -> int:
         """Deals scored so far (void deals do not count)."""

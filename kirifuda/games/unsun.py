@@ -321,6 +321,8 @@ class UnsunState(GameState):
     """An Unsun match.  ``first`` is the dealer of deal 1."""
 
     game_id = "unsun"
+    DEAL_PHASE = Phase.DEAL
+    DONE_PHASE = Phase.DONE
 
     __slots__ = ("options", "first", "num_players", "_n", "_hand_size", "_fd_all", "_phase",
                  "_to_act", "_deal_no", "_dealer", "_totals", "_deals_won", "_results", "_log",
@@ -365,26 +367,6 @@ class UnsunState(GameState):
         self._fd_mask = 0
 
     # -- properties ----------------------------------------------------------------------
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
-    def to_act(self) -> int | None:
-        return self._to_act
-
-    @property
-    def needs_deal(self) -> bool:
-        return self._phase is Phase.DEAL
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase is Phase.DONE
-
-    @property
-    def deal_number(self) -> int:
-        return self._deal_no
-
     @property
     def dealer(self) -> int:
         """The dealer of the current deal (of the next one, at a chance node)."""
