@@ -1,17 +1,14 @@
-"""Dealing: checking a given deal against a game's deck, and seeded shuffles.
-
-Nothing here calls the global ``random``: chance always comes from the caller's generator.
-"""
+"""Dealing: checking a given deal against a game's deck (each game shuffles with the caller's
+seeded generator; nothing calls the global ``random``)."""
 
 from __future__ import annotations
 
-import random
 from typing import Sequence
 
-from .cards import CARDS, Card, format_card, parse_card
+from .cards import CARDS, Card, parse_card
 from .errors import DealError
 
-__all__ = ["check_deal", "shuffled"]
+__all__ = ["check_deal"]
 
 
 def check_deal(hands: Sequence[Sequence[Card | str]], rest: Sequence[Card | str], deck: Sequence[Card],
@@ -55,13 +52,3 @@ def check_deal(hands: Sequence[Sequence[Card | str]], rest: Sequence[Card | str]
     if missing:
         raise DealError("cards missing from the deal: " + " ".join(CARDS[i].code for i in missing))
     return masks, rest_ids
-
-
-def shuffled(rng: random.Random, deck_ids: Sequence[int]) -> list[int]:
-    ids = list(deck_ids)
-    rng.shuffle(ids)
-    return ids
-
-
-def describe(cards: Sequence[Card], lang: str = "en") -> str:
-    return " ".join(format_card(c, lang) for c in cards)
