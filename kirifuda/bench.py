@@ -67,9 +67,8 @@ def bench_game(game_id: str, seconds: float = 2.0, seed: int = 0,
     positions: list[tuple[GameState, Any]] = []
     while len(positions) < 3000:
         state = info.new_state(opts)
-        deal_no = state.deal_number
         state.deal_random(rng)
-        while state.deal_number == deal_no and not state.is_over:
+        while state.to_act is not None:  # the deal's end, as in _playout
             legal = [a for a in state.legal_actions() if type(a) is not Claim]
             a = rng.choice(legal)
             positions.append((state.copy(), a))
