@@ -105,3 +105,20 @@ def test_same_rank_earlier_card_wins_and_merging_keeps_ties_apart() -> None:
 
     classes = _Solver(pos, 0).classes(list(hands), 1, [])
     assert sorted(len(m) for _, m in classes) == [1, 1]  # ♠Q lies between ♣J and ♣K
+
+
+def test_a_tie_in_rank_keeps_cards_apart() -> None:
+    """♣K ♣Q in one hand against a live ♠K (one group with ♥ trump): ♣K ties ♠K (the earlier
+    wins), ♣Q loses to it: two choices.  Without the ♠K they are one."""
+    from kirifuda.cards import mask_of
+    from kirifuda.solver.unsun import _Solver
+
+    for other, want in ((["KS", "4D"], 2), (["9S", "4D"], 1)):
+        hands = (mask_of(parse_cards(["2D", "3D"])), mask_of(parse_cards(["KC", "QC"])),
+                 mask_of(parse_cards(other)))
+        pos = UnsunPosition(trump=Suit.HEARTS.index, hands=hands, start=0, trick=(), me=1)
+        assert len(_Solver(pos, 0).classes(list(hands), 1, [])) == want
+        # and a card of the trick in progress separates them too
+    hands = (mask_of(parse_cards(["2D"])), mask_of(parse_cards(["KC", "QC"])), mask_of(parse_cards(["9S", "4D"])))
+    pos = UnsunPosition(trump=Suit.HEARTS.index, hands=hands, start=0, trick=(parse_cards(["QS"])[0].id,), me=1)
+    assert len(_Solver(pos, 0).classes([hands[0], hands[1], hands[2]], 1, [parse_cards(["QS"])[0].id])) == 2
