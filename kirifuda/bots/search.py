@@ -51,15 +51,24 @@ class Level:
     discard_samples: int
     discard_candidates: int
     discard_nodes: int
+    unsun_worlds: int = 12
+    """Unsun: deals sampled for a card decision (each choice played out in each)."""
+    unsun_exact_tricks: int = 2
+    """Unsun: at most this many tricks left, the samples are solved exactly (paranoid)."""
+    unsun_nodes: int = 20_000
+    """Unsun: search nodes per exact solve (over budget: the rollout instead)."""
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", play_samples=6, play_nodes=5_000, bid_samples=3, bid_strains=1, bid_nodes=5_000,
-                  discard_samples=2, discard_candidates=3, discard_nodes=5_000),
+                  discard_samples=2, discard_candidates=3, discard_nodes=5_000,
+                  unsun_worlds=4, unsun_exact_tricks=2, unsun_nodes=5_000),
     "normal": Level("normal", play_samples=16, play_nodes=20_000, bid_samples=8, bid_strains=2,
-                    bid_nodes=30_000, discard_samples=6, discard_candidates=4, discard_nodes=30_000),
+                    bid_nodes=30_000, discard_samples=6, discard_candidates=4, discard_nodes=30_000,
+                    unsun_worlds=12, unsun_exact_tricks=2, unsun_nodes=20_000),
     "strong": Level("strong", play_samples=48, play_nodes=200_000, bid_samples=24, bid_strains=3,
-                    bid_nodes=300_000, discard_samples=16, discard_candidates=6, discard_nodes=300_000),
+                    bid_nodes=300_000, discard_samples=16, discard_candidates=6, discard_nodes=300_000,
+                    unsun_worlds=48, unsun_exact_tricks=3, unsun_nodes=200_000),
 }
 
 
@@ -87,7 +96,7 @@ def register_search(game_id: str, search: Callable[[Level], GameSearch],
 
 
 def _load() -> None:
-    from . import search_kakeya, search_meitora  # noqa: F401  (each registers itself)
+    from . import search_kakeya, search_meitora, search_unsun  # noqa: F401  (each registers itself)
 
 
 def search_games() -> tuple[str, ...]:
