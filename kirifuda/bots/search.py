@@ -53,6 +53,8 @@ class Level:
     discard_nodes: int
     unsun_worlds: int = 12
     """Unsun: deals sampled for a card decision (each choice played out in each)."""
+    unsun_rollouts: int = 1
+    """Unsun: rollouts per choice per sampled deal."""
     unsun_exact_tricks: int = 2
     """Unsun: at most this many tricks left, the samples are solved exactly (paranoid)."""
     unsun_nodes: int = 20_000

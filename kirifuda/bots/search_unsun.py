@@ -28,6 +28,7 @@ depth-limited solve early in the deal; exact endings) and the budgets of each le
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 from ..actions import Action, Play
 from ..cards import CARDS
@@ -134,14 +135,22 @@ def policy(trump: int, hands: list[int], start: int, trick: list[int], n: int) -
     return _lowest(plain if plain else h)
 
 
-def rollout(trump: int, hands: list[int], start: int, trick: list[int], n: int, me: int) -> int:
+EPS = 0.0
+
+
+def rollout(trump: int, hands: list[int], start: int, trick: list[int], n: int, me: int,
+            rand: "Callable[[], float] | None" = None) -> int:
     """``me``'s tricks from here to the end of the deal with every seat playing :func:`policy`
     (``hands`` and ``trick`` are consumed)."""
     got = 0
     while True:
         while len(trick) < n:
             seat = (start + len(trick)) % n
-            c = policy(trump, hands, start, trick, n)
+            if rand is not None and rand() < EPS:
+                cards = _bits(hands[seat])
+                c = cards[int(rand() * len(cards))]
+            else:
+                c = policy(trump, hands, start, trick, n)
             hands[seat] ^= 1 << c
             trick.append(c)
         w = (start + winner_index(trick, trump)) % n
@@ -331,7 +340,7 @@ class UnsunSearch:
                 continue
             hands, trick = world
             totals_add(totals, reps, trump, hands, start, trick, n, me, left <= lv.unsun_exact_tricks,
-                       lv.unsun_nodes)
+                       lv.unsun_nodes, lv.unsun_rollouts, rng)
         best = max(reps, key=lambda c: (totals[c], -_cost(c, trump)))
         return plays[best]
 
@@ -341,8 +350,10 @@ def _cost(c: int, trump: int) -> int:
 
 
 def totals_add(totals: dict[int, float], reps: list[int], trump: int, hands: list[int], start: int,
-               trick: list[int], n: int, me: int, exact: bool, nodes: int) -> None:
-    """Add each choice's value in one deal: exact (paranoid solve) or a policy rollout."""
+               trick: list[int], n: int, me: int, exact: bool, nodes: int, rollouts: int = 1,
+               rng: random.Random | None = None) -> None:
+    """Add each choice's value in one deal: exact (paranoid solve) or the mean of ``rollouts``
+    policy rollouts (the same random numbers for every choice)."""
     if exact:
         pos = UnsunPosition(trump=trump, hands=tuple(hands), start=start, trick=tuple(trick), me=me)
         try:
@@ -353,20 +364,23 @@ def totals_add(totals: dict[int, float], reps: list[int], trump: int, hands: lis
             for c in reps:
                 totals[c] += values[c]
             return
+    seeds = [rng.random() if rng is not None and EPS > 0 else None for _ in range(rollouts)]
     for c in reps:
-        h = hands[:]
-        h[me] ^= 1 << c
-        tr = trick + [c]
-        got = 0
-        s = start
-        if len(tr) == n:
-            w = (s + winner_index(tr, trump)) % n
-            got = 1 if w == me else 0
-            s, tr = w, []
-            if not h[w]:
-                totals[c] += got
-                continue
-        totals[c] += got + rollout(trump, h, s, tr, n, me)
+        for seed in seeds:
+            h = hands[:]
+            h[me] ^= 1 << c
+            tr = trick + [c]
+            got = 0
+            s = start
+            if len(tr) == n:
+                w = (s + winner_index(tr, trump)) % n
+                got = 1 if w == me else 0
+                s, tr = w, []
+                if not h[w]:
+                    totals[c] += got / rollouts
+                    continue
+            rand = random.Random(seed).random if seed is not None else None
+            totals[c] += (got + rollout(trump, h, s, tr, n, me, rand)) / rollouts
 
 
 ORACLE_WORLDS = 1
