@@ -89,8 +89,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
               + (f"; {fig['env_steps_per_s']:.0f} env steps/s (tensor + step)"
                  if "env_steps_per_s" in fig else ""))
     for game_id, fig in result.get("solver", {}).items():
-        print(f"{game_id:10s} solver, full deal: median {fig['full_deal_ms_median']:.2f} ms, p90 {fig['full_deal_ms_p90']:.2f} ms,"
-              f" max {fig['full_deal_ms_max']:.2f} ms over {fig['deals']} deals ({fig['core']} core)")
+        if "full_deal_ms_median" in fig:
+            print(f"{game_id:10s} solver, full deal: median {fig['full_deal_ms_median']:.2f} ms, p90 {fig['full_deal_ms_p90']:.2f} ms,"
+                  f" max {fig['full_deal_ms_max']:.2f} ms over {fig['deals']} deals ({fig['core']} core)")
+        for left, e in fig.get("tricks_left", {}).items():
+            print(f"{game_id:10s} solver, {left} tricks left: median {e['ms_median']:.2f} ms, p90 {e['ms_p90']:.2f} ms,"
+                  f" max {e['ms_max']:.2f} ms over {e['positions']} positions ({fig['core']} core)")
         dds = fig.get("dds_bridge")
         if dds:
             print(f"{'':10s} DDS, bridge, {dds['tricks_left']} tricks left: median {dds['full_deal_ms_median']:.2f} ms,"

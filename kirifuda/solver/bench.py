@@ -15,7 +15,7 @@ import statistics
 import time
 from typing import Any
 
-__all__ = ["meitora_first_trick_states", "bench_meitora", "bench_dds"]
+__all__ = ["meitora_first_trick_states", "bench_meitora", "bench_dds", "unsun_ending_states", "bench_unsun"]
 
 
 def meitora_first_trick_states(n: int, seed: int = 0) -> list[Any]:
@@ -64,6 +64,58 @@ def bench_meitora(n: int = 200, seed: int = 0, backend: str | None = None) -> di
         times.append(time.process_time() - t0)
     out: dict[str, Any] = dict(_summary(times))
     out["core"] = backend or ("c" if has_c_core() else "python")
+    return out
+
+
+def unsun_ending_states(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
+    """``n`` four-player Unsun states with ``tricks_left`` tricks left (at a trick start), the
+    deal played to that point by the ``heuristic`` bot."""
+    from ..bots.unsun_heuristic import UnsunHeuristicBot
+    from ..games.unsun import UnsunOptions, UnsunState
+
+    rng = random.Random(seed)
+    bot = UnsunHeuristicBot()
+    out: list[Any] = []
+    for _ in range(n):
+        s = UnsunState(UnsunOptions(deals=1))
+        s.deal_random(rng)
+        for _ in range(4 * (12 - tricks_left)):
+            seat = s.to_act
+            assert seat is not None
+            s.apply(bot.choose(s.view(seat), rng))
+        out.append(s)
+    return out
+
+
+UNSUN_ENDINGS = ((3, 1), (4, 4), (5, 20), (6, 100))
+"""(tricks left, one position per this many of the ``n`` asked): the longer solves are fewer
+(3 and 4 tricks left at least one position, 5 and 6 only when ``n`` reaches the divisor)."""
+
+
+def bench_unsun(n: int = 200, seed: int = 0) -> dict[str, Any]:
+    """Unsun endings solved exactly (four players, every hand open, the paranoid value of the
+    seat to act: :mod:`kirifuda.solver.unsun`), by tricks left; a whole deal (12 tricks) is
+    beyond the exact solver, so there is no full-deal figure."""
+    from .unsun import position_of
+
+    out: dict[str, Any] = {"core": "python", "value": "paranoid tricks of the seat to act", "tricks_left": {}}
+    for left, per in UNSUN_ENDINGS:
+        count = n // per if left > 4 else max(1, n // per)
+        if count == 0:
+            continue
+        times = []
+        for s in unsun_ending_states(count, left, seed + left):
+            pos = position_of(s, s.to_act)
+            t0 = time.process_time()
+            pos.value()
+            times.append(time.process_time() - t0)
+        times.sort()
+        out["tricks_left"][str(left)] = {
+            "ms_median": round(statistics.median(times) * 1e3, 3),
+            "ms_p90": round(times[int(0.9 * (len(times) - 1))] * 1e3, 3),
+            "ms_max": round(times[-1] * 1e3, 3),
+            "positions": len(times),
+        }
     return out
 
 
