@@ -169,12 +169,12 @@ def view_classes(view: UnsunView) -> list[list[int]]:
     assert view.trump is not None
     t = tables(view.trump.index)
     hand = 0
-    for c in view.hand:
-        hand |= 1 << c.id
+    for card in view.hand:
+        hand |= 1 << card.id
     gone = 0
     for trick, _ in view.tricks:
-        for c in trick.cards:
-            gone |= 1 << c.id
+        for card in trick.cards:
+            gone |= 1 << card.id
     live = ((1 << 52) - 1) & ~hand & ~gone  # unseen, the indicator, and the trick's cards
     if view.indicator is not None:
         live &= ~(1 << view.indicator.id)
@@ -207,18 +207,18 @@ def sample_world(view: UnsunView, rng: random.Random,
     me = view.seat
     trump = view.trump.index
     hand = 0
-    for c in view.hand:
-        hand |= 1 << c.id
+    for card in view.hand:
+        hand |= 1 << card.id
     seen = hand | 1 << view.indicator.id
     played_by: dict[int, int] = {}
     for trick, _ in view.tricks:
-        for s, c in trick.plays:
-            seen |= 1 << c.id
-            played_by[c.id] = s
-    for s, card in view.trick:
-        if card is not None:
-            seen |= 1 << card.id
-            played_by[card.id] = s
+        for s, played in trick.plays:
+            seen |= 1 << played.id
+            played_by[played.id] = s
+    for s, shown in view.trick:
+        if shown is not None:
+            seen |= 1 << shown.id
+            played_by[shown.id] = s
     pool = [c for c in range(52) if not seen >> c & 1]
     hidden_rest = DEAL_SIZES[n][1] - 1
     sizes = {s: view.hand_sizes[s] for s in range(n) if s != me}
