@@ -29,10 +29,15 @@ Exact on endings: with four players it solves 3–4 tricks left in milliseconds,
 hundreds of milliseconds (``kirifuda bench``, ``docs/bots.md``); whole deals are beyond it,
 which is why the search bot plays out the early deal with rollouts (:mod:`kirifuda.bots.search_unsun`).
 
+Seat 0 takes the trump ace's trick, then must lead 2♠ into a black group (♠ and ♣ under a ♥
+trump) where the others hold K♠ and Q♠: one trick, whichever card it plays first.
+
 >>> from kirifuda.cards import parse_cards, mask_of, Suit
 >>> hands = [mask_of(parse_cards(h)) for h in (["AH", "2S"], ["KS", "3C"], ["QS", "4C"])]
 >>> UnsunPosition(trump=Suit.HEARTS.index, hands=tuple(hands), start=0, trick=(), me=0).value()
-2
+1
+>>> UnsunPosition(trump=Suit.HEARTS.index, hands=tuple(hands), start=0, trick=(), me=0).move_values()
+{25: 1, 0: 1}
 """
 
 from __future__ import annotations
