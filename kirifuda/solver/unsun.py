@@ -186,6 +186,9 @@ class _Solver:
         self.trump = pos.trump
         self.t = tables(pos.trump)
         self.tt: dict[tuple[tuple[int, ...], int], tuple[int, int]] = {}
+        group = GROUPS[pos.trump]
+        self.suits = tuple(tuple(13 * su for su in range(4) if group[13 * su] == g) for g in range(3))
+        """Per group, the bit offsets of its suits."""
         self.nodes = 0
         self.max_nodes = max_nodes
 
@@ -193,8 +196,6 @@ class _Solver:
     def classes(self, hands: list[int], seat: int, trick: list[int]) -> list[tuple[int, list[int]]]:
         """The hand's cards in classes of equivalent cards: (representative, members), ordered
         for the search (see :meth:`order`)."""
-        t = self.t
-        group = t.group
         others = 0
         for s in range(self.n):
             if s != seat:
@@ -203,26 +204,28 @@ class _Solver:
             others |= 1 << c
         out: list[tuple[int, list[int]]] = []
         hand = hands[seat]
-        for g in range(3):
-            mine = hand & t.group_mask[g]
-            if not mine:
+        for suits in self.suits:
+            mr = tr = 0
+            for sh in suits:
+                mr |= hand >> sh & 0x1FFF
+                tr |= others >> sh & 0x1FFF
+            if not mr:
                 continue
-            theirs = others & t.group_mask[g]
-            their_ranks = 0
-            for c in _bits(theirs):
-                their_ranks |= 1 << RANK[c]
-            cards = sorted(_bits(mine), key=RANK.__getitem__)
-            cls = [cards[0]]
-            for c in cards[1:]:
-                lo, hi = RANK[cls[-1]], RANK[c]
-                # a card of another hand or of the trick ranked in [lo, hi] separates them
-                if their_ranks >> lo << lo & ((1 << (hi + 1)) - 1):
+            cls: list[int] = []
+            lo = -1
+            while mr:
+                low = mr & -mr
+                r = low.bit_length() - 1
+                mr ^= low
+                # a card of another hand or of the trick ranked in [lo, r] separates them
+                if cls and tr & ((low << 1) - (1 << lo)):
                     out.append((cls[0], cls))
-                    cls = [c]
-                else:
-                    cls.append(c)
+                    cls = []
+                for sh in suits:
+                    if hand >> (sh + r) & 1:
+                        cls.append(sh + r)
+                lo = r
             out.append((cls[0], cls))
-        del group
         return self.order(out, seat, trick, hands)
 
     def order(self, classes: list[tuple[int, list[int]]], seat: int, trick: list[int],
@@ -233,21 +236,32 @@ class _Solver:
         n = self.n
         group = self.t.group
         if len(trick) == n - 1:
-            def key_last(cc: tuple[int, list[int]]) -> tuple[int, int, int]:
-                c = cc[0]
-                wins = winner_index(trick + [c], self.trump) == n - 1
-                return (0 if wins else 1, 1 if group[c] == 0 else 0, RANK[c])
-            classes.sort(key=key_last)
-            if seat != self.me:
-                # the others: what keeps the trick from me first
-                start = (seat - n + 1) % n
-                me_pos = (self.me - start) % n
+            best_r = [-1, -1, -1]
+            best_i = [-1, -1, -1]
+            for i, c in enumerate(trick):
+                g, r = group[c], RANK[c]
+                if r > best_r[g]:
+                    best_r[g], best_i[g] = r, i
+            tmax = best_r[0]
 
-                def key_other(cc: tuple[int, list[int]]) -> tuple[int, int, int]:
-                    c = cc[0]
-                    w = winner_index(trick + [c], self.trump)
-                    return (1 if w == me_pos else 0, 1 if group[c] == 0 else 0, RANK[c])
-                classes.sort(key=key_other)
+            def winner(c: int) -> int:
+                """The winning index of the trick with ``c`` played last (spec §5)."""
+                g, r = group[c], RANK[c]
+                if tmax >= 0:
+                    return n - 1 if g == 0 and r > tmax else best_i[0]
+                if g == 0:
+                    return n - 1
+                if best_r[g] >= 0:
+                    return n - 1 if r > best_r[g] else best_i[g]
+                return best_i[3 - g]
+
+            if seat == self.me:
+                classes.sort(key=lambda cc: (0 if winner(cc[0]) == n - 1 else 1,
+                                             1 if group[cc[0]] == 0 else 0, RANK[cc[0]]))
+            else:
+                me_pos = (self.me - seat - 1) % n  # the trick started at the seat after this one
+                classes.sort(key=lambda cc: (1 if winner(cc[0]) == me_pos else 0,
+                                             1 if group[cc[0]] == 0 else 0, RANK[cc[0]]))
             return classes
         if seat == self.me:
             classes.sort(key=lambda cc: (0 if group[cc[0]] == 0 else 1, -RANK[cc[0]]))
