@@ -211,3 +211,36 @@ def test_face_down_rule_learnt_from_what_is_seen() -> None:
             bot.observe(state.view(s))
         state.apply(rng.choice(state.legal_actions()))
     assert bot.all_face_down is not False
+
+
+def test_tenka_played_face_down_under_a_club_trump() -> None:
+    """With ♣ trump, ♣J (テンカ) is a face-down trump: a sample may put it only in its known
+    holder's hand or face-down card, never elsewhere (found by scanning random deals)."""
+    found = 0
+    for seed in range(3000):
+        rng = random.Random(seed)
+        s = UnsunState(UnsunOptions(deals=1))
+        s.deal_random(rng)
+        if s._trump != 3:
+            continue
+        holder = next((h for h in range(4) if s._hands[h] >> TENKA & 1), None)
+        if holder is None or holder == s.dealer:
+            continue
+        while s.to_act is not None:
+            if TENKA in s._trick and s.to_act != holder:
+                break
+            s.apply(rng.choice(s.legal_actions()))
+        if s.to_act is None:
+            continue
+        view = s.view(s.to_act)
+        assert any(c is None for _, c in view.trick)
+        for k in range(10):
+            world = sample_world(view, random.Random(k))
+            assert world is not None
+            hands, trick = world
+            slots = [c for (seat, _), c in zip(view.trick, trick) if seat == holder]
+            assert hands[holder] >> TENKA & 1 or TENKA in slots
+        found += 1
+        if found == 3:
+            break
+    assert found == 3

@@ -253,7 +253,9 @@ def sample_world(view: UnsunView, rng: random.Random,
         ok = True
         # the face-down cards of the trick first (face-down-able trumps), then ♣J, then the rest
         for s in down_seats:
-            choices = [c for c in order if fd_mask >> c & 1 and c not in trick_fill.values()]
+            # ♣J is a face-down card under a ♣ trump: only its holder can have played it
+            choices = [c for c in order if fd_mask >> c & 1 and c not in trick_fill.values()
+                       and (c != TENKA or tenka_seat is None or s == tenka_seat)]
             if not choices:
                 ok = False
                 break
@@ -276,8 +278,6 @@ def sample_world(view: UnsunView, rng: random.Random,
                 hands[target] |= 1 << TENKA
                 cap[target] -= 1
             used.add(TENKA)
-        elif tenka_seat is not None and TENKA in used:
-            continue  # ♣J is not face down; cannot happen, kept safe
         free = [c for c in order if c not in used]
         i = 0
         for s in range(n):
