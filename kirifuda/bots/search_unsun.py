@@ -31,7 +31,6 @@ import random
 from typing import Callable
 
 from ..actions import Action, Play
-from ..cards import CARDS
 from ..game import GameState, View
 from ..games.unsun import DEAL_SIZES, FACE_DOWN_MASKS, TENKA, UnsunState, UnsunView
 from ..solver.unsun import RANK, Budget, UnsunPosition, tables, winner_index
@@ -49,7 +48,7 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _lowest(mask: int, ranks: int = 0) -> int:
+def _lowest(mask: int) -> int:
     """The lowest-ranked card of a mask (by rank, then id)."""
     best, best_r = -1, 99
     while mask:
@@ -387,9 +386,6 @@ def totals_add(totals: dict[int, float], reps: list[int], trump: int, hands: lis
             totals[c] += (got + rollout(trump, h, s, tr, n, me, rand)) / rollouts
 
 
-ORACLE_WORLDS = 1
-
-
 class UnsunOracle:
     """The same decision on the real deal (every card seen): exact when at most
     ``ORACLE_EXACT`` tricks are left, else one rollout per choice on the true cards."""
@@ -416,4 +412,3 @@ ORACLE_EXACT = 4
 ORACLE_NODES = 2_000_000
 
 register_search("unsun", UnsunSearch, UnsunOracle)
-del CARDS
