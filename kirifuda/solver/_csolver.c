@@ -48,6 +48,18 @@ typedef struct {
     u64 class_mask[8];
     int canon_ok;                    /* each class a contiguous run of each suit's order */
     int top_suit;   /* the suit whose every card beats every other card, whatever is led, or -1 */
+    /* Special tricks (Napoleon), off (special = 0) in the other games: a winner that depends on
+     * the whole trick.  Where special, the parts that assume a plain monotone strength are off:
+     * canonical (squeezed) keys, winning-ranks table entries (keys are exact), sure and quick
+     * tricks, and merging during the deal's first trick. */
+    int special;
+    int first_rules;                    /* the root position's trick is the deal's first */
+    short first_strength[NSUIT][NCARD]; /* [led][internal]: the first trick's table */
+    u64 restricted_mask;                /* internal: playable only on lead or as the last card */
+    int almighty, yoromeki;             /* internal bits (-1: none): yoromeki beats almighty */
+    u64 same2_mask;                     /* internal: the 2s (same-2: a trick of one printed suit) */
+    unsigned char psuit[NCARD];         /* internal bit -> printed suit (4: none) */
+    int same2_max, first_same2_max;     /* same-2 applies when the table winner's strength <= */
 } Rules;
 
 /* A table entry: a bound on the value of every trick-start position with the same leader and
@@ -83,6 +95,7 @@ typedef struct {
     int maxside[MAXP];
     int tcard[MAXP];
     int tn, led, leader;
+    int first;                       /* the current trick is the deal's first (special rules) */
     int hint_card, hint_led, best_card, best_led;
     long long nodes, limit;   /* limit: stop after this many nodes (0: none) */
     int aborted;
@@ -95,7 +108,9 @@ static inline u64 above(int c) { return c >= 63 ? 0 : (~0ULL << (c + 1)); }
 
 static inline u64 legal_mask(const Rules *r, u64 hand, int tn, int led) {
     if ((hand & r->last_forced_mask) && popc(hand) == 2) return hand & r->last_forced_mask;
-    if (tn == 0 || led == NOSUIT) return hand;
+    if (tn == 0) return hand;
+    if ((hand & r->restricted_mask) && (hand & ~r->restricted_mask)) hand &= ~r->restricted_mask;
+    if (led == NOSUIT) return hand;
     u64 f = hand & r->suit_mask[led];
     return f ? (f | (hand & r->free_mask)) : hand;
 }
@@ -105,15 +120,33 @@ static inline u64 mix(u64 x) {
     return x;
 }
 
-static inline int trick_winner_idx(const S *s) {
-    const short *st = s->r->strength[s->led];
-    int best = 0, bv = st[s->tcard[0]];
-    for (int i = 1; i < s->r->np; i++) {
-        int v = st[s->tcard[i]];
+/* Special tricks: yoromeki beats the almighty; same-2 (every card of one printed suit, the 2
+ * among them) beats a table winner of strength up to same2_max. */
+static int special_winner(const Rules *r, int first, const int *cards, int best, int bv) {
+    int np = r->np;
+    if (r->yoromeki >= 0 && cards[best] == r->almighty)
+        for (int i = 0; i < np; i++) if (cards[i] == r->yoromeki) return i;
+    if (bv > (first ? r->first_same2_max : r->same2_max)) return best;
+    int su = r->psuit[cards[0]], two = -1;
+    if (su >= 4) return best;
+    for (int i = 0; i < np; i++) {
+        if (r->psuit[cards[i]] != su) return best;
+        if ((r->same2_mask >> cards[i]) & 1) two = i;
+    }
+    return two >= 0 ? two : best;
+}
+
+static inline int winner_of(const Rules *r, int first, const int *cards, int led) {
+    const short *st = first ? r->first_strength[led] : r->strength[led];
+    int best = 0, bv = st[cards[0]];
+    for (int i = 1; i < r->np; i++) {
+        int v = st[cards[i]];
         if (v > bv) { bv = v; best = i; }
     }
-    return best;
+    return r->special ? special_winner(r, first, cards, best, bv) : best;
 }
+
+static inline int trick_winner_idx(const S *s) { return winner_of(s->r, s->first, s->tcard, s->led); }
 
 static inline int trick_value(const S *s) {
     int v = s->r->trick_base;
@@ -139,7 +172,7 @@ static inline void add_move(const S *s, int c, Move *mv, int *n) {
 static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
     const Rules *r = s->r;
     u64 live = r->all_mask & ~s->gone;
-    u64 mergeable = legal & ~r->nomerge_mask;
+    u64 mergeable = s->first ? 0 : legal & ~r->nomerge_mask;
     int n = 0;
     for (int su = 0; su < NSUIT; su++) {
         u64 ls = legal & r->suit_mask[su];
@@ -334,11 +367,9 @@ static int last_trick_rel(const S *s, int *rel) {
     u64 live = 0;
     for (int i = 0; i < np; i++) { cards[i] = lowbit(s->hands[(s->leader + i) % np]); live |= 1ULL << cards[i]; }
     int led = ((r->multi_lead_mask >> cards[0]) & 1) ? r->lead_choices[0] : r->isuit[cards[0]];
-    const short *st = r->strength[led];
-    int bi = 0, bv = st[cards[0]];
+    int bi = winner_of(r, s->first, cards, led);
     int pts = r->trick_base;
     for (int i = 0; i < np; i++) pts += r->points[cards[i]];
-    for (int i = 1; i < np; i++) if (st[cards[i]] > bv) { bv = st[cards[i]]; bi = i; }
     int w = cards[bi], su = r->isuit[w];
     if (popc(live & r->suit_mask[su]) > 1 && !((r->nomerge_mask >> w) & 1))
         rel[su] = popc(live & r->suit_mask[su] & ~r->nomerge_mask & above(w)) + 1;
@@ -358,7 +389,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     }
     if (alpha >= maxv) return maxv;
     if (beta <= 0) return 0;
-    if (!r->has_points) {
+    if (!r->has_points && !r->special) {
         int sure[2], depth[2];
         sure_tricks(s, sure, depth);
         if (sure[1] * r->trick_base >= beta) { rel[r->top_suit] = depth[1]; return sure[1] * r->trick_base; }
@@ -426,7 +457,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     else { nlo = nhi = v; }
     u64 occupied = 0;
     for (int p = 0; p < np; p++) occupied |= key[p];
-    u64 relmask = rel_slots(r, rel, occupied) | used;
+    u64 relmask = r->special ? ~0ULL : rel_slots(r, rel, occupied) | used;
     slots_rel(r, relmask, rel);
     /* store: update the entry with the same relevant cards, else chain a new one */
     Ent *e = NULL;
@@ -477,11 +508,14 @@ static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int 
         u64 tmask = 0;
         for (int i = 0; i < np; i++) tmask |= 1ULL << s->tcard[i];
         memcpy(saved_cards, s->tcard, sizeof(saved_cards));
+        int saved_first = s->first;
         s->leader = (s->leader + wi) % np;
         s->tn = 0;
+        s->first = 0;
         s->gone |= tmask;
         v = w + ab_trick_start(s, alpha - w, beta - w, rel);
         s->gone &= ~tmask;
+        s->first = saved_first;
         s->leader = saved_leader;
         memcpy(s->tcard, saved_cards, sizeof(saved_cards));
         s->tn = np;
@@ -610,13 +644,21 @@ static u64 to_internal(const Rules *r, u64 m) {
 }
 
 /* make_rules(np, eff[64], strength[5][64], free, multi_lead, lead_choices, last_forced,
- *            trick_base, points[64], nomerge, order[5] (card ids strongest first)) */
+ *            trick_base, points[64], nomerge, order[5] (card ids strongest first)
+ *            [, first_strength[5][64] or None, restricted, almighty, yoromeki, same2,
+ *             same2_max, first_same2_max, first]): the bracketed part, special tricks, only
+ *            where the rules have them (first_strength given turns them on). */
 static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     int np, trick_base;
     PyObject *eff, *strength, *lead_choices, *points, *order;
     unsigned long long free_mask, multi, last_forced, nomerge;
-    if (!PyArg_ParseTuple(args, "iOOKKOKiOKO", &np, &eff, &strength, &free_mask, &multi, &lead_choices,
-                          &last_forced, &trick_base, &points, &nomerge, &order)) return NULL;
+    PyObject *first_strength = Py_None;
+    unsigned long long restricted = 0, same2 = 0;
+    int almighty = -1, yoromeki = -1, same2_max = 0, first_same2_max = 0, first = 0;
+    if (!PyArg_ParseTuple(args, "iOOKKOKiOKO|OKiiKiii", &np, &eff, &strength, &free_mask, &multi, &lead_choices,
+                          &last_forced, &trick_base, &points, &nomerge, &order, &first_strength,
+                          &restricted, &almighty, &yoromeki, &same2, &same2_max, &first_same2_max,
+                          &first)) return NULL;
     if (np < 2 || np > MAXP) { PyErr_SetString(PyExc_ValueError, "2 to 6 players"); return NULL; }
     Rules *r = calloc(1, sizeof(Rules));
     if (!r) return PyErr_NoMemory();
@@ -632,6 +674,16 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     for (int su = 0; su < NSUIT; su++)
         if (read_int_seq(PySequence_Fast_GET_ITEM(fast, su), str[su], NCARD, "strength row") < 0) { Py_DECREF(fast); goto fail; }
     Py_DECREF(fast);
+    int fstr[NSUIT][NCARD];
+    if (first_strength != Py_None) {
+        fast = PySequence_Fast(first_strength, "first_strength");
+        if (!fast) goto fail;
+        if (PySequence_Fast_GET_SIZE(fast) != NSUIT) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "first_strength: 5 rows"); goto fail; }
+        for (int su = 0; su < NSUIT; su++)
+            if (read_int_seq(PySequence_Fast_GET_ITEM(fast, su), fstr[su], NCARD, "first_strength row") < 0) { Py_DECREF(fast); goto fail; }
+        Py_DECREF(fast);
+        r->special = 1;
+    }
     fast = PySequence_Fast(order, "order");
     if (!fast) goto fail;
     if (PySequence_Fast_GET_SIZE(fast) != NSUIT) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "order: 5 lists"); goto fail; }
@@ -655,6 +707,8 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     for (int b = 0; b < next; b++) {
         int c = r->card_of[b];
         for (int su = 0; su < NSUIT; su++) r->strength[su][b] = (short)str[su][c];
+        for (int su = 0; su < NSUIT; su++) r->first_strength[su][b] = (short)(r->special ? fstr[su][c] : str[su][c]);
+        r->psuit[b] = (unsigned char)(c < 52 ? c / 13 : 4);
         r->points[b] = (short)pts[c];
         if (pts[c]) r->has_points = 1;
     }
@@ -662,6 +716,12 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     r->free_mask = to_internal(r, free_mask); r->multi_lead_mask = to_internal(r, multi);
     r->last_forced_mask = to_internal(r, last_forced); r->nomerge_mask = to_internal(r, nomerge);
     r->trick_base = trick_base;
+    r->restricted_mask = to_internal(r, restricted);
+    r->same2_mask = to_internal(r, same2);
+    r->almighty = (almighty >= 0 && almighty < NCARD) ? r->int_of[almighty] : -1;
+    r->yoromeki = (yoromeki >= 0 && yoromeki < NCARD && r->almighty >= 0) ? r->int_of[yoromeki] : -1;
+    r->same2_max = same2_max; r->first_same2_max = first_same2_max;
+    r->first_rules = r->special && first;
     Py_ssize_t nl = PySequence_Size(lead_choices);
     if (nl < 0 || nl > NSUIT) { PyErr_SetString(PyExc_ValueError, "lead_choices: 0 to 5"); goto fail; }
     r->n_lead_choices = (int)nl;
@@ -682,8 +742,9 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
             u64 m = r->suit_mask[su] & r->class_mask[k] & ~r->nomerge_mask;
             if (m && ((m >> lowbit(m)) & ((m >> lowbit(m)) + 1))) r->canon_ok = 0;
         }
+    if (r->special) r->canon_ok = 0;
     r->trump = -1;
-    for (int su = 0; su < 4; su++) {
+    for (int su = 0; su < 4 && !r->special; su++) {
         /* the trump suit: its lowest card beats the ace of every other led suit */
         if (r->len[su] == 0) continue;
         int is_trump = 1;
@@ -696,7 +757,7 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
         if (is_trump) r->trump = su;
     }
     r->top_suit = -1;
-    for (int su = 0; su < NSUIT && r->top_suit < 0; su++) {
+    for (int su = 0; su < NSUIT && r->top_suit < 0 && !r->special; su++) {
         if (r->len[su] == 0) continue;
         int ok = 1;
         for (int led = 0; led < NSUIT && ok; led++) {
@@ -752,6 +813,7 @@ static int setup(S *s, PyObject *cap, PyObject *hands, int leader, PyObject *tri
     s->tn = (int)tn;
     s->led = led;
     s->leader = leader;
+    s->first = r->first_rules;
     s->gone = r->all_mask & ~held;
     (void)gone;
     if (led < 0 || led > NOSUIT || leader < 0 || leader >= r->np) { PyErr_SetString(PyExc_ValueError, "bad led or leader"); return -1; }
