@@ -368,6 +368,14 @@ static int last_trick_rel(const S *s, int *rel) {
     for (int i = 0; i < np; i++) { cards[i] = lowbit(s->hands[(s->leader + i) % np]); live |= 1ULL << cards[i]; }
     int led = ((r->multi_lead_mask >> cards[0]) & 1) ? r->lead_choices[0] : r->isuit[cards[0]];
     int bi = winner_of(r, s->first, cards, led);
+    if (r->special && ((r->multi_lead_mask >> cards[0]) & 1)) {
+        /* special tricks: the named suit matters; the leader names the best for its side */
+        int side = s->maxside[s->leader];
+        for (int j = 1; j < r->n_lead_choices; j++) {
+            int b2 = winner_of(r, s->first, cards, r->lead_choices[j]);
+            if (s->maxside[(s->leader + b2) % np] == side) { bi = b2; break; }
+        }
+    }
     int pts = r->trick_base;
     for (int i = 0; i < np; i++) pts += r->points[cards[i]];
     int w = cards[bi], su = r->isuit[w];
