@@ -214,3 +214,22 @@ def check_small_deals(backend: str, opts: dict[str, Any], rng: random.Random, co
             h2 = list(hands)
             h2[leader] ^= 1 << c
             assert solve(rules, h2, leader, [c], ld, army, backend) == v
+
+
+@pytest.mark.skipif(not has_c_core(), reason="the C core is not built")
+def test_horizon_same_in_both_cores() -> None:
+    """With a horizon (trick starts with few cards estimated by the hands' power) both cores give
+    the same values; at the horizon's edge the estimate stays within the points left."""
+    rng = random.Random(5)
+    for i in range(12):
+        left = 4 + i % 2
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[p * left:(p + 1) * left]) for p in range(5)]
+        trump = rng.randrange(4)
+        army = 1 << rng.randrange(5) | 1 << rng.randrange(5)
+        rules = napoleon_rules(trump, 5, False, False, False, False, left - 2)
+        py = solve(rules, hands, 0, [], 4, army, "python")
+        assert solve(rules, hands, 0, [], 4, army, "c") == py
+        assert 0 <= py <= sum(FACE_MASK >> c & 1 for c in deck[:5 * left])
+        assert solve_moves(rules, hands, 0, [], 4, army, "c") == solve_moves(rules, hands, 0, [], 4, army, "python")

@@ -87,7 +87,7 @@ def register_search(game_id: str, search: Callable[[Level], GameSearch],
 
 
 def _load() -> None:
-    from . import search_kakeya, search_meitora  # noqa: F401  (each registers itself)
+    from . import search_kakeya, search_meitora, search_napoleon  # noqa: F401  (each registers itself)
 
 
 def search_games() -> tuple[str, ...]:

@@ -60,6 +60,11 @@ typedef struct {
     u64 same2_mask;                     /* internal: the 2s (same-2: a trick of one printed suit) */
     unsigned char psuit[NCARD];         /* internal bit -> printed suit (4: none) */
     int same2_max, first_same2_max;     /* same-2 applies when the table winner's strength <= */
+    /* A horizon (special rules only; 0: none): a trick start with at most `horizon` cards per
+     * hand (more than 1) is not searched: its value is the points in the hands shared by the
+     * hands' power (the maximising side's share of the sum of hpower, rounded down). */
+    int horizon;
+    short hpower[NCARD];                /* internal */
 } Rules;
 
 /* A table entry: a bound on the value of every trick-start position with the same leader and
@@ -384,6 +389,19 @@ static int last_trick_rel(const S *s, int *rel) {
     return s->maxside[(s->leader + bi) % np] ? pts : 0;
 }
 
+static int horizon_value(const S *s) {
+    const Rules *r = s->r;
+    int pts = 0, side = 0, all = 0;
+    for (int p = 0; p < r->np; p++) {
+        u64 h = s->hands[p];
+        int pw = 0;
+        while (h) { int c = lowbit(h); h &= h - 1; pts += r->points[c]; pw += r->hpower[c]; }
+        all += pw;
+        if (s->maxside[p]) side += pw;
+    }
+    return pts * (2 * side + 1) / (2 * all + 2);
+}
+
 static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     const Rules *r = s->r;
     int np = r->np;
@@ -391,6 +409,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     int left = popc(s->hands[s->leader]);
     if (left == 0) return 0;
     if (left == 1) return last_trick_rel(s, rel);
+    if (r->horizon && left <= r->horizon) return horizon_value(s);
     int maxv = left * r->trick_base;
     if (r->has_points) {
         for (int p = 0; p < np; p++) { u64 h = s->hands[p]; while (h) { int c = lowbit(h); h &= h - 1; maxv += r->points[c]; } }
@@ -654,7 +673,7 @@ static u64 to_internal(const Rules *r, u64 m) {
 /* make_rules(np, eff[64], strength[5][64], free, multi_lead, lead_choices, last_forced,
  *            trick_base, points[64], nomerge, order[5] (card ids strongest first)
  *            [, first_strength[5][64] or None, restricted, almighty, yoromeki, same2,
- *             same2_max, first_same2_max, first]): the bracketed part, special tricks, only
+ *             same2_max, first_same2_max, first, horizon, hpower[64]]): the bracketed part, special tricks, only
  *            where the rules have them (first_strength given turns them on). */
 static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     int np, trick_base;
@@ -662,20 +681,23 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     unsigned long long free_mask, multi, last_forced, nomerge;
     PyObject *first_strength = Py_None;
     unsigned long long restricted = 0, same2 = 0;
-    int almighty = -1, yoromeki = -1, same2_max = 0, first_same2_max = 0, first = 0;
-    if (!PyArg_ParseTuple(args, "iOOKKOKiOKO|OKiiKiii", &np, &eff, &strength, &free_mask, &multi, &lead_choices,
+    int almighty = -1, yoromeki = -1, same2_max = 0, first_same2_max = 0, first = 0, horizon = 0;
+    PyObject *hpower = Py_None;
+    if (!PyArg_ParseTuple(args, "iOOKKOKiOKO|OKiiKiiiiO", &np, &eff, &strength, &free_mask, &multi, &lead_choices,
                           &last_forced, &trick_base, &points, &nomerge, &order, &first_strength,
                           &restricted, &almighty, &yoromeki, &same2, &same2_max, &first_same2_max,
-                          &first)) return NULL;
+                          &first, &horizon, &hpower)) return NULL;
     if (np < 2 || np > MAXP) { PyErr_SetString(PyExc_ValueError, "2 to 6 players"); return NULL; }
     Rules *r = calloc(1, sizeof(Rules));
     if (!r) return PyErr_NoMemory();
-    int tmp[NCARD], effv[NCARD], pts[NCARD];
+    int tmp[NCARD], effv[NCARD], pts[NCARD], hpw[NCARD];
+    memset(hpw, 0, sizeof(hpw));
     int str[NSUIT][NCARD];
     r->np = np;
     for (int i = 0; i < NCARD; i++) r->int_of[i] = -1;
     if (read_int_seq(eff, effv, NCARD, "eff") < 0) goto fail;
     if (read_int_seq(points, pts, NCARD, "points") < 0) goto fail;
+    if (hpower != Py_None && read_int_seq(hpower, hpw, NCARD, "hpower") < 0) goto fail;
     PyObject *fast = PySequence_Fast(strength, "strength");
     if (!fast) goto fail;
     if (PySequence_Fast_GET_SIZE(fast) != NSUIT) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "strength: 5 rows"); goto fail; }
@@ -717,6 +739,7 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
         for (int su = 0; su < NSUIT; su++) r->strength[su][b] = (short)str[su][c];
         for (int su = 0; su < NSUIT; su++) r->first_strength[su][b] = (short)(r->special ? fstr[su][c] : str[su][c]);
         r->psuit[b] = (unsigned char)(c < 52 ? c / 13 : 4);
+        r->hpower[b] = (short)hpw[c];
         r->points[b] = (short)pts[c];
         if (pts[c]) r->has_points = 1;
     }
@@ -730,6 +753,7 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     r->yoromeki = (yoromeki >= 0 && yoromeki < NCARD && r->almighty >= 0) ? r->int_of[yoromeki] : -1;
     r->same2_max = same2_max; r->first_same2_max = first_same2_max;
     r->first_rules = r->special && first;
+    r->horizon = r->special && horizon > 1 ? horizon : 0;
     Py_ssize_t nl = PySequence_Size(lead_choices);
     if (nl < 0 || nl > NSUIT) { PyErr_SetString(PyExc_ValueError, "lead_choices: 0 to 5"); goto fail; }
     r->n_lead_choices = (int)nl;

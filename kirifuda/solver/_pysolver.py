@@ -93,6 +93,8 @@ class PySolver:
         left = self.hands[leader].bit_count()
         if left == 0:
             return 0
+        if r.special and r.horizon and 1 < left <= r.horizon:
+            return r.horizon_value(self.hands, self.maxside)
         maxv = left * r.trick_base + sum(r.points[c] for h in self.hands for c in _ids(h))
         if alpha >= maxv:
             return maxv

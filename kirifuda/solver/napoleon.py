@@ -76,11 +76,29 @@ def _first_table(trump: int, led: int, c: int, plain: bool) -> int:
     return FIRST_ACE if c == ace else _table(trump, led, c)
 
 
+def horizon_power(trump: int, c: int) -> int:
+    """A card's weight in the horizon's estimate of who takes the face cards left: the
+    almighty, the jacks, the high trumps, side aces and kings."""
+    if c == SA:
+        return 8
+    if c == JOKER_ID:
+        return 0
+    if c == trump * 13 + 9:
+        return 6
+    if c == SAME_COLOUR[trump] * 13 + 9:
+        return 5
+    su, rank = divmod(c, 13)
+    if su == trump:
+        return 2 + max(0, rank - 9)
+    return 2 if rank == 12 else 1 if rank == 11 else 0
+
+
 @lru_cache(maxsize=None)
 def napoleon_rules(trump: int, players: int = 5, joker: bool = False, yoromeki: bool = False,
-                   first_trick_plain: bool = False, first: bool = False) -> TrickRules:
+                   first_trick_plain: bool = False, first: bool = False, horizon: int = 0) -> TrickRules:
     """The trick rules with ``trump`` (0 ♠ 1 ♥ 2 ♦ 3 ♣); ``first``: the root position's trick
-    is the deal's first."""
+    is the deal's first; ``horizon``: where positive, trick starts with that many cards per
+    hand or fewer (but more than one) are estimated (:func:`horizon_power`), not searched."""
     eff = [-1] * NCARD
     strength = [[0] * NCARD for _ in range(5)]
     first_strength = [[0] * NCARD for _ in range(5)]
@@ -103,7 +121,8 @@ def napoleon_rules(trump: int, players: int = 5, joker: bool = False, yoromeki: 
         first_strength=tuple(tuple(r) for r in first_strength), first_trick=first,
         restricted_mask=jk, almighty=SA, yoromeki=HQ if yoromeki else -1,
         same2_mask=sum(1 << (s * 13) for s in range(4)), same2_max=FIRST_ACE - 1,
-        first_same2_max=-1 if first_trick_plain else FIRST_ACE - 1)
+        first_same2_max=-1 if first_trick_plain else FIRST_ACE - 1, horizon=horizon,
+        horizon_power=tuple(horizon_power(trump, c) if c in cards else 0 for c in range(NCARD)))
 
 
 @dataclass(frozen=True)
@@ -123,11 +142,13 @@ class NapoleonPosition:
     joker: bool = False
     yoromeki: bool = False
     first_trick_plain: bool = False
+    horizon: int = 0
+    """Where positive, trick starts with this many cards per hand or fewer are estimated."""
 
     @property
     def rules(self) -> TrickRules:
         return napoleon_rules(self.trump, len(self.hands), self.joker, self.yoromeki,
-                              self.first_trick_plain, self.first)
+                              self.first_trick_plain, self.first, self.horizon)
 
     def estimate(self, max_nodes: int = 0, guess: int = -1) -> float:
         lo, hi = solve_bounds(self.rules, self.hands, self.leader, self.trick, self.led if self.trick else 4,

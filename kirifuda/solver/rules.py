@@ -55,6 +55,11 @@ class TrickRules:
     same2_mask: int = 0
     same2_max: int = 0
     first_same2_max: int = -1
+    horizon: int = 0
+    """Special rules only (0: none): a trick start with at most this many cards per hand (more
+    than one) is not searched; its value is the points in the hands times the maximising side's
+    share of ``horizon_power`` (``pts * (2 * side + 1) // (2 * all + 2)``)."""
+    horizon_power: tuple[int, ...] = ()
     order: tuple[tuple[int, ...], ...] = field(init=False)
     """Per effective suit, its cards strongest first (derived)."""
     suit_masks: tuple[int, ...] = field(init=False)
@@ -90,7 +95,8 @@ class TrickRules:
                 self.points, self.nomerge_mask, self.order)
             if self.special:
                 args += (self.first_strength, self.restricted_mask, self.almighty, self.yoromeki,
-                         self.same2_mask, self.same2_max, self.first_same2_max, int(self.first_trick))
+                         self.same2_mask, self.same2_max, self.first_same2_max, int(self.first_trick),
+                         self.horizon, list(self.horizon_power) if self.horizon_power else None)
             cache = _core.csolver.make_rules(*args)
             object.__setattr__(self, "_compiled", cache)
         return cache
@@ -110,6 +116,21 @@ class TrickRules:
             cache = replace(self, first_trick=False)
             object.__setattr__(self, "_after_first", cache)
         return cache  # type: ignore[no-any-return]
+
+    def horizon_value(self, hands: list[int] | tuple[int, ...], maxside: list[int]) -> int:
+        pts = side = total = 0
+        for p, h in enumerate(hands):
+            pw = 0
+            while h:
+                low = h & -h
+                c = low.bit_length() - 1
+                h ^= low
+                pts += self.points[c]
+                pw += self.horizon_power[c] if self.horizon_power else 0
+            total += pw
+            if maxside[p]:
+                side += pw
+        return pts * (2 * side + 1) // (2 * total + 2)
 
     def winner(self, trick: tuple[int, ...] | list[int], led: int, first: bool = False) -> int:
         """The index of the card that wins a complete trick (``first``: the deal's first)."""
