@@ -11,7 +11,7 @@ quick-trick bounds, MTD(f) probes) and falls back to the plain alpha-beta in pur
 (``_pysolver.py``, slower, the same values) where the extension is missing; ``backend="python"``
 forces it.
 
-Per game: :mod:`.meitora`.
+Per game: :mod:`.meitora`, :mod:`.kakeya`, :mod:`.napoleon` (special tricks: :mod:`.rules`).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import statistics
 import time
 from typing import Any
 
-__all__ = ["meitora_first_trick_states", "bench_meitora", "bench_dds"]
+__all__ = ["meitora_first_trick_states", "bench_meitora", "napoleon_states", "bench_napoleon", "bench_dds"]
 
 
 def meitora_first_trick_states(n: int, seed: int = 0) -> list[Any]:
@@ -64,6 +64,67 @@ def bench_meitora(n: int = 200, seed: int = 0, backend: str | None = None) -> di
         times.append(time.process_time() - t0)
     out: dict[str, Any] = dict(_summary(times))
     out["core"] = backend or ("c" if has_c_core() else "python")
+    return out
+
+
+def napoleon_states(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
+    """``n`` Napoleon states (five players, default options) with ``tricks_left`` tricks to
+    play, everything before played by the ``heuristic`` bot (bids, adjutant, exchange, cards)."""
+    from ..bots.napoleon_heuristic import NapoleonHeuristicBot
+    from ..games.napoleon import NapoleonState, Phase
+
+    rng = random.Random(seed)
+    bot = NapoleonHeuristicBot()
+    out: list[Any] = []
+    while len(out) < n:
+        s = NapoleonState()
+        s.deal_random(rng)
+        while s.phase is not Phase.PLAY and s.to_act is not None:
+            s.apply(bot.choose(s.view(s.to_act), rng))
+        if s.phase is not Phase.PLAY:
+            continue
+        while len(s._tricks) < 10 - tricks_left or s._trick:
+            assert s.to_act is not None
+            s.apply(bot.choose(s.view(s.to_act), rng))
+        out.append(s)
+    return out
+
+
+NAPOLEON_NODES = 5_000_000
+"""The node budget of a Napoleon solve in the benchmark (about half a second of one core)."""
+
+
+def bench_napoleon(n: int = 200, seed: int = 0, backend: str | None = None) -> dict[str, Any]:
+    """Napoleon positions with 6, 8 and 10 tricks left (10: the full deal from the first
+    lead), solved for the Napoleon army's face cards exactly, or within ``NAPOLEON_NODES``
+    nodes (the share solved exactly is given); and the search bot's own look-ahead from the
+    first lead (two tricks searched, the rest estimated: the horizon)."""
+    from . import has_c_core, solve_bounds
+    from .napoleon import NapoleonPosition, position_of
+
+    out: dict[str, Any] = {"core": backend or ("c" if has_c_core() else "python"),
+                           "node_budget": NAPOLEON_NODES}
+    for left, count in ((6, n), (8, max(1, n // 4)), (10, max(1, n // 4))):
+        times = []
+        exact = 0
+        for s in napoleon_states(count, left, seed):
+            pos = position_of(s)
+            t0 = time.process_time()
+            lo, hi = solve_bounds(pos.rules, pos.hands, pos.leader, pos.trick, pos.led, pos.maxside, backend,
+                                  s.contract.count, NAPOLEON_NODES)
+            times.append(time.process_time() - t0)
+            exact += lo == hi
+        fig = _summary(times)
+        out[f"tricks_left_{left}"] = {k.replace("full_deal_", ""): v for k, v in fig.items()} | {
+            "exact_share": round(exact / len(times), 3)}
+    times = []
+    for s in napoleon_states(max(1, n // 4), 10, seed):
+        p = position_of(s)
+        pos = NapoleonPosition(p.trump, p.hands, p.leader, p.trick, p.led, p.maxside, p.first, horizon=8)
+        t0 = time.process_time()
+        pos.move_values()
+        times.append(time.process_time() - t0)
+    out["first_lead_horizon_2_tricks"] = {k.replace("full_deal_", ""): v for k, v in _summary(times).items()}
     return out
 
 

@@ -21,10 +21,9 @@ The card order of spec §6 as tables, with the generic core's *special tricks*
 - the joker (where in use) is a multi-lead card (one lead per named suit) *restricted* to the
   lead or the last card in hand.
 
-**Not modelled:** the ♠3 joker call (選択: the solver's players never call; a bot facing a
-call
-in the current trick takes its forced card directly).  The solver's values are exact for the
-game without calls.
+**Not modelled:** the ♠3 joker call: the solver's players never call, and a position with a
+call in progress is solved as if there were none (a bot facing a call takes its forced joker
+directly).  The solver's values are exact for the game without calls.
 """
 
 from __future__ import annotations
@@ -33,11 +32,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..cards import JOKER_ID
-from ..games.napoleon import FACE_MASK, HQ, SA, SK, NapoleonState, Phase, trick_winner
+from ..games.napoleon import FACE_MASK, HQ, SA, SK, NapoleonState, Phase
 from . import solve_bounds, solve_moves
 from .rules import NCARD, TrickRules
 
-__all__ = ["napoleon_rules", "NapoleonPosition", "position_of", "army_seats", "trick_winner"]
+__all__ = ["napoleon_rules", "horizon_power", "NapoleonPosition", "position_of", "army_seats"]
 
 SAME_COLOUR = (3, 2, 1, 0)
 ALMIGHTY = 1000
@@ -171,7 +170,8 @@ def army_seats(napoleon: int, adjutant: int | None) -> int:
 
 def position_of(state: NapoleonState) -> NapoleonPosition:
     """The position of a Napoleon deal in play, every hand open (players are the seats)."""
-    assert state.phase is Phase.PLAY and state.napoleon is not None
+    nap = state.napoleon
+    assert state.phase is Phase.PLAY and nap is not None
     s = state
     opts = s.options
     trick = tuple(c for _, c in s._trick)
@@ -179,5 +179,5 @@ def position_of(state: NapoleonState) -> NapoleonPosition:
     assert leader is not None
     return NapoleonPosition(
         trump=s._trump, hands=tuple(s._hands), leader=leader, trick=trick, led=s._led if trick else 4,
-        maxside=army_seats(s.napoleon, s._adjutant), first=not s._tricks, joker=opts.joker,
+        maxside=army_seats(nap, s._adjutant), first=not s._tricks, joker=opts.joker,
         yoromeki=opts.yoromeki, first_trick_plain=opts.first_trick_plain)

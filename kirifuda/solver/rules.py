@@ -109,13 +109,13 @@ class TrickRules:
         """The same rules once the first trick is over."""
         if not self.first_trick:
             return self
-        cache = self.__dict__.get("_after_first")
+        cache: TrickRules | None = self.__dict__.get("_after_first")
         if cache is None:
             from dataclasses import replace
 
             cache = replace(self, first_trick=False)
             object.__setattr__(self, "_after_first", cache)
-        return cache  # type: ignore[no-any-return]
+        return cache
 
     def horizon_value(self, hands: list[int] | tuple[int, ...], maxside: list[int]) -> int:
         pts = side = total = 0
