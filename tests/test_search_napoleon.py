@@ -62,6 +62,21 @@ def test_search_and_oracle_take_legal_actions(options: NapoleonOptions) -> None:
     assert "play" in phases
 
 
+@pytest.mark.parametrize("players", [5, 4])
+def test_a_bot_without_memory_decides_legally_with_the_joker(players: int) -> None:
+    """A bot shown a single view (no memory of the deal: a joker it never saw) still samples
+    consistent deals and takes a legal action."""
+    options = NapoleonOptions(players=players, joker=True)
+
+    def fresh(state: NapoleonState, seat: int, action: Action) -> None:
+        if state.phase is Phase.PLAY and len(state._log) % 3 == 0:
+            got = make_bot("search:easy", "napoleon").choose(state.view(seat), random.Random(0))
+            assert got in state.legal_actions()
+
+    for seed in range(2):
+        play_deal(["heuristic"], seed, options, fresh)
+
+
 def test_default_level_plays_a_deal() -> None:
     state = play_deal(["search", "heuristic"], 3)
     assert state.deal_number == 1 and state.summary()["deals"][0]["outcome"] in ("played", "redeal")

@@ -215,6 +215,9 @@ class NapoleonSearch:
         seen |= _mask(c.id for c in view.discard)
         pool = [c for c in self._deck() if not seen >> c & 1]
         sizes = {s: view.hand_sizes[s] for s in range(n) if s != me}
+        if len(pool) < sum(sizes.values()) and not seen >> JOKER_ID & 1:
+            self.memory.joker = True  # more hidden cards than 52 leave: the joker is in play
+            pool.append(JOKER_ID)
         gone = max(0, len(pool) - sum(sizes.values()))
         forbidden: dict[int, int] = {}
         for seat, suit in self.memory.voids:
