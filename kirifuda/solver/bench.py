@@ -15,7 +15,7 @@ import statistics
 import time
 from typing import Any
 
-__all__ = ["meitora_first_trick_states", "bench_meitora", "bench_dds"]
+__all__ = ["meitora_first_trick_states", "bench_meitora", "kakeya_positions", "bench_kakeya", "bench_dds"]
 
 
 def meitora_first_trick_states(n: int, seed: int = 0) -> list[Any]:
@@ -64,6 +64,70 @@ def bench_meitora(n: int = 200, seed: int = 0, backend: str | None = None) -> di
         times.append(time.process_time() - t0)
     out: dict[str, Any] = dict(_summary(times))
     out["core"] = backend or ("c" if has_c_core() else "python")
+    return out
+
+
+def kakeya_positions(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
+    """``n`` Kakeya positions at a trick start with ``tricks_left`` tricks to play, the trump,
+    who leads and every card before chosen by the ``heuristic`` bot (four players)."""
+    from ..bots.kakeya_heuristic import KakeyaHeuristicBot
+    from ..games.kakeya import KakeyaState
+    from .kakeya import KakeyaPosition
+
+    rng = random.Random(seed)
+    bot = KakeyaHeuristicBot()
+    out: list[Any] = []
+    while len(out) < n:
+        s = KakeyaState()
+        s.deal_random(rng)
+        deal = s.deal_number
+        while s.deal_number == deal and not s.is_over:
+            active = list(s.active_seats)
+            if (s.phase.value == "play" and not s._trick
+                    and s._hands[active[0]].bit_count() == tricks_left):
+                idx = {x: i for i, x in enumerate(active)}
+                seat = s.to_act
+                assert seat is not None
+                maxside = sum(1 << idx[x] for x in s.pair_seats(s.pair_of(seat)))
+                out.append(KakeyaPosition(s.trump.index, tuple(s._hands[x] for x in active),  # type: ignore[arg-type]
+                                          idx[seat], (), maxside))
+                break
+            seat = s.to_act
+            assert seat is not None
+            s.apply(bot.choose(s.view(seat), rng))
+    return out
+
+
+def bench_kakeya(n: int = 200, seed: int = 0, full_deals: int = 3,
+                 full_deal_nodes: int = 20_000_000) -> dict[str, Any]:
+    """Kakeya: a full deal (13 tricks, face cards as the value) is not solved exactly in
+    reasonable time, so this reports exact solves of positions with 6, 8 and 10 tricks left
+    (``n``, ``n`` and ``n // 4`` of them, after heuristic play), and ``full_deals`` deals from
+    the first trick under a budget of ``full_deal_nodes`` search nodes: their times, and how
+    many were exact within it."""
+    from . import has_c_core, solve_bounds
+    from .kakeya import kakeya_rules
+
+    def timed(positions: list[Any], max_nodes: int = 0) -> tuple[list[float], int]:
+        times, exact = [], 0
+        for pos in positions:
+            t0 = time.process_time()
+            lo, hi = solve_bounds(kakeya_rules(pos.trump), pos.hands, pos.leader, (), 4, pos.maxside,
+                                  None, -1, max_nodes)
+            times.append(time.process_time() - t0)
+            exact += lo == hi
+        return times, exact
+
+    by_left: dict[str, Any] = {}
+    for left, count in ((6, n), (8, n), (10, max(1, n // 4))):
+        times, _ = timed(kakeya_positions(count, left, seed), 0)
+        fig = _summary(times)
+        by_left[str(left)] = {"ms_median": fig["full_deal_ms_median"], "ms_p90": fig["full_deal_ms_p90"],
+                              "ms_max": fig["full_deal_ms_max"], "positions": len(times)}
+    times, exact = timed(kakeya_positions(full_deals, 13, seed), full_deal_nodes)
+    out: dict[str, Any] = dict(_summary(times))
+    out.update({"full_deal_exact": exact, "full_deal_node_budget": full_deal_nodes,
+                "by_tricks_left": by_left, "core": "c" if has_c_core() else "python"})
     return out
 
 
