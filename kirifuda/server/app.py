@@ -135,6 +135,7 @@ def games_info() -> list[dict[str, Any]]:
 def _public(view: View) -> dict[str, Any]:
     data = view_json(view)
     data.pop("legal_actions", None)
+    data.pop("attempts", None)
     data.pop("last_deal", None)
     return data
 

@@ -107,7 +107,7 @@ const SEAT_FIELDS = new Set(["declarer", "first_bidder", "dealer", "starting_pla
   "last_trick_last_player", "napoleon", "adjutant", "leader", "broken", "chombo", "last_trick_winner"]);
 const STRAIN = { S: "♠", H: "♥", D: "♦", C: "♣", N: "NT" };
 const HIDE_INFO = new Set(["game", "seat", "phase", "to_act", "deal_number", "hand", "hand_sizes",
-  "legal_actions", "totals", "trick", "last_trick", "last_trick_winner", "last_deal", "players"]);
+  "legal_actions", "attempts", "totals", "trick", "last_trick", "last_trick_winner", "last_deal", "players"]);
 
 let LANG = localStorage.getItem("kf:lang") || ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
 let GAMES = null;
