@@ -13,9 +13,22 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from typing import Any
+from typing import Any, Callable
 
 __all__ = ["meitora_first_trick_states", "bench_meitora", "kakeya_positions", "bench_kakeya", "bench_dds"]
+
+
+def _play_until(state: Any, bot: Any, rng: random.Random, reached: Callable[[Any], bool]) -> bool:
+    """Let ``bot`` play every seat of ``state``'s deal until ``reached(state)``; False if the
+    deal ended first."""
+    deal = state.deal_number
+    while state.deal_number == deal and not state.is_over:
+        if reached(state):
+            return True
+        seat = state.to_act
+        assert seat is not None
+        state.apply(bot.choose(state.view(seat), rng))
+    return False
 
 
 def meitora_first_trick_states(n: int, seed: int = 0) -> list[Any]:
@@ -29,11 +42,7 @@ def meitora_first_trick_states(n: int, seed: int = 0) -> list[Any]:
     while len(out) < n:
         s = MeitoraState()
         s.deal_random(rng)
-        while s.phase in (Phase.BIDDING, Phase.DISCARD):
-            seat = s.to_act
-            assert seat is not None
-            s.apply(bot.choose(s.view(seat), rng))
-        if s.phase is Phase.PLAY:
+        if _play_until(s, bot, rng, lambda st: st.phase is Phase.PLAY):
             out.append(s)
     return out
 
@@ -77,24 +86,21 @@ def kakeya_positions(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
     rng = random.Random(seed)
     bot = KakeyaHeuristicBot()
     out: list[Any] = []
+
+    def at_trick_start(st: Any) -> bool:
+        return bool(st.phase.value == "play" and not st._trick
+                    and st._hands[st.active_seats[0]].bit_count() == tricks_left)
+
     while len(out) < n:
         s = KakeyaState()
         s.deal_random(rng)
-        deal = s.deal_number
-        while s.deal_number == deal and not s.is_over:
-            active = list(s.active_seats)
-            if (s.phase.value == "play" and not s._trick
-                    and s._hands[active[0]].bit_count() == tricks_left):
-                idx = {x: i for i, x in enumerate(active)}
-                seat = s.to_act
-                assert seat is not None
-                maxside = sum(1 << idx[x] for x in s.pair_seats(s.pair_of(seat)))
-                out.append(KakeyaPosition(s.trump.index, tuple(s._hands[x] for x in active),  # type: ignore[arg-type]
-                                          idx[seat], (), maxside))
-                break
+        if _play_until(s, bot, rng, at_trick_start):
+            idx = {x: i for i, x in enumerate(s.active_seats)}
             seat = s.to_act
             assert seat is not None
-            s.apply(bot.choose(s.view(seat), rng))
+            maxside = sum(1 << idx[x] for x in s.pair_seats(s.pair_of(seat)))
+            out.append(KakeyaPosition(s.trump.index, tuple(s._hands[x] for x in s.active_seats),  # type: ignore[arg-type]
+                                      idx[seat], (), maxside))
     return out
 
 
