@@ -249,7 +249,7 @@ def bench_decisions(game_id: str, deals: int = 4, seed: int = 0) -> dict[str, An
             "p95_s_by_phase": {ph: p95(v) for ph, v in sorted(by_phase.items())}}
 
 
-SOLVER_BENCHES = {"meitora": ("bench_meitora", 10), "napoleon": ("bench_napoleon", 10)}
+SOLVER_BENCHES = {"meitora": ("bench_meitora", 10), "kakeya": ("bench_kakeya", 13), "napoleon": ("bench_napoleon", 10)}
 """Games whose solver has a full-deal benchmark, and the tricks of a deal (for DDS)."""
 
 

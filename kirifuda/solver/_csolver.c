@@ -209,7 +209,20 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
             int master = !(others & r->suit_mask[su] & above(c)) && !(((r->free_mask >> c) & 1) && (others & r->free_mask));
             if ((r->multi_lead_mask >> c) & 1) mv[i].score = 300 + (mv[i].led == NOSUIT ? 1 : 0);
             else if (master) mv[i].score = 2000 + st;
-            else mv[i].score = 1000 - st;
+            else {
+                /* a low card first; better towards a partner who holds the suit's master, worse
+                 * into an opponent who is void in it and can ruff */
+                int sc = 1000 - st;
+                u64 live_su = others & r->suit_mask[su];
+                for (int p = 0; p < r->np; p++) {
+                    if (p == seat || !live_su) continue;
+                    if (s->maxside[p] == s->maxside[seat]) {
+                        if ((s->hands[p] >> highbit(live_su)) & 1) sc += 400;
+                    } else if (r->trump >= 0 && su != r->trump && !(s->hands[p] & r->suit_mask[su])
+                               && (s->hands[p] & r->suit_mask[r->trump])) sc -= 400;
+                }
+                mv[i].score = sc;
+            }
         }
     } else {
         const short *stl = r->strength[s->led];
@@ -268,27 +281,36 @@ static void sure_tricks(const S *s, int *sure, int *depth) {
 }
 
 /* Sure tricks for the side on lead, cashed by the leader from the top (a lower bound).  Counted
- * only when no opponent holds a free card (the joker could take any one of them and the lead):
- * the leader's unbroken run of top cards of one suit — outside the trump suit no longer than
- * the shortest holding of an opponent who has trumps (then that opponent could ruff) — plus one
- * for the leader's own free card led first (asking for trump: no opponent sheds the suit). */
-static int quick_tricks(const S *s, int *qsuit) {
+ * only when nobody else holds a free card (an opponent's could take any one of them and the
+ * lead; a partner's may be forced onto one, and the lead is lost): in every suit, trumps first,
+ * the leader's unbroken run of top cards — outside the trump suit no longer than the shortest
+ * holding of an opponent who has trumps (then that opponent could ruff); the leader keeps the
+ * lead throughout, so the runs add up — plus one for the leader's own free card led first
+ * (asking for trump: no opponent sheds the suit).  qrel: per suit, the top cards that mattered. */
+static int quick_tricks(const S *s, int *qrel) {
     const Rules *r = s->r;
     int np = r->np;
     int me = s->leader;
-    u64 opp = 0, all = 0;
+    u64 others = 0, all = 0;
     u64 opp_hand[MAXP];
     int nopp = 0;
     for (int p = 0; p < np; p++) {
         all |= s->hands[p];
-        if (s->maxside[p] != s->maxside[me]) { opp |= s->hands[p]; opp_hand[nopp++] = s->hands[p]; }
+        if (p != me) others |= s->hands[p];
+        if (s->maxside[p] != s->maxside[me]) opp_hand[nopp++] = s->hands[p];
     }
-    if (opp & r->free_mask) return 0;
+    /* a free card elsewhere may take any trick (the partner's too: it may be forced onto one,
+     * and then the lead is lost) */
+    if (others & r->free_mask) return 0;
     u64 mine = s->hands[me];
     u64 special = r->free_mask | r->multi_lead_mask;
     int trump = r->trump;
-    int best = 0;
-    for (int su = 0; su < NSUIT; su++) {
+    int total = 0;
+    for (int i = 0; i < NSUIT; i++) qrel[i] = 0;
+    /* trumps first: cashing them does not change who can ruff the other suits */
+    for (int k = 0; k < NSUIT; k++) {
+        int su = k == 0 ? trump : (k - 1 < trump || trump < 0 ? k - 1 : k);
+        if (su < 0 || su >= NSUIT || (k > 0 && su == trump)) continue;
         u64 m = mine & r->suit_mask[su] & ~special;
         if (!m) continue;
         u64 x = all & r->suit_mask[su] & ~special;
@@ -308,11 +330,12 @@ static int quick_tricks(const S *s, int *qsuit) {
                 }
             }
         }
-        if (run > best) { best = run; *qsuit = su; }
+        total += run;
+        qrel[su] = run;
     }
-    if (mine & r->free_mask) best += 1;
+    if (mine & r->free_mask) total += 1;
     int left = popc(mine);
-    return best < left ? best : left;
+    return total < left ? total : left;
 }
 
 /* The hands with played cards squeezed out: in each suit the live cards move to the top of the
@@ -421,14 +444,14 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         sure_tricks(s, sure, depth);
         if (sure[1] * r->trick_base >= beta) { rel[r->top_suit] = depth[1]; return sure[1] * r->trick_base; }
         if (maxv - sure[0] * r->trick_base <= alpha) { rel[r->top_suit] = depth[0]; return maxv - sure[0] * r->trick_base; }
-        int qsuit = -1;
-        int q = quick_tricks(s, &qsuit) * r->trick_base;
+        int qrel[NSUIT];
+        int q = quick_tricks(s, qrel) * r->trick_base;
         if (q > 0) {
             int cut = 0;
             if (s->maxside[s->leader]) { if (q >= beta) cut = 1; }
             else if (maxv - q <= alpha) cut = 1;
             if (cut) {
-                if (qsuit >= 0) rel[qsuit] = q / r->trick_base;
+                for (int su = 0; su < NSUIT; su++) rel[su] = qrel[su];
                 return s->maxside[s->leader] ? q : maxv - q;
             }
         }

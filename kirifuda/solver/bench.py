@@ -13,9 +13,23 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from typing import Any
+from typing import Any, Callable
 
-__all__ = ["meitora_first_trick_states", "bench_meitora", "napoleon_states", "bench_napoleon", "bench_dds"]
+__all__ = ["meitora_first_trick_states", "bench_meitora", "kakeya_positions", "bench_kakeya", "napoleon_states",
+           "bench_napoleon", "bench_dds"]
+
+
+def _play_until(state: Any, bot: Any, rng: random.Random, reached: Callable[[Any], bool]) -> bool:
+    """Let ``bot`` play every seat of ``state``'s deal until ``reached(state)``; False if the
+    deal ended first."""
+    deal = state.deal_number
+    while state.deal_number == deal and not state.is_over:
+        if reached(state):
+            return True
+        seat = state.to_act
+        assert seat is not None
+        state.apply(bot.choose(state.view(seat), rng))
+    return False
 
 
 def meitora_first_trick_states(n: int, seed: int = 0) -> list[Any]:
@@ -29,11 +43,7 @@ def meitora_first_trick_states(n: int, seed: int = 0) -> list[Any]:
     while len(out) < n:
         s = MeitoraState()
         s.deal_random(rng)
-        while s.phase in (Phase.BIDDING, Phase.DISCARD):
-            seat = s.to_act
-            assert seat is not None
-            s.apply(bot.choose(s.view(seat), rng))
-        if s.phase is Phase.PLAY:
+        if _play_until(s, bot, rng, lambda st: st.phase is Phase.PLAY):
             out.append(s)
     return out
 
@@ -67,6 +77,88 @@ def bench_meitora(n: int = 200, seed: int = 0, backend: str | None = None) -> di
     return out
 
 
+def kakeya_positions(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
+    """``n`` Kakeya positions at a trick start with ``tricks_left`` tricks to play, the trump,
+    who leads and every card before chosen by the ``heuristic`` bot (four players)."""
+    from ..bots.kakeya_heuristic import KakeyaHeuristicBot
+    from ..games.kakeya import KakeyaState
+    from .kakeya import KakeyaPosition
+
+    rng = random.Random(seed)
+    bot = KakeyaHeuristicBot()
+    out: list[Any] = []
+
+    def at_trick_start(st: Any) -> bool:
+        return bool(st.phase.value == "play" and not st._trick
+                    and st._hands[st.active_seats[0]].bit_count() == tricks_left)
+
+    while len(out) < n:
+        s = KakeyaState()
+        s.deal_random(rng)
+        if _play_until(s, bot, rng, at_trick_start):
+            idx = {x: i for i, x in enumerate(s.active_seats)}
+            seat = s.to_act
+            assert seat is not None
+            maxside = sum(1 << idx[x] for x in s.pair_seats(s.pair_of(seat)))
+            out.append(KakeyaPosition(s.trump.index, tuple(s._hands[x] for x in s.active_seats),  # type: ignore[arg-type]
+                                      idx[seat], (), maxside))
+    return out
+
+
+def _budgeted(positions: list[Any], solve: Callable[[Any, int], tuple[int, int]],
+              max_nodes: int = 0) -> tuple[dict[str, Any], int]:
+    """Time ``solve(position, max_nodes) -> (lo, hi)`` on each position: the summary, and how
+    many were solved exactly (``lo == hi``)."""
+    times, exact = [], 0
+    for pos in positions:
+        t0 = time.process_time()
+        lo, hi = solve(pos, max_nodes)
+        times.append(time.process_time() - t0)
+        exact += lo == hi
+    return _summary(times), exact
+
+
+def _by_tricks_left(fig: dict[str, Any], exact: int) -> dict[str, Any]:
+    return {"ms_median": fig["full_deal_ms_median"], "ms_p90": fig["full_deal_ms_p90"],
+            "ms_max": fig["full_deal_ms_max"], "positions": fig["deals"], "exact": exact}
+
+
+def _budgeted_figures(positions_at: Callable[[int, int], list[Any]], solve: Callable[[Any, int], tuple[int, int]],
+                      counts: tuple[tuple[int, int, int], ...], full_tricks: int, full_deals: int,
+                      full_deal_nodes: int) -> dict[str, Any]:
+    """The figures of a game whose full deal is not solved exactly in reasonable time: positions
+    with fewer tricks left (``counts``: tricks left, how many, node budget or 0 for exact), and
+    ``full_deals`` deals from the first lead within ``full_deal_nodes`` nodes."""
+    from . import has_c_core
+
+    by_left = {}
+    for left, count, nodes in counts:
+        fig, exact = _budgeted(positions_at(count, left), solve, nodes)
+        by_left[str(left)] = _by_tricks_left(fig, exact)
+    fig, exact = _budgeted(positions_at(full_deals, full_tricks), solve, full_deal_nodes)
+    out: dict[str, Any] = dict(fig)
+    out.update({"full_deal_exact": exact, "full_deal_node_budget": full_deal_nodes,
+                "by_tricks_left": by_left, "core": "c" if has_c_core() else "python"})
+    return out
+
+
+def bench_kakeya(n: int = 200, seed: int = 0, full_deals: int = 3,
+                 full_deal_nodes: int = 20_000_000) -> dict[str, Any]:
+    """Kakeya: a full deal (13 tricks, face cards as the value) is not solved exactly in
+    reasonable time, so this reports exact solves of positions with 6, 8 and 10 tricks left
+    (``n``, ``n`` and ``n // 4`` of them, after heuristic play), and ``full_deals`` deals from
+    the first trick under a budget of ``full_deal_nodes`` search nodes: their times, and how
+    many were exact within it."""
+    from . import solve_bounds
+    from .kakeya import kakeya_rules
+
+    def solve(pos: Any, max_nodes: int) -> tuple[int, int]:
+        return solve_bounds(kakeya_rules(pos.trump), pos.hands, pos.leader, (), 4, pos.maxside, None, -1, max_nodes)
+
+    return _budgeted_figures(lambda count, left: kakeya_positions(count, left, seed), solve,
+                             ((6, n, 0), (8, n, 0), (10, max(1, n // 4), 0)), 13, full_deals, full_deal_nodes)
+
+
 def napoleon_states(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
     """``n`` Napoleon states (five players, default options) with ``tricks_left`` tricks to
     play, everything before played by the ``heuristic`` bot (bids, adjutant, exchange, cards)."""
@@ -79,14 +171,9 @@ def napoleon_states(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
     while len(out) < n:
         s = NapoleonState()
         s.deal_random(rng)
-        while s.phase is not Phase.PLAY and s.to_act is not None:
-            s.apply(bot.choose(s.view(s.to_act), rng))
-        if s.phase is not Phase.PLAY:
-            continue
-        while len(s._tricks) < 10 - tricks_left or s._trick:
-            assert s.to_act is not None
-            s.apply(bot.choose(s.view(s.to_act), rng))
-        out.append(s)
+        if _play_until(s, bot, rng, lambda st: st.phase is Phase.PLAY and not st._trick
+                       and len(st._tricks) == 10 - tricks_left):
+            out.append(s)
     return out
 
 
@@ -95,28 +182,24 @@ NAPOLEON_NODES = 5_000_000
 
 
 def bench_napoleon(n: int = 200, seed: int = 0, backend: str | None = None) -> dict[str, Any]:
-    """Napoleon positions with 6, 8 and 10 tricks left (10: the full deal from the first
-    lead), solved for the Napoleon army's face cards exactly, or within ``NAPOLEON_NODES``
-    nodes (the share solved exactly is given); and the search bot's own look-ahead from the
-    first lead (two tricks searched, the rest estimated: the horizon)."""
-    from . import has_c_core, solve_bounds
+    """Napoleon (five players, face cards as the value, special tricks): positions with 6 and 8
+    tricks left and full deals from the first lead (``n``, ``n // 4`` and ``n // 4`` of them),
+    solved for the Napoleon army's face cards within ``NAPOLEON_NODES`` nodes (how many were
+    exact is given); and the search bot's own look-ahead from the first lead (two tricks
+    searched, the rest estimated: the horizon)."""
+    from . import solve_bounds
     from .napoleon import NapoleonPosition, position_of
 
-    out: dict[str, Any] = {"core": backend or ("c" if has_c_core() else "python"),
-                           "node_budget": NAPOLEON_NODES}
-    for left, count in ((6, n), (8, max(1, n // 4)), (10, max(1, n // 4))):
-        times = []
-        exact = 0
-        for s in napoleon_states(count, left, seed):
-            pos = position_of(s)
-            t0 = time.process_time()
-            lo, hi = solve_bounds(pos.rules, pos.hands, pos.leader, pos.trick, pos.led, pos.maxside, backend,
-                                  s.contract.count, NAPOLEON_NODES)
-            times.append(time.process_time() - t0)
-            exact += lo == hi
-        fig = _summary(times)
-        out[f"tricks_left_{left}"] = {k.replace("full_deal_", ""): v for k, v in fig.items()} | {
-            "exact_share": round(exact / len(times), 3)}
+    def solve(s: Any, max_nodes: int) -> tuple[int, int]:
+        pos = position_of(s)
+        return solve_bounds(pos.rules, pos.hands, pos.leader, pos.trick, pos.led, pos.maxside, backend,
+                            s.contract.count, max_nodes)
+
+    out = _budgeted_figures(lambda count, left: napoleon_states(count, left, seed), solve,
+                            ((6, n, NAPOLEON_NODES), (8, max(1, n // 4), NAPOLEON_NODES)), 10,
+                            max(1, n // 4), NAPOLEON_NODES)
+    if backend is not None:
+        out["core"] = backend
     times = []
     for s in napoleon_states(max(1, n // 4), 10, seed):
         p = position_of(s)
@@ -124,7 +207,8 @@ def bench_napoleon(n: int = 200, seed: int = 0, backend: str | None = None) -> d
         t0 = time.process_time()
         pos.move_values()
         times.append(time.process_time() - t0)
-    out["first_lead_horizon_2_tricks"] = {k.replace("full_deal_", ""): v for k, v in _summary(times).items()}
+    fig = _summary(times)
+    out["first_lead_horizon_2_tricks"] = _by_tricks_left(fig, 0) | {"exact": None}
     return out
 
 
