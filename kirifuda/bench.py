@@ -249,9 +249,10 @@ def bench_decisions(game_id: str, deals: int = 4, seed: int = 0) -> dict[str, An
             "p95_s_by_phase": {ph: p95(v) for ph, v in sorted(by_phase.items())}}
 
 
-SOLVER_BENCHES = {"meitora": ("bench_meitora", 10), "unsun": ("bench_unsun", 5)}
-"""Games whose solver has a benchmark, and the tricks left of the DDS runs beside it (Meitora: a
-full deal; Unsun: its longest exact endings)."""
+SOLVER_BENCHES = {"meitora": ("bench_meitora", 10), "kakeya": ("bench_kakeya", 13), "napoleon": ("bench_napoleon", 10),
+                  "unsun": ("bench_unsun", 5)}
+"""Games whose solver has a benchmark, and the tricks left of the DDS runs beside it (a deal's
+tricks; Unsun: its longest exact endings)."""
 
 
 def run(games: list[str] | None = None, seconds: float = 2.0, openspiel: bool = True,

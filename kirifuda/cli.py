@@ -89,12 +89,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
               + (f"; {fig['env_steps_per_s']:.0f} env steps/s (tensor + step)"
                  if "env_steps_per_s" in fig else ""))
     for game_id, fig in result.get("solver", {}).items():
-        if "full_deal_ms_median" in fig:
-            print(f"{game_id:10s} solver, full deal: median {fig['full_deal_ms_median']:.2f} ms, p90 {fig['full_deal_ms_p90']:.2f} ms,"
-                  f" max {fig['full_deal_ms_max']:.2f} ms over {fig['deals']} deals ({fig['core']} core)")
-        for left, e in fig.get("tricks_left", {}).items():
-            print(f"{game_id:10s} solver, {left} tricks left: median {e['ms_median']:.2f} ms, p90 {e['ms_p90']:.2f} ms,"
-                  f" max {e['ms_max']:.2f} ms over {e['positions']} positions ({fig['core']} core)")
+        budget = (f" within {fig['full_deal_node_budget']:,} nodes (exact in {fig['full_deal_exact']} of {fig['deals']})"
+                  if "full_deal_node_budget" in fig else "")
+        print(f"{game_id:10s} solver, full deal{budget}: median {fig['full_deal_ms_median']:.2f} ms,"
+              f" p90 {fig['full_deal_ms_p90']:.2f} ms, max {fig['full_deal_ms_max']:.2f} ms over {fig['deals']} deals"
+              f" ({fig['core']} core)")
+        for left, f in fig.get("by_tricks_left", {}).items():
+            print(f"{'':10s} {left} tricks left ({f['exact']} of {f['positions']} exact): median {f['ms_median']:.2f} ms,"
+                  f" p90 {f['ms_p90']:.2f} ms, max {f['ms_max']:.2f} ms")
+        look = fig.get("first_lead_horizon_2_tricks")
+        if look:
+            print(f"{'':10s} the search bot's look-ahead from the first lead (2 tricks, then estimated):"
+                  f" median {look['ms_median']:.2f} ms, max {look['ms_max']:.2f} ms")
         dds = fig.get("dds_bridge")
         if dds:
             print(f"{'':10s} DDS, bridge, {dds['tricks_left']} tricks left: median {dds['full_deal_ms_median']:.2f} ms,"

@@ -79,7 +79,13 @@ class View:
     """The seat's own cards (empty for a spectator)."""
     hand_sizes: tuple[int, ...]
     legal_actions: tuple[Action, ...]
-    """The seat's legal actions when it is to act, else empty."""
+    """The seat's legal actions when it is to act, else empty: what the seat may do as far as
+    it can know (with the ``attempts`` among them)."""
+    attempts: tuple[Action, ...] = ()
+    """Actions offered to the seat whose acceptance depends on cards it cannot see (Meitora's
+    claim under ``claim_failure=refuse``): the engine refuses one that fails, with a message,
+    and nothing changes.  Offering them only when they hold would tell the seat about the
+    hidden cards."""
     totals: tuple[float | int, ...]
 
     SEAT_FIELDS: ClassVar[frozenset[str]] = frozenset({"to_act"})
@@ -133,6 +139,12 @@ class GameState(ABC):
 
     @abstractmethod
     def legal_actions(self) -> tuple[Action, ...]: ...
+
+    def attempt_actions(self) -> tuple[Action, ...]:
+        """The actions a view offers the seat to act whether or not they hold (see
+        :attr:`View.attempts`): offered always, accepted by ``apply`` only when valid, so never
+        in an agent's action mask."""
+        return ()
 
     def uncached_legal_actions(self) -> tuple[Action, ...]:
         """``legal_actions()`` computed afresh (benchmarks measure this)."""

@@ -49,7 +49,11 @@ def test_views_serialise_and_offer_the_legal_actions(game, options):
         seat = state.to_act
         view = state.view(seat)
         assert isinstance(view, View)
-        assert view.legal_actions == state.legal_actions()
+        # the legal actions, and the attempts (offered whether or not they hold: see View)
+        attempts = state.attempt_actions()
+        assert view.attempts == attempts
+        assert view.legal_actions == state.legal_actions() + tuple(
+            a for a in attempts if a not in state.legal_actions())
         assert action in view.legal_actions
         json.dumps(view.to_json(), ensure_ascii=False)
         for other in range(state.num_players):

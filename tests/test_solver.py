@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from kirifuda.actions import Bid, Claim, Pass, Play
-from kirifuda.games.meitora import MeitoraOptions, MeitoraState, Phase
+from kirifuda.cards import parse_card
+from kirifuda.games.meitora import STRAINS, MeitoraOptions, MeitoraState, Phase
 from kirifuda.solver import has_c_core
 from kirifuda.solver.meitora import position_of, solve_state
 
@@ -95,6 +96,23 @@ def test_c_core_equals_python_on_longer_endings() -> None:
     for seed in range(200, 212):
         s = play_state(seed, 5 + seed % 2)
         assert solve_state(s, "c") == solve_state(s, "python"), seed
+
+
+def test_quick_tricks_respect_a_partners_forced_joker() -> None:
+    """Two top spades on lead are not two sure tricks when the partner holds the joker with
+    one other card: the joker must go on the first trick (it may not be kept to the last), wins
+    it, and the partner's lead of a diamond loses the last trick."""
+    from kirifuda.solver.meitora import MeitoraPosition
+
+    def mask(*codes: str) -> int:
+        return sum(1 << parse_card(c).id for c in codes)
+
+    hands = (mask("AS", "KS"), mask("AD", "KD"), mask("JK", "5D"), mask("QD", "TD"))
+    for backend in BACKENDS:
+        pos = MeitoraPosition(strain=STRAINS.index("H"), hands=hands, leader=0, trick=(), led=4,  # type: ignore[arg-type]
+                              declarer=0)
+        assert pos.value(backend) == 1, backend
+        assert {pos.value(backend, guess=g) for g in (0, 1, 2)} == {1}
 
 
 def test_guess_does_not_change_the_value() -> None:

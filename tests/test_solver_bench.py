@@ -19,10 +19,30 @@ def test_bench_json_has_solver_and_decision_figures(capsys: pytest.CaptureFixtur
     assert out["decision"]["meitora"]["p95_s"] > 0
 
 
+def test_kakeya_solver_figures_report_exact_positions_and_budgeted_full_deals() -> None:
+    from kirifuda.solver.bench import bench_kakeya
+
+    fig = bench_kakeya(2, full_deals=1, full_deal_nodes=20_000)
+    assert set(fig["by_tricks_left"]) == {"6", "8", "10"} and fig["by_tricks_left"]["6"]["exact"] == 2
+    assert fig["by_tricks_left"]["6"]["positions"] == 2
+    assert fig["deals"] == 1 and fig["full_deal_node_budget"] == 20_000
+    assert fig["full_deal_exact"] in (0, 1)
+
+
+def test_napoleon_solver_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--game", "napoleon", "--seconds", "0.05", "--no-openspiel",
+                 "--solver-deals", "2", "--decision-deals", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "napoleon   solver, full deal within 5,000,000 nodes" in out and "6 tricks left" in out
+    assert "look-ahead from the first lead" in out
+
+
 def test_bench_json_has_unsun_solver_and_decision_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--game", "unsun", "--seconds", "0.05", "--no-openspiel",
                  "--solver-deals", "1", "--decision-deals", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    fig = out["solver"]["unsun"]["tricks_left"]
-    assert set(fig) == {"3", "4"} and all(e["positions"] == 1 for e in fig.values())
+    fig = out["solver"]["unsun"]
+    assert set(fig["by_tricks_left"]) == {"3", "4"}
+    assert all(e["positions"] == e["exact"] == 1 for e in fig["by_tricks_left"].values())
+    assert fig["deals"] == 1 and fig["full_deal_node_budget"] > 0
     assert out["decision"]["unsun"]["p95_s"] > 0 and "play" in out["decision"]["unsun"]["p95_s_by_phase"]

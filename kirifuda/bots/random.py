@@ -1,4 +1,5 @@
-"""The legal-random bot: uniform over the seat's legal actions."""
+"""The legal-random bot: uniform over the seat's legal actions (those that cannot be refused:
+not the view's ``attempts``, whose acceptance depends on cards the seat cannot see)."""
 
 from __future__ import annotations
 
@@ -16,4 +17,5 @@ class RandomBot:
     def choose(self, view: View, rng: random.Random) -> Action:
         if not view.legal_actions:
             raise ValueError(f"seat {view.seat} has no action to take")
-        return rng.choice(view.legal_actions)
+        sure = [a for a in view.legal_actions if a not in view.attempts] if view.attempts else view.legal_actions
+        return rng.choice(sure or view.legal_actions)

@@ -99,7 +99,7 @@ def register_search(game_id: str, search: Callable[[Level], GameSearch],
 
 
 def _load() -> None:
-    from . import search_kakeya, search_meitora, search_unsun  # noqa: F401  (each registers itself)
+    from . import search_kakeya, search_meitora, search_napoleon, search_unsun  # noqa: F401  (each registers itself)
 
 
 def search_games() -> tuple[str, ...]:

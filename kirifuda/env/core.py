@@ -295,6 +295,9 @@ class Stepper:
             ids = ()
         else:
             legal = state.legal_actions()
+            attempts = state.attempt_actions()
+            if attempts:   # offered whether or not they hold: masking them in would leak
+                legal = tuple(a for a in legal if a not in attempts)
             multi = self._multi_discards(legal) if any(type(a) is Discard for a in legal) else None
             index = self.catalog._index
             out: set[int] = set()
@@ -369,7 +372,7 @@ _SEAT_NAMES = {"to_act", "declarer", "first_bidder", "leader", "dealer", "napole
                "last_trick_winner", "last_player", "starting_player", "winner", "first", "taker",
                "dealing_seat", "leading_seat", "chooser", "sitting_out"}
 _SEAT_LIST_NAMES = {"face_down"}
-_SKIP = {"game", "seat", "legal_actions"}
+_SKIP = {"game", "seat", "legal_actions", "attempts"}
 _VOCAB = ("S", "H", "D", "C", "N", "any")
 
 
@@ -739,7 +742,7 @@ def view_string(view: View) -> str:
     """A canonical text of a view (JSON, sorted keys), without its legal actions (they follow
     from the rest of the view, and Napoleon's exchange has thousands)."""
     data = {f.name: to_jsonable(getattr(view, f.name)) for f in dataclasses.fields(view)
-            if f.name != "legal_actions"}
+            if f.name not in ("legal_actions", "attempts")}
     return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -600,6 +600,21 @@ class _MeitoraRules(_RulesBase):
             return plays + (CLAIM,) if claim else plays
         return (_PLAY_CLAIM_DECODER if claim else _PLAY_DECODER).decode(m)
 
+    def attempt_actions(self) -> tuple[Action, ...]:
+        """Under ``claim_failure=refuse``, the claim in the play: whether it holds depends on
+        the other hands, so a view offers it at every turn and ``apply`` refuses it when it
+        fails (under ``chombo`` a claim is simply legal)."""
+        if self._claim_always or self._phase is not Phase.PLAY:
+            return ()
+        return (CLAIM,)
+
+    def _offered_actions(self) -> tuple[Action, ...]:
+        """The seat to act's legal actions as it can know them: the claim offered always."""
+        legal = self.legal_actions()
+        if self._claim_always or self._phase is not Phase.PLAY or CLAIM in legal:
+            return legal
+        return legal + (CLAIM,)
+
     def _why_illegal(self, action: Action) -> str:
         phase = self._phase
         seat = self._to_act
@@ -812,7 +827,8 @@ class _MeitoraRules(_RulesBase):
             deal_number=self._deal_no,
             hand=cards_of(self._hands[seat]) if seat is not None and in_deal else (),
             hand_sizes=tuple(h.bit_count() for h in self._hands) if in_deal else (0, 0, 0, 0),
-            legal_actions=self.legal_actions() if seat is not None and seat == self._to_act else (),
+            legal_actions=self._offered_actions() if seat is not None and seat == self._to_act else (),
+            attempts=self.attempt_actions() if seat is not None and seat == self._to_act else (),
             totals=self.totals,
             first_bidder=self._first_bidder if in_deal else None,
             bids=tuple((s, a) for s, a in self._log if isinstance(a, (Bid, Pass, Broken))) if in_deal else (),

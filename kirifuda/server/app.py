@@ -29,6 +29,7 @@ from fastapi.staticfiles import StaticFiles
 
 from .. import record as records
 from ..bots import BOT_KINDS, make_bot
+from ..bots.base import default_bot
 from ..errors import KirifudaError, OptionError, RecordError
 from ..game import GameInfo, View
 from ..games import GAMES
@@ -98,13 +99,15 @@ def _option_spec(cls: type) -> list[dict[str, Any]]:
 
 
 def _bots_for(game: str) -> list[str]:
+    """The bots a table of ``game`` can seat (not the oracle: it needs every card)."""
     kinds = []
     for kind in BOT_KINDS:
         try:
-            make_bot(kind, game)
+            bot = make_bot(kind, game)
         except Exception:
             continue
-        kinds.append(kind)
+        if not getattr(bot, "needs_state", False):
+            kinds.append(kind)
     return kinds
 
 
@@ -125,6 +128,7 @@ def games_info() -> list[dict[str, Any]]:
             "min_players": info.min_players, "max_players": info.max_players,
             "options": _option_spec(info.options_type),
             "bots": _bots_for(info.id),
+            "default_bot": default_bot(info.id),
             "terms": _terms(info),
         })
     return out
@@ -135,6 +139,7 @@ def games_info() -> list[dict[str, Any]]:
 def _public(view: View) -> dict[str, Any]:
     data = view_json(view)
     data.pop("legal_actions", None)
+    data.pop("attempts", None)
     data.pop("last_deal", None)
     return data
 

@@ -4,9 +4,10 @@ The server is the authority: :meth:`LiveTable.act` refuses a stale, out-of-turn 
 without changing anything, applies a legal one to a copy of the state, commits the event to the
 database, and only then replaces the state and tells every connection (each its own view).
 
-Seats: a **bot** seat is played by ``kirifuda.bots.make_bot(kind, game)``; a **human** seat by
+Seats: a **bot** seat is played by ``kirifuda.bots.make_bot(kind, game)`` (deciding in a worker
+thread, one bot at a time); a **human** seat by
 whoever holds its secret token.  A human who drops keeps the seat for ``grace`` seconds, then a
-bot (the table's stand-in, heuristic) plays for them until they come back.  With a turn timer
+bot (the table's stand-in, the game's default bot) plays for them until they come back.  With a turn timer
 (30/60/120 s) the stand-in also plays a move a present human lets run out.
 """
 
@@ -18,12 +19,14 @@ import logging
 import random
 import secrets
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 from .. import record as records
 from ..actions import Action
 from ..bots import Bot, make_bot
+from ..bots.base import default_bot
 from ..errors import IllegalActionError, KirifudaError, OptionError
 from ..game import GameInfo, GameState, options_to_json
 from ..games import GAMES
@@ -36,8 +39,13 @@ log = logging.getLogger("kirifuda.server")
 
 TIMERS = (0, 30, 60, 120)
 """The turn timer's choices in seconds (0: off)."""
-STANDIN_BOT = "heuristic"
-"""The bot that plays for a dropped human or one whose turn timer ran out."""
+STANDIN_BOT = "default"
+"""The bot that plays for a dropped human or one whose turn timer ran out: the game's default
+(``search`` where the game has it, else ``heuristic``)."""
+
+_BOT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kirifuda-bots")
+"""Bots decide here, one at a time (the solver's table is one per process), so that a search
+of up to a second never stalls the event loop and the other tables' messages."""
 
 
 def hash_token(token: str) -> str:
@@ -79,6 +87,8 @@ class Client:
 
 
 def _bot(kind: str, game: str) -> Bot:
+    if kind == "default":
+        kind = default_bot(game)
     try:
         return make_bot(kind, game)
     except OptionError:
@@ -120,7 +130,7 @@ class LiveTable:
         self._standin: Bot = _bot(STANDIN_BOT, self.info.id)
         for s, spec in enumerate(self.seats):
             if spec["kind"] == "bot":
-                self._bots[s] = _bot(spec.get("bot", "heuristic"), self.info.id)
+                self._bots[s] = _bot(spec.get("bot", "default"), self.info.id)
         self._sheet_cache: tuple[int, list[dict[str, Any]]] | None = None
         self.closed = False
         # a human seat nobody has joined since the (re)start counts as dropped: a restart
@@ -294,7 +304,8 @@ class LiveTable:
                     if self.version != version or self._bot_for(seat) is None:
                         continue
                     view = self.state.view(seat)
-                    action = bot.choose(view, random.Random(f"{self.seed}:bot:{version}"))
+                    rng = random.Random(f"{self.seed}:bot:{version}")
+                    action = await asyncio.get_running_loop().run_in_executor(_BOT_THREAD, bot.choose, view, rng)
                     await self._apply(seat, action)
         except Exception:
             log.exception("table %s: the driver stopped", self.id)
@@ -426,10 +437,12 @@ class TableManager:
             if name is not None and (not isinstance(name, str) or len(name) > 40):
                 raise OptionError(f"seat {i}: a name is a string of at most 40 characters")
             if s["kind"] == "bot":
-                kind = s.get("bot") or "heuristic"
+                kind = s.get("bot") or default_bot(info.id)
                 if not isinstance(kind, str):
                     raise OptionError(f"seat {i}: the bot's kind must be a string")
-                make_bot(kind, info.id)  # raises OptionError for an unknown kind
+                if getattr(make_bot(kind, info.id), "needs_state", False):  # OptionError if unknown
+                    raise OptionError(f"seat {i}: the {kind} bot sees every card; it plays only in "
+                                      "tournaments, not at a table")
                 clean.append({"kind": "bot", "bot": kind, "name": name or f"Bot {i} ({kind})"})
                 tokens.append(None)
             else:

@@ -11,7 +11,7 @@ quick-trick bounds, MTD(f) probes) and falls back to the plain alpha-beta in pur
 (``_pysolver.py``, slower, the same values) where the extension is missing; ``backend="python"``
 forces it.
 
-Per game: :mod:`.meitora`.
+Per game: :mod:`.meitora`, :mod:`.kakeya`, :mod:`.napoleon` (special tricks: :mod:`.rules`).
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def solve_moves(rules: TrickRules, hands: Sequence[int], leader: int, trick: Seq
     r = rules
     seat = (leader + len(trick)) % r.num_players
     legal = r.legal_mask(hands[seat], len(trick), led)
-    rep = r.merged(list(hands), seat, legal, list(trick))
+    rep = r.merged(list(hands), seat, legal, list(trick), r.first_trick)
     values: dict[tuple[int, int], float] = {}
     if _backend(backend) == "c":
         res, _ = _core.csolver.solve_moves(r.compiled(), list(hands), leader, list(trick),  # type: ignore[union-attr]
@@ -96,11 +96,10 @@ def solve_moves(rules: TrickRules, hands: Sequence[int], leader: int, trick: Seq
             t2 = list(trick) + [c]
             w = 0
             if len(t2) == r.num_players:
-                stl = r.strength[ld]
-                wi = max(range(len(t2)), key=lambda i: (stl[t2[i]], -i))
-                winner = (leader + wi) % r.num_players
+                winner = (leader + r.winner(t2, ld, r.first_trick)) % r.num_players
                 w = (r.trick_base + sum(r.points[x] for x in t2)) if maxside >> winner & 1 else 0
-                lo, hi = solve_bounds(r, h2, winner, [], NO_SUIT, maxside, "python", -1, max_nodes)
+                lo, hi = solve_bounds(r.after_first(), h2, winner, [], NO_SUIT, maxside, "python", -1,
+                                      max_nodes)
             else:
                 lo, hi = solve_bounds(r, h2, leader, t2, ld, maxside, "python", -1, max_nodes)
             values[(c, ld)] = w + (lo if lo == hi else (lo + hi) / 2)

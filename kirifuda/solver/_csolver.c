@@ -48,6 +48,23 @@ typedef struct {
     u64 class_mask[8];
     int canon_ok;                    /* each class a contiguous run of each suit's order */
     int top_suit;   /* the suit whose every card beats every other card, whatever is led, or -1 */
+    /* Special tricks (Napoleon), off (special = 0) in the other games: a winner that depends on
+     * the whole trick.  Where special, the parts that assume a plain monotone strength are off:
+     * canonical (squeezed) keys, winning-ranks table entries (keys are exact), sure and quick
+     * tricks, and merging during the deal's first trick. */
+    int special;
+    int first_rules;                    /* the root position's trick is the deal's first */
+    short first_strength[NSUIT][NCARD]; /* [led][internal]: the first trick's table */
+    u64 restricted_mask;                /* internal: playable only on lead or as the last card */
+    int almighty, yoromeki;             /* internal bits (-1: none): yoromeki beats almighty */
+    u64 same2_mask;                     /* internal: the 2s (same-2: a trick of one printed suit) */
+    unsigned char psuit[NCARD];         /* internal bit -> printed suit (4: none) */
+    int same2_max, first_same2_max;     /* same-2 applies when the table winner's strength <= */
+    /* A horizon (special rules only; 0: none): a trick start with at most `horizon` cards per
+     * hand (more than 1) is not searched: its value is the points in the hands shared by the
+     * hands' power (the maximising side's share of the sum of hpower, rounded down). */
+    int horizon;
+    short hpower[NCARD];                /* internal */
 } Rules;
 
 /* A table entry: a bound on the value of every trick-start position with the same leader and
@@ -83,6 +100,7 @@ typedef struct {
     int maxside[MAXP];
     int tcard[MAXP];
     int tn, led, leader;
+    int first;                       /* the current trick is the deal's first (special rules) */
     int hint_card, hint_led, best_card, best_led;
     long long nodes, limit;   /* limit: stop after this many nodes (0: none) */
     int aborted;
@@ -95,7 +113,9 @@ static inline u64 above(int c) { return c >= 63 ? 0 : (~0ULL << (c + 1)); }
 
 static inline u64 legal_mask(const Rules *r, u64 hand, int tn, int led) {
     if ((hand & r->last_forced_mask) && popc(hand) == 2) return hand & r->last_forced_mask;
-    if (tn == 0 || led == NOSUIT) return hand;
+    if (tn == 0) return hand;
+    if ((hand & r->restricted_mask) && (hand & ~r->restricted_mask)) hand &= ~r->restricted_mask;
+    if (led == NOSUIT) return hand;
     u64 f = hand & r->suit_mask[led];
     return f ? (f | (hand & r->free_mask)) : hand;
 }
@@ -105,15 +125,33 @@ static inline u64 mix(u64 x) {
     return x;
 }
 
-static inline int trick_winner_idx(const S *s) {
-    const short *st = s->r->strength[s->led];
-    int best = 0, bv = st[s->tcard[0]];
-    for (int i = 1; i < s->r->np; i++) {
-        int v = st[s->tcard[i]];
+/* Special tricks: yoromeki beats the almighty; same-2 (every card of one printed suit, the 2
+ * among them) beats a table winner of strength up to same2_max. */
+static int special_winner(const Rules *r, int first, const int *cards, int best, int bv) {
+    int np = r->np;
+    if (r->yoromeki >= 0 && cards[best] == r->almighty)
+        for (int i = 0; i < np; i++) if (cards[i] == r->yoromeki) return i;
+    if (bv > (first ? r->first_same2_max : r->same2_max)) return best;
+    int su = r->psuit[cards[0]], two = -1;
+    if (su >= 4) return best;
+    for (int i = 0; i < np; i++) {
+        if (r->psuit[cards[i]] != su) return best;
+        if ((r->same2_mask >> cards[i]) & 1) two = i;
+    }
+    return two >= 0 ? two : best;
+}
+
+static inline int winner_of(const Rules *r, int first, const int *cards, int led) {
+    const short *st = first ? r->first_strength[led] : r->strength[led];
+    int best = 0, bv = st[cards[0]];
+    for (int i = 1; i < r->np; i++) {
+        int v = st[cards[i]];
         if (v > bv) { bv = v; best = i; }
     }
-    return best;
+    return r->special ? special_winner(r, first, cards, best, bv) : best;
 }
+
+static inline int trick_winner_idx(const S *s) { return winner_of(s->r, s->first, s->tcard, s->led); }
 
 static inline int trick_value(const S *s) {
     int v = s->r->trick_base;
@@ -139,7 +177,7 @@ static inline void add_move(const S *s, int c, Move *mv, int *n) {
 static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
     const Rules *r = s->r;
     u64 live = r->all_mask & ~s->gone;
-    u64 mergeable = legal & ~r->nomerge_mask;
+    u64 mergeable = s->first ? 0 : legal & ~r->nomerge_mask;
     int n = 0;
     for (int su = 0; su < NSUIT; su++) {
         u64 ls = legal & r->suit_mask[su];
@@ -171,7 +209,20 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
             int master = !(others & r->suit_mask[su] & above(c)) && !(((r->free_mask >> c) & 1) && (others & r->free_mask));
             if ((r->multi_lead_mask >> c) & 1) mv[i].score = 300 + (mv[i].led == NOSUIT ? 1 : 0);
             else if (master) mv[i].score = 2000 + st;
-            else mv[i].score = 1000 - st;
+            else {
+                /* a low card first; better towards a partner who holds the suit's master, worse
+                 * into an opponent who is void in it and can ruff */
+                int sc = 1000 - st;
+                u64 live_su = others & r->suit_mask[su];
+                for (int p = 0; p < r->np; p++) {
+                    if (p == seat || !live_su) continue;
+                    if (s->maxside[p] == s->maxside[seat]) {
+                        if ((s->hands[p] >> highbit(live_su)) & 1) sc += 400;
+                    } else if (r->trump >= 0 && su != r->trump && !(s->hands[p] & r->suit_mask[su])
+                               && (s->hands[p] & r->suit_mask[r->trump])) sc -= 400;
+                }
+                mv[i].score = sc;
+            }
         }
     } else {
         const short *stl = r->strength[s->led];
@@ -230,27 +281,36 @@ static void sure_tricks(const S *s, int *sure, int *depth) {
 }
 
 /* Sure tricks for the side on lead, cashed by the leader from the top (a lower bound).  Counted
- * only when no opponent holds a free card (the joker could take any one of them and the lead):
- * the leader's unbroken run of top cards of one suit — outside the trump suit no longer than
- * the shortest holding of an opponent who has trumps (then that opponent could ruff) — plus one
- * for the leader's own free card led first (asking for trump: no opponent sheds the suit). */
-static int quick_tricks(const S *s, int *qsuit) {
+ * only when nobody else holds a free card (an opponent's could take any one of them and the
+ * lead; a partner's may be forced onto one, and the lead is lost): in every suit, trumps first,
+ * the leader's unbroken run of top cards — outside the trump suit no longer than the shortest
+ * holding of an opponent who has trumps (then that opponent could ruff); the leader keeps the
+ * lead throughout, so the runs add up — plus one for the leader's own free card led first
+ * (asking for trump: no opponent sheds the suit).  qrel: per suit, the top cards that mattered. */
+static int quick_tricks(const S *s, int *qrel) {
     const Rules *r = s->r;
     int np = r->np;
     int me = s->leader;
-    u64 opp = 0, all = 0;
+    u64 others = 0, all = 0;
     u64 opp_hand[MAXP];
     int nopp = 0;
     for (int p = 0; p < np; p++) {
         all |= s->hands[p];
-        if (s->maxside[p] != s->maxside[me]) { opp |= s->hands[p]; opp_hand[nopp++] = s->hands[p]; }
+        if (p != me) others |= s->hands[p];
+        if (s->maxside[p] != s->maxside[me]) opp_hand[nopp++] = s->hands[p];
     }
-    if (opp & r->free_mask) return 0;
+    /* a free card elsewhere may take any trick (the partner's too: it may be forced onto one,
+     * and then the lead is lost) */
+    if (others & r->free_mask) return 0;
     u64 mine = s->hands[me];
     u64 special = r->free_mask | r->multi_lead_mask;
     int trump = r->trump;
-    int best = 0;
-    for (int su = 0; su < NSUIT; su++) {
+    int total = 0;
+    for (int i = 0; i < NSUIT; i++) qrel[i] = 0;
+    /* trumps first: cashing them does not change who can ruff the other suits */
+    for (int k = 0; k < NSUIT; k++) {
+        int su = k == 0 ? trump : (k - 1 < trump || trump < 0 ? k - 1 : k);
+        if (su < 0 || su >= NSUIT || (k > 0 && su == trump)) continue;
         u64 m = mine & r->suit_mask[su] & ~special;
         if (!m) continue;
         u64 x = all & r->suit_mask[su] & ~special;
@@ -270,11 +330,12 @@ static int quick_tricks(const S *s, int *qsuit) {
                 }
             }
         }
-        if (run > best) { best = run; *qsuit = su; }
+        total += run;
+        qrel[su] = run;
     }
-    if (mine & r->free_mask) best += 1;
+    if (mine & r->free_mask) total += 1;
     int left = popc(mine);
-    return best < left ? best : left;
+    return total < left ? total : left;
 }
 
 /* The hands with played cards squeezed out: in each suit the live cards move to the top of the
@@ -334,15 +395,34 @@ static int last_trick_rel(const S *s, int *rel) {
     u64 live = 0;
     for (int i = 0; i < np; i++) { cards[i] = lowbit(s->hands[(s->leader + i) % np]); live |= 1ULL << cards[i]; }
     int led = ((r->multi_lead_mask >> cards[0]) & 1) ? r->lead_choices[0] : r->isuit[cards[0]];
-    const short *st = r->strength[led];
-    int bi = 0, bv = st[cards[0]];
+    int bi = winner_of(r, s->first, cards, led);
+    if (r->special && ((r->multi_lead_mask >> cards[0]) & 1)) {
+        /* special tricks: the named suit matters; the leader names the best for its side */
+        int side = s->maxside[s->leader];
+        for (int j = 1; j < r->n_lead_choices; j++) {
+            int b2 = winner_of(r, s->first, cards, r->lead_choices[j]);
+            if (s->maxside[(s->leader + b2) % np] == side) { bi = b2; break; }
+        }
+    }
     int pts = r->trick_base;
     for (int i = 0; i < np; i++) pts += r->points[cards[i]];
-    for (int i = 1; i < np; i++) if (st[cards[i]] > bv) { bv = st[cards[i]]; bi = i; }
     int w = cards[bi], su = r->isuit[w];
     if (popc(live & r->suit_mask[su]) > 1 && !((r->nomerge_mask >> w) & 1))
         rel[su] = popc(live & r->suit_mask[su] & ~r->nomerge_mask & above(w)) + 1;
     return s->maxside[(s->leader + bi) % np] ? pts : 0;
+}
+
+static int horizon_value(const S *s) {
+    const Rules *r = s->r;
+    int pts = 0, side = 0, all = 0;
+    for (int p = 0; p < r->np; p++) {
+        u64 h = s->hands[p];
+        int pw = 0;
+        while (h) { int c = lowbit(h); h &= h - 1; pts += r->points[c]; pw += r->hpower[c]; }
+        all += pw;
+        if (s->maxside[p]) side += pw;
+    }
+    return pts * (2 * side + 1) / (2 * all + 2);
 }
 
 static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
@@ -352,25 +432,26 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     int left = popc(s->hands[s->leader]);
     if (left == 0) return 0;
     if (left == 1) return last_trick_rel(s, rel);
+    if (r->horizon && left <= r->horizon) return horizon_value(s);
     int maxv = left * r->trick_base;
     if (r->has_points) {
         for (int p = 0; p < np; p++) { u64 h = s->hands[p]; while (h) { int c = lowbit(h); h &= h - 1; maxv += r->points[c]; } }
     }
     if (alpha >= maxv) return maxv;
     if (beta <= 0) return 0;
-    if (!r->has_points) {
+    if (!r->has_points && !r->special) {
         int sure[2], depth[2];
         sure_tricks(s, sure, depth);
         if (sure[1] * r->trick_base >= beta) { rel[r->top_suit] = depth[1]; return sure[1] * r->trick_base; }
         if (maxv - sure[0] * r->trick_base <= alpha) { rel[r->top_suit] = depth[0]; return maxv - sure[0] * r->trick_base; }
-        int qsuit = -1;
-        int q = quick_tricks(s, &qsuit) * r->trick_base;
+        int qrel[NSUIT];
+        int q = quick_tricks(s, qrel) * r->trick_base;
         if (q > 0) {
             int cut = 0;
             if (s->maxside[s->leader]) { if (q >= beta) cut = 1; }
             else if (maxv - q <= alpha) cut = 1;
             if (cut) {
-                if (qsuit >= 0) rel[qsuit] = q / r->trick_base;
+                for (int su = 0; su < NSUIT; su++) rel[su] = qrel[su];
                 return s->maxside[s->leader] ? q : maxv - q;
             }
         }
@@ -426,7 +507,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     else { nlo = nhi = v; }
     u64 occupied = 0;
     for (int p = 0; p < np; p++) occupied |= key[p];
-    u64 relmask = rel_slots(r, rel, occupied) | used;
+    u64 relmask = r->special ? ~0ULL : rel_slots(r, rel, occupied) | used;
     slots_rel(r, relmask, rel);
     /* store: update the entry with the same relevant cards, else chain a new one */
     Ent *e = NULL;
@@ -477,11 +558,14 @@ static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int 
         u64 tmask = 0;
         for (int i = 0; i < np; i++) tmask |= 1ULL << s->tcard[i];
         memcpy(saved_cards, s->tcard, sizeof(saved_cards));
+        int saved_first = s->first;
         s->leader = (s->leader + wi) % np;
         s->tn = 0;
+        s->first = 0;
         s->gone |= tmask;
         v = w + ab_trick_start(s, alpha - w, beta - w, rel);
         s->gone &= ~tmask;
+        s->first = saved_first;
         s->leader = saved_leader;
         memcpy(s->tcard, saved_cards, sizeof(saved_cards));
         s->tn = np;
@@ -610,28 +694,49 @@ static u64 to_internal(const Rules *r, u64 m) {
 }
 
 /* make_rules(np, eff[64], strength[5][64], free, multi_lead, lead_choices, last_forced,
- *            trick_base, points[64], nomerge, order[5] (card ids strongest first)) */
+ *            trick_base, points[64], nomerge, order[5] (card ids strongest first)
+ *            [, first_strength[5][64] or None, restricted, almighty, yoromeki, same2,
+ *             same2_max, first_same2_max, first, horizon, hpower[64]]): the bracketed part, special tricks, only
+ *            where the rules have them (first_strength given turns them on). */
 static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     int np, trick_base;
     PyObject *eff, *strength, *lead_choices, *points, *order;
     unsigned long long free_mask, multi, last_forced, nomerge;
-    if (!PyArg_ParseTuple(args, "iOOKKOKiOKO", &np, &eff, &strength, &free_mask, &multi, &lead_choices,
-                          &last_forced, &trick_base, &points, &nomerge, &order)) return NULL;
+    PyObject *first_strength = Py_None;
+    unsigned long long restricted = 0, same2 = 0;
+    int almighty = -1, yoromeki = -1, same2_max = 0, first_same2_max = 0, first = 0, horizon = 0;
+    PyObject *hpower = Py_None;
+    if (!PyArg_ParseTuple(args, "iOOKKOKiOKO|OKiiKiiiiO", &np, &eff, &strength, &free_mask, &multi, &lead_choices,
+                          &last_forced, &trick_base, &points, &nomerge, &order, &first_strength,
+                          &restricted, &almighty, &yoromeki, &same2, &same2_max, &first_same2_max,
+                          &first, &horizon, &hpower)) return NULL;
     if (np < 2 || np > MAXP) { PyErr_SetString(PyExc_ValueError, "2 to 6 players"); return NULL; }
     Rules *r = calloc(1, sizeof(Rules));
     if (!r) return PyErr_NoMemory();
-    int tmp[NCARD], effv[NCARD], pts[NCARD];
+    int tmp[NCARD], effv[NCARD], pts[NCARD], hpw[NCARD];
+    memset(hpw, 0, sizeof(hpw));
     int str[NSUIT][NCARD];
     r->np = np;
     for (int i = 0; i < NCARD; i++) r->int_of[i] = -1;
     if (read_int_seq(eff, effv, NCARD, "eff") < 0) goto fail;
     if (read_int_seq(points, pts, NCARD, "points") < 0) goto fail;
+    if (hpower != Py_None && read_int_seq(hpower, hpw, NCARD, "hpower") < 0) goto fail;
     PyObject *fast = PySequence_Fast(strength, "strength");
     if (!fast) goto fail;
     if (PySequence_Fast_GET_SIZE(fast) != NSUIT) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "strength: 5 rows"); goto fail; }
     for (int su = 0; su < NSUIT; su++)
         if (read_int_seq(PySequence_Fast_GET_ITEM(fast, su), str[su], NCARD, "strength row") < 0) { Py_DECREF(fast); goto fail; }
     Py_DECREF(fast);
+    int fstr[NSUIT][NCARD];
+    if (first_strength != Py_None) {
+        fast = PySequence_Fast(first_strength, "first_strength");
+        if (!fast) goto fail;
+        if (PySequence_Fast_GET_SIZE(fast) != NSUIT) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "first_strength: 5 rows"); goto fail; }
+        for (int su = 0; su < NSUIT; su++)
+            if (read_int_seq(PySequence_Fast_GET_ITEM(fast, su), fstr[su], NCARD, "first_strength row") < 0) { Py_DECREF(fast); goto fail; }
+        Py_DECREF(fast);
+        r->special = 1;
+    }
     fast = PySequence_Fast(order, "order");
     if (!fast) goto fail;
     if (PySequence_Fast_GET_SIZE(fast) != NSUIT) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "order: 5 lists"); goto fail; }
@@ -655,6 +760,9 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     for (int b = 0; b < next; b++) {
         int c = r->card_of[b];
         for (int su = 0; su < NSUIT; su++) r->strength[su][b] = (short)str[su][c];
+        for (int su = 0; su < NSUIT; su++) r->first_strength[su][b] = (short)(r->special ? fstr[su][c] : str[su][c]);
+        r->psuit[b] = (unsigned char)(c < 52 ? c / 13 : 4);
+        r->hpower[b] = (short)hpw[c];
         r->points[b] = (short)pts[c];
         if (pts[c]) r->has_points = 1;
     }
@@ -662,6 +770,13 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     r->free_mask = to_internal(r, free_mask); r->multi_lead_mask = to_internal(r, multi);
     r->last_forced_mask = to_internal(r, last_forced); r->nomerge_mask = to_internal(r, nomerge);
     r->trick_base = trick_base;
+    r->restricted_mask = to_internal(r, restricted);
+    r->same2_mask = to_internal(r, same2);
+    r->almighty = (almighty >= 0 && almighty < NCARD) ? r->int_of[almighty] : -1;
+    r->yoromeki = (yoromeki >= 0 && yoromeki < NCARD && r->almighty >= 0) ? r->int_of[yoromeki] : -1;
+    r->same2_max = same2_max; r->first_same2_max = first_same2_max;
+    r->first_rules = r->special && first;
+    r->horizon = r->special && horizon > 1 ? horizon : 0;
     Py_ssize_t nl = PySequence_Size(lead_choices);
     if (nl < 0 || nl > NSUIT) { PyErr_SetString(PyExc_ValueError, "lead_choices: 0 to 5"); goto fail; }
     r->n_lead_choices = (int)nl;
@@ -682,8 +797,9 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
             u64 m = r->suit_mask[su] & r->class_mask[k] & ~r->nomerge_mask;
             if (m && ((m >> lowbit(m)) & ((m >> lowbit(m)) + 1))) r->canon_ok = 0;
         }
+    if (r->special) r->canon_ok = 0;
     r->trump = -1;
-    for (int su = 0; su < 4; su++) {
+    for (int su = 0; su < 4 && !r->special; su++) {
         /* the trump suit: its lowest card beats the ace of every other led suit */
         if (r->len[su] == 0) continue;
         int is_trump = 1;
@@ -696,7 +812,7 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
         if (is_trump) r->trump = su;
     }
     r->top_suit = -1;
-    for (int su = 0; su < NSUIT && r->top_suit < 0; su++) {
+    for (int su = 0; su < NSUIT && r->top_suit < 0 && !r->special; su++) {
         if (r->len[su] == 0) continue;
         int ok = 1;
         for (int led = 0; led < NSUIT && ok; led++) {
@@ -752,6 +868,7 @@ static int setup(S *s, PyObject *cap, PyObject *hands, int leader, PyObject *tri
     s->tn = (int)tn;
     s->led = led;
     s->leader = leader;
+    s->first = r->first_rules;
     s->gone = r->all_mask & ~held;
     (void)gone;
     if (led < 0 || led > NOSUIT || leader < 0 || leader >= r->np) { PyErr_SetString(PyExc_ValueError, "bad led or leader"); return -1; }

@@ -17,7 +17,7 @@ class OutOfNodes(Exception):
 
 
 class PySolver:
-    __slots__ = ("r", "hands", "maxside", "tt", "nodes", "limit")
+    __slots__ = ("r", "hands", "maxside", "tt", "nodes", "limit", "first")
 
     def __init__(self, rules: TrickRules, hands: list[int], maxside: int, limit: int = 0) -> None:
         self.r = rules
@@ -26,6 +26,7 @@ class PySolver:
         self.tt: dict[tuple[int, ...], tuple[int, int]] = {}
         self.nodes = 0
         self.limit = limit
+        self.first = rules.first_trick and rules.special
 
     def bounds(self, leader: int, trick: list[int], led: int, upper: int) -> tuple[int, int]:
         """Null-window probes (a binary search): the exact value, or the bounds proved when
@@ -46,7 +47,7 @@ class PySolver:
     def moves(self, seat: int, trick: list[int], led: int) -> list[tuple[int, int]]:
         r = self.r
         legal = r.legal_mask(self.hands[seat], len(trick), led)
-        rep = r.merged(self.hands, seat, legal, trick)
+        rep = r.merged(self.hands, seat, legal, trick, self.first)
         out: list[tuple[int, int, int]] = []
         for c, head in rep.items():
             if head != c:
@@ -92,6 +93,8 @@ class PySolver:
         left = self.hands[leader].bit_count()
         if left == 0:
             return 0
+        if r.special and r.horizon and 1 < left <= r.horizon:
+            return r.horizon_value(self.hands, self.maxside)
         maxv = left * r.trick_base + sum(r.points[c] for h in self.hands for c in _ids(h))
         if alpha >= maxv:
             return maxv
@@ -131,11 +134,12 @@ class PySolver:
             self.hands[seat] ^= 1 << c
             t2 = trick + [c]
             if len(t2) == np_:
-                stl = r.strength[new_led]
-                wi = max(range(np_), key=lambda i: (stl[t2[i]], -i))
-                winner = (leader + wi) % np_
+                first = self.first
+                winner = (leader + r.winner(t2, new_led, first)) % np_
                 w = (r.trick_base + sum(r.points[x] for x in t2)) if self.maxside[winner] else 0
+                self.first = False
                 v = w + self._trick_start(winner, alpha - w, beta - w)
+                self.first = first
             else:
                 v = self._ab(leader, t2, new_led, alpha, beta)
             self.hands[seat] ^= 1 << c

@@ -13,9 +13,23 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from typing import Any
+from typing import Any, Callable
 
-__all__ = ["meitora_first_trick_states", "bench_meitora", "bench_dds", "unsun_ending_states", "bench_unsun"]
+__all__ = ["unsun_ending_states", "bench_unsun", "meitora_first_trick_states", "bench_meitora", "kakeya_positions", "bench_kakeya", "napoleon_states",
+           "bench_napoleon", "bench_dds"]
+
+
+def _play_until(state: Any, bot: Any, rng: random.Random, reached: Callable[[Any], bool]) -> bool:
+    """Let ``bot`` play every seat of ``state``'s deal until ``reached(state)``; False if the
+    deal ended first."""
+    deal = state.deal_number
+    while state.deal_number == deal and not state.is_over:
+        if reached(state):
+            return True
+        seat = state.to_act
+        assert seat is not None
+        state.apply(bot.choose(state.view(seat), rng))
+    return False
 
 
 def meitora_first_trick_states(n: int, seed: int = 0) -> list[Any]:
@@ -29,11 +43,7 @@ def meitora_first_trick_states(n: int, seed: int = 0) -> list[Any]:
     while len(out) < n:
         s = MeitoraState()
         s.deal_random(rng)
-        while s.phase in (Phase.BIDDING, Phase.DISCARD):
-            seat = s.to_act
-            assert seat is not None
-            s.apply(bot.choose(s.view(seat), rng))
-        if s.phase is Phase.PLAY:
+        if _play_until(s, bot, rng, lambda st: st.phase is Phase.PLAY):
             out.append(s)
     return out
 
@@ -67,6 +77,141 @@ def bench_meitora(n: int = 200, seed: int = 0, backend: str | None = None) -> di
     return out
 
 
+def kakeya_positions(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
+    """``n`` Kakeya positions at a trick start with ``tricks_left`` tricks to play, the trump,
+    who leads and every card before chosen by the ``heuristic`` bot (four players)."""
+    from ..bots.kakeya_heuristic import KakeyaHeuristicBot
+    from ..games.kakeya import KakeyaState
+    from .kakeya import KakeyaPosition
+
+    rng = random.Random(seed)
+    bot = KakeyaHeuristicBot()
+    out: list[Any] = []
+
+    def at_trick_start(st: Any) -> bool:
+        return bool(st.phase.value == "play" and not st._trick
+                    and st._hands[st.active_seats[0]].bit_count() == tricks_left)
+
+    while len(out) < n:
+        s = KakeyaState()
+        s.deal_random(rng)
+        if _play_until(s, bot, rng, at_trick_start):
+            idx = {x: i for i, x in enumerate(s.active_seats)}
+            seat = s.to_act
+            assert seat is not None
+            maxside = sum(1 << idx[x] for x in s.pair_seats(s.pair_of(seat)))
+            out.append(KakeyaPosition(s.trump.index, tuple(s._hands[x] for x in s.active_seats),  # type: ignore[arg-type]
+                                      idx[seat], (), maxside))
+    return out
+
+
+def _budgeted(positions: list[Any], solve: Callable[[Any, int], tuple[int, int]],
+              max_nodes: int = 0) -> tuple[dict[str, Any], int]:
+    """Time ``solve(position, max_nodes) -> (lo, hi)`` on each position: the summary, and how
+    many were solved exactly (``lo == hi``)."""
+    times, exact = [], 0
+    for pos in positions:
+        t0 = time.process_time()
+        lo, hi = solve(pos, max_nodes)
+        times.append(time.process_time() - t0)
+        exact += lo == hi
+    return _summary(times), exact
+
+
+def _by_tricks_left(fig: dict[str, Any], exact: int) -> dict[str, Any]:
+    return {"ms_median": fig["full_deal_ms_median"], "ms_p90": fig["full_deal_ms_p90"],
+            "ms_max": fig["full_deal_ms_max"], "positions": fig["deals"], "exact": exact}
+
+
+def _budgeted_figures(positions_at: Callable[[int, int], list[Any]], solve: Callable[[Any, int], tuple[int, int]],
+                      counts: tuple[tuple[int, int, int], ...], full_tricks: int, full_deals: int,
+                      full_deal_nodes: int) -> dict[str, Any]:
+    """The figures of a game whose full deal is not solved exactly in reasonable time: positions
+    with fewer tricks left (``counts``: tricks left, how many, node budget or 0 for exact), and
+    ``full_deals`` deals from the first lead within ``full_deal_nodes`` nodes."""
+    from . import has_c_core
+
+    by_left = {}
+    for left, count, nodes in counts:
+        fig, exact = _budgeted(positions_at(count, left), solve, nodes)
+        by_left[str(left)] = _by_tricks_left(fig, exact)
+    fig, exact = _budgeted(positions_at(full_deals, full_tricks), solve, full_deal_nodes)
+    out: dict[str, Any] = dict(fig)
+    out.update({"full_deal_exact": exact, "full_deal_node_budget": full_deal_nodes,
+                "by_tricks_left": by_left, "core": "c" if has_c_core() else "python"})
+    return out
+
+
+def bench_kakeya(n: int = 200, seed: int = 0, full_deals: int = 3,
+                 full_deal_nodes: int = 20_000_000) -> dict[str, Any]:
+    """Kakeya: a full deal (13 tricks, face cards as the value) is not solved exactly in
+    reasonable time, so this reports exact solves of positions with 6, 8 and 10 tricks left
+    (``n``, ``n`` and ``n // 4`` of them, after heuristic play), and ``full_deals`` deals from
+    the first trick under a budget of ``full_deal_nodes`` search nodes: their times, and how
+    many were exact within it."""
+    from . import solve_bounds
+    from .kakeya import kakeya_rules
+
+    def solve(pos: Any, max_nodes: int) -> tuple[int, int]:
+        return solve_bounds(kakeya_rules(pos.trump), pos.hands, pos.leader, (), 4, pos.maxside, None, -1, max_nodes)
+
+    return _budgeted_figures(lambda count, left: kakeya_positions(count, left, seed), solve,
+                             ((6, n, 0), (8, n, 0), (10, max(1, n // 4), 0)), 13, full_deals, full_deal_nodes)
+
+
+def napoleon_states(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
+    """``n`` Napoleon states (five players, default options) with ``tricks_left`` tricks to
+    play, everything before played by the ``heuristic`` bot (bids, adjutant, exchange, cards)."""
+    from ..bots.napoleon_heuristic import NapoleonHeuristicBot
+    from ..games.napoleon import NapoleonState, Phase
+
+    rng = random.Random(seed)
+    bot = NapoleonHeuristicBot()
+    out: list[Any] = []
+    while len(out) < n:
+        s = NapoleonState()
+        s.deal_random(rng)
+        if _play_until(s, bot, rng, lambda st: st.phase is Phase.PLAY and not st._trick
+                       and len(st._tricks) == 10 - tricks_left):
+            out.append(s)
+    return out
+
+
+NAPOLEON_NODES = 5_000_000
+"""The node budget of a Napoleon solve in the benchmark (about half a second of one core)."""
+
+
+def bench_napoleon(n: int = 200, seed: int = 0, backend: str | None = None) -> dict[str, Any]:
+    """Napoleon (five players, face cards as the value, special tricks): positions with 6 and 8
+    tricks left and full deals from the first lead (``n``, ``n // 4`` and ``n // 4`` of them),
+    solved for the Napoleon army's face cards within ``NAPOLEON_NODES`` nodes (how many were
+    exact is given); and the search bot's own look-ahead from the first lead (two tricks
+    searched, the rest estimated: the horizon)."""
+    from . import solve_bounds
+    from .napoleon import NapoleonPosition, position_of
+
+    def solve(s: Any, max_nodes: int) -> tuple[int, int]:
+        pos = position_of(s)
+        return solve_bounds(pos.rules, pos.hands, pos.leader, pos.trick, pos.led, pos.maxside, backend,
+                            s.contract.count, max_nodes)
+
+    out = _budgeted_figures(lambda count, left: napoleon_states(count, left, seed), solve,
+                            ((6, n, NAPOLEON_NODES), (8, max(1, n // 4), NAPOLEON_NODES)), 10,
+                            max(1, n // 4), NAPOLEON_NODES)
+    if backend is not None:
+        out["core"] = backend
+    times = []
+    for s in napoleon_states(max(1, n // 4), 10, seed):
+        p = position_of(s)
+        pos = NapoleonPosition(p.trump, p.hands, p.leader, p.trick, p.led, p.maxside, p.first, horizon=8)
+        t0 = time.process_time()
+        pos.move_values()
+        times.append(time.process_time() - t0)
+    fig = _summary(times)
+    out["first_lead_horizon_2_tricks"] = _by_tricks_left(fig, 0) | {"exact": None}
+    return out
+
+
 def unsun_ending_states(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
     """``n`` four-player Unsun states with ``tricks_left`` tricks left (at a trick start), the
     deal played to that point by the ``heuristic`` bot."""
@@ -93,31 +238,31 @@ UNSUN_ENDINGS = ((3, 1), (4, 4), (5, 20), (6, 60))
 200 gives 200, 50, 10 and 3)."""
 
 
-def bench_unsun(n: int = 200, seed: int = 0) -> dict[str, Any]:
-    """Unsun endings solved exactly (four players, every hand open, the paranoid value of the
-    seat to act: :mod:`kirifuda.solver.unsun`), by tricks left; a whole deal (12 tricks) is
-    beyond the exact solver, so there is no full-deal figure."""
-    from .unsun import position_of
+def bench_unsun(n: int = 200, seed: int = 0, full_deals: int = 1,
+                full_deal_nodes: int = 30_000) -> dict[str, Any]:
+    """Unsun (:mod:`kirifuda.solver.unsun`, pure Python; four players, every hand open, the
+    paranoid value of the seat to act): exact solves of endings with 3, 4, 5 and 6 tricks left
+    after heuristic play, and ``full_deals`` deals from the first lead within
+    ``full_deal_nodes`` nodes (a whole deal, 12 tricks with no must-follow, is beyond the exact
+    solver: not exact within the budget)."""
+    from .unsun import Budget, position_of
 
-    out: dict[str, Any] = {"core": "python", "value": "paranoid tricks of the seat to act", "tricks_left": {}}
-    for left, per in UNSUN_ENDINGS:
-        count = n // per if left > 4 else max(1, n // per)
-        if count == 0:
-            continue
-        times = []
-        for s in unsun_ending_states(count, left, seed + left):
-            pos = position_of(s, s.to_act)
-            t0 = time.process_time()
-            pos.value()
-            times.append(time.process_time() - t0)
-        times.sort()
-        out["tricks_left"][str(left)] = {
-            "ms_median": round(statistics.median(times) * 1e3, 3),
-            "ms_p90": round(times[int(0.9 * (len(times) - 1))] * 1e3, 3),
-            "ms_max": round(times[-1] * 1e3, 3),
-            "positions": len(times),
-        }
-    return out
+    def positions_at(count: int, left: int) -> list[Any]:
+        return [position_of(s, s.to_act) for s in unsun_ending_states(count, left, seed + left)]
+
+    def solve(pos: Any, max_nodes: int) -> tuple[int, int]:
+        try:
+            v = pos.value(max_nodes)
+        except Budget:
+            return 0, pos.tricks_left()
+        return v, v
+
+    counts = tuple((left, n // per if left > 4 else max(1, n // per), 0) for left, per in UNSUN_ENDINGS)
+    fig = _budgeted_figures(positions_at, solve, tuple(c for c in counts if c[1] > 0), 12, full_deals,
+                            full_deal_nodes)
+    fig["core"] = "python"
+    fig["value"] = "paranoid tricks of the seat to act"
+    return fig
 
 
 def bench_dds(n: int = 200, tricks_left: int = 10, seed: int = 0) -> dict[str, Any] | None:

@@ -8,6 +8,15 @@ any trick; a *multi-lead* card (a joker that names a request when led) offers on
 ``lead_choices`` entry; a *last-forced* card may not be kept to the last trick; a trick is worth
 ``trick_base`` plus the ``points`` of its cards (1 and 0 in Meitora: tricks are counted).
 
+*Special tricks* (Napoleon's, off elsewhere: ``first_strength`` given turns them on): a table
+for the deal's first trick (``first_trick``: the root position's trick is the first), cards
+*restricted* to the lead or the last card in hand (Napoleon's joker), the *almighty* beaten by
+the *yoromeki* card when both are in a trick, and *same-2*: in a trick whose cards all have one
+printed suit, the 2 of that suit (``same2_mask``) wins unless the table's winner is stronger
+than ``same2_max`` (``first_same2_max`` in the first trick; -1: never).  The parts of the
+solvers that assume a plain monotone strength (squeezed and winning-ranks table keys, sure and
+quick tricks, merging in the first trick) are off where these rules are on.
+
 Cards are ids 0..63 (:mod:`kirifuda.cards`: suit*13 + rank-2, the joker 52).
 """
 
@@ -37,6 +46,20 @@ class TrickRules:
     points: tuple[int, ...] = (0,) * NCARD
     nomerge_mask: int = 0
     """Cards never merged with their neighbours (cards with rules of their own)."""
+    first_strength: tuple[tuple[int, ...], ...] | None = None
+    """Special tricks: the first trick's ``strength`` table (``None``: no special tricks)."""
+    first_trick: bool = False
+    restricted_mask: int = 0
+    almighty: int = -1
+    yoromeki: int = -1
+    same2_mask: int = 0
+    same2_max: int = 0
+    first_same2_max: int = -1
+    horizon: int = 0
+    """Special rules only (0: none): a trick start with at most this many cards per hand (more
+    than one) is not searched; its value is the points in the hands times the maximising side's
+    share of ``horizon_power`` (``pts * (2 * side + 1) // (2 * all + 2)``)."""
+    horizon_power: tuple[int, ...] = ()
     order: tuple[tuple[int, ...], ...] = field(init=False)
     """Per effective suit, its cards strongest first (derived)."""
     suit_masks: tuple[int, ...] = field(init=False)
@@ -46,7 +69,9 @@ class TrickRules:
             raise ValueError("eff and points need 64 entries, strength 5 rows of 64")
         # cards with rules of their own are never merged nor renumbered
         object.__setattr__(self, "nomerge_mask", self.nomerge_mask | self.free_mask
-                           | self.multi_lead_mask | self.last_forced_mask)
+                           | self.multi_lead_mask | self.last_forced_mask | self.restricted_mask
+                           | self.same2_mask | (1 << self.almighty if self.almighty >= 0 else 0)
+                           | (1 << self.yoromeki if self.yoromeki >= 0 else 0))
         order = []
         masks = []
         for su in range(5):
@@ -64,27 +89,91 @@ class TrickRules:
         cache = self.__dict__.get("_compiled")
         if cache is None:
             assert _core.csolver is not None
-            cache = _core.csolver.make_rules(
+            args: tuple[Any, ...] = (
                 self.num_players, [e & 0xFF for e in self.eff], self.strength, self.free_mask,
                 self.multi_lead_mask, self.lead_choices, self.last_forced_mask, self.trick_base,
                 self.points, self.nomerge_mask, self.order)
+            if self.special:
+                args += (self.first_strength, self.restricted_mask, self.almighty, self.yoromeki,
+                         self.same2_mask, self.same2_max, self.first_same2_max, int(self.first_trick),
+                         self.horizon, list(self.horizon_power) if self.horizon_power else None)
+            cache = _core.csolver.make_rules(*args)
             object.__setattr__(self, "_compiled", cache)
         return cache
+
+    @property
+    def special(self) -> bool:
+        return self.first_strength is not None
+
+    def after_first(self) -> "TrickRules":
+        """The same rules once the first trick is over."""
+        if not self.first_trick:
+            return self
+        cache: TrickRules | None = self.__dict__.get("_after_first")
+        if cache is None:
+            from dataclasses import replace
+
+            cache = replace(self, first_trick=False)
+            object.__setattr__(self, "_after_first", cache)
+        return cache
+
+    def horizon_value(self, hands: list[int] | tuple[int, ...], maxside: list[int]) -> int:
+        pts = side = total = 0
+        for p, h in enumerate(hands):
+            pw = 0
+            while h:
+                low = h & -h
+                c = low.bit_length() - 1
+                h ^= low
+                pts += self.points[c]
+                pw += self.horizon_power[c] if self.horizon_power else 0
+            total += pw
+            if maxside[p]:
+                side += pw
+        return pts * (2 * side + 1) // (2 * total + 2)
+
+    def winner(self, trick: tuple[int, ...] | list[int], led: int, first: bool = False) -> int:
+        """The index of the card that wins a complete trick (``first``: the deal's first)."""
+        st = self.first_strength[led] if first and self.first_strength is not None else self.strength[led]
+        best, bv = 0, st[trick[0]]
+        for i in range(1, len(trick)):
+            if st[trick[i]] > bv:
+                best, bv = i, st[trick[i]]
+        if self.first_strength is None:
+            return best
+        if self.yoromeki >= 0 and trick[best] == self.almighty and self.yoromeki in trick:
+            return list(trick).index(self.yoromeki)
+        if bv > (self.first_same2_max if first else self.same2_max):
+            return best
+        su = trick[0] // 13 if trick[0] < 52 else 4
+        if su == 4 or any(c >= 52 or c // 13 != su for c in trick):
+            return best
+        for i, c in enumerate(trick):
+            if self.same2_mask >> c & 1:
+                return i
+        return best
 
     # -- shared by both cores and the bots ----------------------------------------------------
     def legal_mask(self, hand: int, trick_len: int, led: int) -> int:
         if hand & self.last_forced_mask and hand.bit_count() == 2:
             return hand & self.last_forced_mask
-        if trick_len == 0 or led == NO_SUIT:
+        if trick_len == 0:
+            return hand
+        if hand & self.restricted_mask and hand & ~self.restricted_mask:
+            hand &= ~self.restricted_mask
+        if led == NO_SUIT:
             return hand
         follow = hand & self.suit_masks[led]
         return follow | (hand & self.free_mask) if follow else hand
 
     def merged(self, hands: tuple[int, ...] | list[int], seat: int, legal: int,
-               trick: tuple[int, ...] | list[int]) -> dict[int, int]:
+               trick: tuple[int, ...] | list[int], first: bool = False) -> dict[int, int]:
         """Each legal card → the card that represents it: cards of one effective suit held
         together with nothing but played cards between them are equivalent (a twin takes the
-        value of the strongest card of its run)."""
+        value of the strongest card of its run).  ``first``: the special rules' first trick
+        (nothing merged)."""
+        if first and self.special:
+            return {c: c for c in range(NCARD) if legal >> c & 1}
         live = 0
         for h in hands:
             live |= h

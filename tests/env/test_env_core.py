@@ -193,3 +193,23 @@ def test_a_multi_card_discard_is_taken_card_by_card(options):
             assert start + card not in env.legal_ids()
     assert sorted(c.id for c in env.state.view(seat).discard) == sorted(picks)
     assert env.state.phase.value != "discard"
+
+
+def test_the_mask_never_offers_a_claim_that_may_be_refused() -> None:
+    """Under Meitora's claim_failure=refuse a claim is accepted only when it holds, which
+    depends on the other hands: the mask leaves it out always (it would leak them)."""
+    from kirifuda.actions import CLAIM, Discard, action_from_json
+    from kirifuda.env.core import Stepper
+    from kirifuda.games.meitora import DECK
+
+    env = GameEnv("meitora", {"claim_failure": "refuse"})
+    s = env.new_match()
+    hand0 = "JK JH JD AH KH QH TH 9H 8H 7H".split()
+    rest = [c.code for c in DECK if c.code not in hand0]
+    s.deal([hand0, rest[0:10], rest[10:20], rest[20:30]], rest[30:])
+    for a in ("10H", "pass", "pass", "pass"):
+        s.apply(action_from_json({"bid": a}))
+    s.apply(next(x for x in s.legal_actions() if isinstance(x, Discard) and x.cards[0].code == rest[30]))
+    assert CLAIM in s.legal_actions()                 # it holds here ...
+    ids = Stepper(s, env.catalog).legal_ids()
+    assert env.catalog.index(CLAIM) not in ids        # ... and still is not in the mask

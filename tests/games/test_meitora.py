@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Iterable
 
 import pytest
@@ -448,6 +449,24 @@ def test_6_invalid_claim_refused_under_claim_failure_refuse():
     assert json.dumps(s.summary()) == before and s.to_act == 0
     s2 = claim_deal(claim_failure="refuse")
     assert CLAIM in s2.legal_actions()
+
+
+def test_6_refuse_offers_the_claim_in_every_view_whether_it_holds_or_not():
+    """Under claim_failure=refuse the view offers the claim at every turn (as an attempt):
+    offering it only when it holds would tell the seat about the other hands."""
+    from kirifuda.bots.random import RandomBot
+
+    invalid = play_phase(discard="AD", claim_failure="refuse")
+    valid = claim_deal(claim_failure="refuse")
+    for s in (invalid, valid):
+        v = s.view(0)
+        assert v.legal_actions[-1] == CLAIM and v.attempts == (CLAIM,)
+        assert CLAIM not in s.view(1).legal_actions and s.view(1).attempts == ()
+        # the random bot takes only actions that cannot be refused
+        assert all(RandomBot().choose(v, random.Random(i)) != CLAIM for i in range(60))
+    assert CLAIM in valid.legal_actions() and CLAIM not in invalid.legal_actions()
+    # under the default (chombo) a claim is simply legal: no attempts
+    assert play_phase(discard="AD").view(0).attempts == ()
 
 
 def test_6_claim_must_hold_against_the_partner_too():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -201,3 +202,23 @@ def test_migrations_are_recorded(tmp_path: Path) -> None:
         await store.close()
 
     asyncio.run(go())
+
+
+def test_tables_offer_the_seatable_bots_and_refuse_the_oracle(db_url: str) -> None:
+    """The lobby lists the bots a table can seat, the game's default first choice; the oracle
+    (it needs every card) is refused at a table, saying why; a bot seat without a kind gets the
+    game's default, and its search decides off the event loop."""
+    with ServerThread(db_url, bot_delay=0) as srv:
+        games = {g["id"]: g for g in httpx.get(srv.url + "/api/games").json()}
+        assert "oracle" not in games["meitora"]["bots"]
+        assert games["meitora"]["default_bot"] == "search" and "search" in games["meitora"]["bots"]
+        r = httpx.post(srv.url + "/api/tables", json={"game": "meitora", "seats": [
+            {"kind": "human"}, {"kind": "bot", "bot": "oracle"}, {"kind": "human"}, {"kind": "human"}]})
+        assert r.status_code == 400 and "sees every card" in r.text
+        made = create(srv, [{"kind": "bot"}] * 4, seed=5)
+        t = srv.app.state.manager.tables[made["id"]]
+        assert {s["bot"] for s in t.seats} == {"search"}
+        deadline = time.time() + 60
+        while t.version < 12 and time.time() < deadline:   # bidding, the negri, cards
+            time.sleep(0.05)
+        assert t.version >= 12

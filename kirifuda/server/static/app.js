@@ -20,7 +20,7 @@ const I18N = {
     confirmClaim: "残りの場を全部取るとオープンしますか？", choose: "選んでください", send: "決定",
     selectN: "{0}枚選んでください", step: "手", start: "配り", prev: "前", next: "次",
     first: "最初", last: "最後", error: "エラー", phase: "局面", toAct: "手番", deadline: "残り{0}秒",
-    bots: { heuristic: "ふつう", random: "ランダム", search: "強い (探索)" },
+    bots: { heuristic: "ふつう", random: "ランダム", search: "強い (探索)", "search:easy": "探索 (弱)", "search:strong": "最強 (探索・遅い)" },
     outcomes: { played: "成立", redeal: "流れ", chombo: "チョンボ", "in-progress": "進行中" },
     yes: "はい", no: "いいえ", none: "なし", notFound: "その卓はありません",
     turnOrder: { cw: "時計回り", ccw: "反時計回り" }, newTable: "新しい卓",
@@ -41,7 +41,7 @@ const I18N = {
     confirmClaim: "Claim every remaining trick (open)?", choose: "Choose", send: "OK",
     selectN: "Select {0} cards", step: "step", start: "dealt", prev: "Prev", next: "Next",
     first: "First", last: "Last", error: "Error", phase: "Phase", toAct: "To act", deadline: "{0} s left",
-    bots: { heuristic: "heuristic", random: "random", search: "strong (search)" },
+    bots: { heuristic: "heuristic", random: "random", search: "strong (search)", "search:easy": "search (easy)", "search:strong": "strongest (search, slow)" },
     outcomes: { played: "played", redeal: "redeal", chombo: "chombo", "in-progress": "in progress" },
     yes: "yes", no: "no", none: "none", notFound: "No such table",
     turnOrder: { cw: "clockwise", ccw: "counter-clockwise" }, newTable: "New table",
@@ -107,7 +107,7 @@ const SEAT_FIELDS = new Set(["declarer", "first_bidder", "dealer", "starting_pla
   "last_trick_last_player", "napoleon", "adjutant", "leader", "broken", "chombo", "last_trick_winner"]);
 const STRAIN = { S: "♠", H: "♥", D: "♦", C: "♣", N: "NT" };
 const HIDE_INFO = new Set(["game", "seat", "phase", "to_act", "deal_number", "hand", "hand_sizes",
-  "legal_actions", "totals", "trick", "last_trick", "last_trick_winner", "last_deal", "players"]);
+  "legal_actions", "attempts", "totals", "trick", "last_trick", "last_trick_winner", "last_deal", "players"]);
 
 let LANG = localStorage.getItem("kf:lang") || ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
 let GAMES = null;
@@ -289,7 +289,7 @@ const Lobby = {
     const g = gameOf(this.game); const n = this.seatCount(g);
     const prev = $$("#seats .seat-row").map((r) => ({ kind: $("select", r).value, name: $("input", r).value }));
     $("#seats").innerHTML = Array.from({ length: n }, (_, i) => {
-      const p = prev[i] || { kind: i === 0 ? "human" : "bot:" + (g.bots.includes("heuristic") ? "heuristic" : g.bots[0]), name: "" };
+      const p = prev[i] || { kind: i === 0 ? "human" : "bot:" + (g.default_bot && g.bots.includes(g.default_bot) ? g.default_bot : g.bots[0]), name: "" };
       return `<div class="seat-row"><span>${t("seat", i)}</span><select data-seat="${i}">
         <option value="human" ${p.kind === "human" ? "selected" : ""}>${t("human")}</option>
         ${g.bots.map((b) => `<option value="bot:${b}" ${p.kind === "bot:" + b ? "selected" : ""}>${t("bot")}: ${esc(t("bots")[b] || b)}</option>`).join("")}

@@ -1,0 +1,463 @@
+"""Napoleon's part of the search bot and of the oracle.
+
+The seat remembers every card seen played and by whom and the voids shown (a player who did
+not follow the led suit — the suit a joker lead named — with a card other than the joker has
+none of it).  Samples deal the unseen cards to the other hands (their sizes are public) and, for
+a seat other than Napoleon, to the discard, respecting the voids and the adjutant where the seat
+knows who it is; where it does not, the sample decides: the named card's holder in the sample
+is the adjutant (solo where the sample puts it in Napoleon's hand or the discard).
+
+Decisions:
+
+- **play**: sampled deals, each solved for every legal card (every named suit of a joker lead)
+  by :mod:`kirifuda.solver.napoleon`.  With many tricks left the solver looks a few tricks ahead
+  and estimates the rest (its *horizon*: the face cards left shared by the hands' power); near
+  the end it is exact.  An exact outcome is scored as the deal's points for the bot (spec §7–8:
+  the declared count, strategy B, solo payouts) plus a small share of its side's face cards; an
+  estimated one as its side's face cards.  The best average wins.
+- **bidding**: once per deal, sampled deals (the other hands and the middle) are played out for
+  each trump suit with the bot as Napoleon (adjutant and exchange as below, by rule), giving
+  the face cards the army would take; each legal declaration is scored by the points it would
+  bring (a smoothed chance of making the count), passing as 0; the bot stands once highest.
+- **adjutant**: the three strongest cards not in hand (almighty, main jack, back jack, trump
+  A K Q, side aces) compared by simulation; **exchange**: the discards made of the weakest cards
+  (by the heuristic's keep order) compared by simulation.
+- **re-declaration**: none; **approval**: approve only holding the adjutant's card (as the
+  heuristic).
+- The ♠3 call is never made (the solver does not model it; a called joker is a forced play).
+
+Not read from the view (it does not show them): the ``joker`` option (assumed off until the
+joker is seen: in hand, played, or offered as the adjutant) and ``strategy_b`` (assumed on).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass
+
+from ..actions import Action, Adjutant, Approve, Bid, Discard, Pass, Play, Redeclare
+from ..cards import CARDS, JOKER_ID, Card
+from ..game import GameState, View
+from ..games.napoleon import (FACE_MASK, SA, NapoleonState, NapoleonView, Phase, deal_points,
+                              napoleon_army_wins)
+from ..solver.napoleon import NapoleonPosition, army_seats
+from .napoleon_heuristic import NapoleonHeuristicBot, power
+from .search import Level, register_search
+from .search_meitora import GONE, _mask, _sample
+
+__all__ = ["NapoleonSearch", "NapoleonOracle", "BUDGETS"]
+
+SUIT_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3}
+SAME_COLOUR = (3, 2, 1, 0)
+_HEURISTIC = NapoleonHeuristicBot()
+BID_BIAS = 1.5
+"""Face cards taken off the simulated count when bidding (the horizon's estimate from the first
+trick runs high; tuned against the heuristic)."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Napoleon's budgets per level (work, not time)."""
+
+    play_samples: int
+    ahead: int
+    """Tricks searched before the horizon's estimate, with many tricks left."""
+    exact: int
+    """Tricks left (or fewer) at which play is solved to the end."""
+    bid_samples: int
+    adjutant_candidates: int
+    discard_candidates: int
+    nodes: int
+    """Search nodes per solve (the middle of the proved bounds where it runs out)."""
+
+
+BUDGETS: dict[str, Budget] = {
+    "easy": Budget(play_samples=4, ahead=2, exact=4, bid_samples=3, adjutant_candidates=2,
+                   discard_candidates=3, nodes=50_000),
+    "normal": Budget(play_samples=16, ahead=2, exact=5, bid_samples=8, adjutant_candidates=3,
+                     discard_candidates=6, nodes=200_000),
+    "strong": Budget(play_samples=32, ahead=3, exact=6, bid_samples=16, adjutant_candidates=4,
+                     discard_candidates=10, nodes=1_000_000),
+}
+
+
+def horizon_for(left: int, budget: Budget) -> int:
+    """The horizon (cards per hand at which the solver estimates) with ``left`` tricks left."""
+    if left <= budget.exact:
+        return 0
+    ahead = budget.ahead + (1 if left <= budget.exact + 2 else 0) + (1 if left <= budget.exact + 1 else 0)
+    return max(0, left - ahead)
+
+
+def win_chance(count: float, declared: int) -> float:
+    """A smoothed chance that an estimated count makes the declaration."""
+    return 1.0 / (1.0 + math.exp(-(count + 0.5 - declared) / 1.2))
+
+
+def seat_points(players: int, declared: int, solo: bool, wins: bool, role: str) -> int:
+    nap, adj, ally = deal_points(players, declared, solo, wins)
+    return nap if role == "napoleon" else adj if role == "adjutant" else ally
+
+
+def utility(players: int, declared: int, me: int, napoleon: int, army: int, solo: bool,
+            army_final: float, exact: bool, strategy_b: bool = True) -> float:
+    """The bot's score for a deal's outcome (its side's face cards where only estimated)."""
+    mine = army >> me & 1
+    side_faces = army_final if mine else -army_final
+    if not exact:
+        return side_faces
+    role = "napoleon" if me == napoleon else "adjutant" if mine else "ally"
+    wins = napoleon_army_wins(declared, round(army_final), strategy_b)
+    return seat_points(players, declared, solo, wins, role) + 0.05 * side_faces
+
+
+def rule_discard(hand: int, trump: int, k: int) -> list[int]:
+    """The exchange's cards in the heuristic's order, the first to throw first."""
+    counts = [0, 0, 0, 0]
+    ids = [c for c in range(53) if hand >> c & 1]
+    for c in ids:
+        if c != JOKER_ID:
+            counts[c // 13] += 1
+
+    def keep(i: int) -> tuple[int, int, int]:
+        p = power(i, trump)
+        if p >= 50:
+            return (3, p, 0)
+        if i != JOKER_ID and FACE_MASK >> i & 1:
+            return (2, i % 13, 0)
+        if i == JOKER_ID:
+            return (0, 0, 0)
+        return (1, counts[i // 13], i % 13)
+
+    return sorted(ids, key=keep)
+
+
+def adjutant_wishes(hand: int, trump: int) -> list[int]:
+    wanted = [SA, trump * 13 + 9, SAME_COLOUR[trump] * 13 + 9, trump * 13 + 12, trump * 13 + 11,
+              trump * 13 + 10] + [s * 13 + 12 for s in range(4) if s != trump]
+    return [c for c in wanted if not hand >> c & 1]
+
+
+class NapoleonMemory:
+    def __init__(self) -> None:
+        self.deal = -1
+        self.played: dict[int, int] = {}
+        self.voids: set[tuple[int, int]] = set()
+        self.joker = False
+
+    def update(self, view: View) -> None:
+        assert isinstance(view, NapoleonView)
+        if view.deal_number != self.deal:
+            self.deal = view.deal_number
+            self.played = {}
+            self.voids = set()
+        if any(c.id == JOKER_ID for c in view.hand) or any(
+                isinstance(a, Adjutant) and a.card.is_joker for a in view.legal_actions[-1:]):
+            self.joker = True
+        for trick in (view.trick, view.last_trick):
+            if trick is None or not trick.plays:
+                continue
+            head = trick.plays[0][1].id
+            led: int | None = head // 13 if head != JOKER_ID else None
+            if head == JOKER_ID and trick is view.trick and view.joker_request:
+                led = SUIT_INDEX[view.joker_request]
+            for i, (seat, card) in enumerate(trick.plays):
+                self.played[card.id] = seat
+                if card.id == JOKER_ID:
+                    self.joker = True
+                elif i and led is not None and card.id // 13 != led:
+                    self.voids.add((seat, led))
+
+
+class NapoleonSearch:
+    def __init__(self, level: Level) -> None:
+        self.level = level
+        self.budget = BUDGETS[level.name]
+        self.memory = NapoleonMemory()
+        self._bid_cache: tuple[int, int, dict[int, list[tuple[float, bool]]]] | None = None
+
+    def observe(self, view: View) -> None:
+        self.memory.update(view)
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        assert isinstance(view, NapoleonView)
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        first = legal[0]
+        if isinstance(first, (Pass, Bid)):
+            return self._bid(view, rng)
+        if isinstance(first, Adjutant):
+            return self._adjutant(view, rng)
+        if isinstance(first, Discard):
+            return self._discard(view, rng)
+        if isinstance(first, (Redeclare, Approve)):
+            return _HEURISTIC.choose(view, rng)
+        return self._play(view, rng)
+
+    # -- the table as this seat knows it ---------------------------------------------------
+    def _deck(self) -> list[int]:
+        return list(range(52)) + ([JOKER_ID] if self.memory.joker else [])
+
+    def _world(self, view: NapoleonView, rng: random.Random) -> tuple[list[int], int]:
+        """A sampled deal in play: every seat's hand (this seat's as it is) and the mask of the
+        Napoleon army in it."""
+        me = view.seat
+        nap = view.napoleon
+        assert me is not None and nap is not None
+        n = view.players
+        mine = _mask(c.id for c in view.hand)
+        seen = mine | _mask(self.memory.played) | _mask(c.id for t in view.face_cards_taken for c in t)
+        if view.trick is not None:
+            seen |= _mask(c.id for _, c in view.trick.plays)
+        seen |= _mask(c.id for c in view.discard)
+        pool = [c for c in self._deck() if not seen >> c & 1]
+        sizes = {s: view.hand_sizes[s] for s in range(n) if s != me}
+        if len(pool) < sum(sizes.values()) and not seen >> JOKER_ID & 1:
+            self.memory.joker = True  # more hidden cards than 52 leave: the joker is in play
+            pool.append(JOKER_ID)
+        gone = max(0, len(pool) - sum(sizes.values()))
+        forbidden: dict[int, int] = {}
+        for seat, suit in self.memory.voids:
+            if seat in sizes:
+                forbidden[seat] = forbidden.get(seat, 0) | (0x1FFF << (13 * suit))
+        adj = view.adjutant_card.id if view.adjutant_card is not None else -1
+        adj_free = adj >= 0 and not seen >> adj & 1
+        if adj_free and view.adjutant is not None:
+            for s in list(sizes) + [GONE]:
+                if s != view.adjutant:
+                    forbidden[s] = forbidden.get(s, 0) | 1 << adj
+        elif adj_free and view.solo:
+            for s in sizes:
+                if s != nap:
+                    forbidden[s] = forbidden.get(s, 0) | 1 << adj
+        got = _sample(rng, pool, sizes, gone, forbidden) or _sample(rng, pool, sizes, gone, {})
+        assert got is not None
+        hands = [got[s] if s != me else mine for s in range(n)]
+        if view.solo:
+            army = 1 << nap
+        elif view.adjutant is not None:
+            army = army_seats(nap, view.adjutant)
+        else:
+            holder = next((s for s in range(n) if hands[s] >> adj & 1), None) if adj >= 0 else None
+            if holder is None and adj in self.memory.played:
+                holder = self.memory.played[adj]
+            army = army_seats(nap, holder if holder is not None and holder != nap else None)
+        return hands, army
+
+    # -- play ------------------------------------------------------------------------------
+    def _play(self, view: NapoleonView, rng: random.Random) -> Action:
+        plays = [a for a in view.legal_actions if isinstance(a, Play)]
+        me, nap, contract = view.seat, view.napoleon, view.contract
+        assert me is not None and nap is not None and contract is not None
+        trump = SUIT_INDEX[contract.strain]
+        trick = view.trick.plays if view.trick is not None else ()
+        cards = tuple(c.id for _, c in trick)
+        leader = view.trick.leader if view.trick is not None and trick else me
+        led = 4
+        if cards:
+            led = SUIT_INDEX[view.joker_request] if cards[0] == JOKER_ID and view.joker_request else cards[0] // 13
+        horizon = horizon_for(len(view.hand), self.budget)
+        taken = [len(t) for t in view.face_cards_taken]
+        totals: dict[tuple[int, int], float] = {}
+        for _ in range(self.budget.play_samples):
+            hands, army = self._world(view, rng)
+            pos = NapoleonPosition(trump, tuple(hands), leader, cards, led, army, first=view.tricks_played == 0,
+                                   joker=self.memory.joker, yoromeki=view.yoromeki,
+                                   first_trick_plain=view.first_trick_plain, horizon=horizon)
+            so_far = sum(taken[s] for s in range(view.players) if army >> s & 1)
+            solo = army == 1 << nap
+            for k, v in pos.move_values(self.budget.nodes).items():
+                u = utility(view.players, contract.count, me, nap, army, solo, so_far + v, horizon == 0)
+                totals[k] = totals.get(k, 0.0) + u
+        return max(plays, key=lambda a: totals.get(_key(a, cards, led), float("-inf")))
+
+    # -- bidding, the adjutant and the exchange by simulation --------------------------------
+    def _unseen(self, view: NapoleonView) -> list[int]:
+        mine = _mask(c.id for c in view.hand)
+        return [c for c in self._deck() if not mine >> c & 1]
+
+    def _deal_worlds(self, view: NapoleonView, rng: random.Random, count: int,
+                     middle_known: bool = False) -> list[tuple[list[int], int]]:
+        """Sampled hands of every seat and the middle (as a mask), before play."""
+        me = view.seat
+        assert me is not None
+        n = view.players
+        size = 10 if n == 5 else 12
+        pool = self._unseen(view)
+        middle = _mask(c.id for c in view.middle) if middle_known else 0
+        pool = [c for c in pool if not middle >> c & 1]
+        worlds = []
+        for _ in range(count):
+            rng.shuffle(pool)
+            hands = []
+            k = 0
+            for s in range(n):
+                if s == me:
+                    hands.append(_mask(c.id for c in view.hand))
+                else:
+                    hands.append(_mask(pool[k:k + size]))
+                    k += size
+            worlds.append((hands, middle if middle_known else _mask(pool[k:])))
+        return worlds
+
+    def _bid(self, view: NapoleonView, rng: random.Random) -> Action:
+        legal = view.legal_actions
+        me = view.seat
+        assert me is not None
+        bids = [a for a in legal if isinstance(a, Bid)]
+        made = [s for s, a in view.bids if isinstance(a, Bid)]
+        if made and made[-1] == me or not bids:
+            return legal[0]  # stand
+        est = self._estimates(view, rng)
+        best: Action = legal[0]
+        best_value = 0.5
+        for a in bids:
+            t = SUIT_INDEX[a.strain]
+            value = 0.0
+            for v, solo in est[t]:
+                pts = seat_points(view.players, a.count, solo, True, "napoleon")
+                p = win_chance(v - BID_BIAS, a.count)
+                value += p * pts - (1 - p) * pts
+            value /= len(est[t])
+            if value > best_value:
+                best, best_value = a, value
+        return best
+
+    def _estimates(self, view: NapoleonView, rng: random.Random) -> dict[int, list[tuple[float, bool]]]:
+        me = view.seat
+        assert me is not None
+        cache = self._bid_cache
+        if cache is not None and cache[0] == view.deal_number and cache[1] == me:
+            return cache[2]
+        worlds = self._deal_worlds(view, rng, self.budget.bid_samples)
+        est = {t: [self._napoleon_value(view, hands, middle, t) for hands, middle in worlds] for t in range(4)}
+        self._bid_cache = (view.deal_number, me, est)
+        return est
+
+    def _napoleon_value(self, view: NapoleonView, hands: list[int], middle: int, trump: int,
+                        adj: int | None = None, discard: list[int] | None = None) -> tuple[float, bool]:
+        """The army's estimated face cards with this seat as Napoleon, and whether it is solo."""
+        me = view.seat
+        assert me is not None
+        n = view.players
+        size = 10 if n == 5 else 12
+        if adj is None:
+            wishes = adjutant_wishes(hands[me], trump)
+            adj = wishes[0] if wishes else SA
+        holder = next((s for s in range(n) if s != me and hands[s] >> adj & 1), None)
+        full = hands[me] | middle
+        if discard is None:
+            discard = rule_discard(full, trump, middle.bit_count())[:middle.bit_count()]
+        h2 = list(hands)
+        h2[me] = full & ~_mask(discard)
+        pos = NapoleonPosition(trump, tuple(h2), me, (), 4, army_seats(me, holder), first=True,
+                               joker=self.memory.joker, yoromeki=view.yoromeki,
+                               first_trick_plain=view.first_trick_plain, horizon=size - self.budget.ahead)
+        return pos.estimate(self.budget.nodes), holder is None
+
+    def _contract_value(self, view: NapoleonView, v: float, solo: bool) -> float:
+        assert view.contract is not None
+        d = view.contract.count
+        pts = seat_points(view.players, d, solo, True, "napoleon")
+        p = win_chance(v, d)
+        return p * pts - (1 - p) * pts + 0.01 * v
+
+    def _adjutant(self, view: NapoleonView, rng: random.Random) -> Action:
+        assert view.contract is not None
+        trump = SUIT_INDEX[view.contract.strain]
+        mine = _mask(c.id for c in view.hand)
+        candidates = adjutant_wishes(mine, trump)[:self.budget.adjutant_candidates]
+        if not candidates:
+            return _HEURISTIC.choose(view, rng)
+        worlds = self._deal_worlds(view, rng, self.budget.bid_samples)
+        scores = {c: sum(self._contract_value(view, *self._napoleon_value(view, h, m, trump, adj=c))
+                         for h, m in worlds) for c in candidates}
+        return Adjutant(CARDS[max(candidates, key=lambda c: scores[c])])
+
+    def _discard(self, view: NapoleonView, rng: random.Random) -> Action:
+        assert view.contract is not None and view.adjutant_card is not None
+        me = view.seat
+        assert me is not None
+        trump = SUIT_INDEX[view.contract.strain]
+        hand = _mask(c.id for c in view.hand)
+        k = len(view.middle)
+        order = rule_discard(hand, trump, k)
+        candidates = [list(c) for c in itertools.combinations(order[:k + 2], k)][:self.budget.discard_candidates]
+        worlds = self._deal_worlds(view, rng, self.budget.bid_samples, middle_known=True)
+        adj = view.adjutant_card.id
+        scores = []
+        for cand in candidates:
+            total = 0.0
+            for hands, _ in worlds:
+                v, solo = self._napoleon_value(view, hands, 0, trump, adj=adj, discard=cand)
+                total += self._contract_value(view, v, solo or bool(view.solo))
+            scores.append(total)
+        best = candidates[max(range(len(candidates)), key=lambda i: scores[i])]
+        return Discard(tuple(CARDS[c] for c in sorted(best)))
+
+
+def _key(a: Play, cards: tuple[int, ...], led: int) -> tuple[int, int]:
+    cid = a.card.id
+    if cards:
+        return (cid, led)
+    if cid == JOKER_ID:
+        assert a.request is not None
+        return (cid, SUIT_INDEX[a.request])
+    return (cid, cid // 13)
+
+
+ORACLE_BUDGET = Budget(play_samples=1, ahead=3, exact=6, bid_samples=1, adjutant_candidates=4,
+                       discard_candidates=10, nodes=1_000_000)
+
+
+class NapoleonOracle:
+    """Play solved with every card seen (exact from ``ORACLE_BUDGET.exact`` tricks left, a
+    horizon before); bidding, the adjutant and the exchange as the search bot's with the true
+    deal as its only sample."""
+
+    def choose_state(self, state: GameState, rng: random.Random) -> Action:
+        assert isinstance(state, NapoleonState)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.to_act
+        assert seat is not None
+        if state.phase is not Phase.PLAY:
+            bot = _OracleSearch(state)
+            return bot.choose(state.view(seat), rng)
+        from ..solver.napoleon import position_of
+
+        base = position_of(state)
+        horizon = horizon_for(len(state.hand(seat)), ORACLE_BUDGET)
+        pos = NapoleonPosition(base.trump, base.hands, base.leader, base.trick, base.led, base.maxside, base.first,
+                               base.joker, base.yoromeki, base.first_trick_plain, horizon)
+        nap = state.napoleon
+        contract = state.contract
+        assert nap is not None and contract is not None
+        so_far = state.army_face_cards()
+        values = pos.move_values(ORACLE_BUDGET.nodes)
+        plays = [a for a in legal if isinstance(a, Play)]
+        return max(plays, key=lambda a: utility(
+            state.num_players, contract.count, seat, nap, base.maxside, state.solo,
+            so_far + values.get(_key(a, base.trick, base.led), -100), horizon == 0, state.options.strategy_b))
+
+
+class _OracleSearch(NapoleonSearch):
+    """The search bot's simulations with the true deal as the only sample."""
+
+    def __init__(self, state: NapoleonState) -> None:
+        super().__init__(Level("strong", 1, 1, 1, 1, 1, 1, 1, 1))
+        self.budget = ORACLE_BUDGET
+        self.state = state
+        self.memory.joker = state.options.joker
+
+    def _deal_worlds(self, view: NapoleonView, rng: random.Random, count: int,
+                     middle_known: bool = False) -> list[tuple[list[int], int]]:
+        s = self.state
+        return [(list(s._hands), 0 if middle_known else _mask(s._middle))]
+
+
+register_search("napoleon", NapoleonSearch, NapoleonOracle)

@@ -1,0 +1,173 @@
+"""The search bot and the oracle on Napoleon: legal actions only in every phase and with every
+option sample, and no hidden information read (two deals that differ only in cards the seat
+cannot see give the same decision with the same seed)."""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+import pytest
+
+from kirifuda.actions import Action, action_from_json
+from kirifuda.bots import make_bot
+from kirifuda.bots.base import default_bot
+from kirifuda.bots.search_napoleon import BUDGETS, horizon_for, utility
+from kirifuda.errors import OptionError
+from kirifuda.games.napoleon import NapoleonOptions, NapoleonState, Phase, deal_points
+
+
+def play_deal(kinds: list[str], seed: int, options: NapoleonOptions | None = None,
+              on_action: Callable[[NapoleonState, int, Action], None] | None = None) -> NapoleonState:
+    opts = options or NapoleonOptions()
+    n = opts.players
+    state = NapoleonState(opts, first=seed % n)
+    rng = random.Random(seed)
+    bots = [make_bot(kinds[s % len(kinds)], "napoleon") for s in range(n)]
+    state.deal_random(rng)
+    while state.deal_number == 0:
+        seat = state.to_act
+        assert seat is not None
+        bot = bots[seat]
+        if getattr(bot, "needs_state", False):
+            action = bot.choose_state(state.copy(), rng)  # type: ignore[attr-defined]
+        else:
+            action = bot.choose(state.view(seat), rng)
+        assert action in state.legal_actions(), (seat, action)
+        if on_action is not None:
+            on_action(state, seat, action)
+        state.apply(action, seat)
+        for s, b in enumerate(bots):
+            if hasattr(b, "observe"):
+                b.observe(state.view(s))  # type: ignore[attr-defined]
+    return state
+
+
+OPTIONS = [NapoleonOptions(), NapoleonOptions(joker=True), NapoleonOptions(players=4),
+           NapoleonOptions(players=4, joker=True, yoromeki=True),
+           NapoleonOptions(first_trick_plain=True, joker=True, redeclare=False)]
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: f"{o.players}p{'-joker' if o.joker else ''}"
+                         f"{'-yoromeki' if o.yoromeki else ''}{'-plain' if o.first_trick_plain else ''}")
+def test_search_and_oracle_take_legal_actions(options: NapoleonOptions) -> None:
+    phases: set[str] = set()
+
+    def seen(state: NapoleonState, seat: int, action: Action) -> None:
+        phases.add(state.phase.value)
+
+    for seed in range(2):
+        state = play_deal(["search:easy", "oracle", "heuristic"], seed, options, seen)
+        assert state.summary()["deals"][0]["outcome"] in ("played", "redeal")
+    assert "play" in phases
+
+
+@pytest.mark.parametrize("players", [5, 4])
+def test_a_bot_without_memory_decides_legally_with_the_joker(players: int) -> None:
+    """A bot shown a single view (no memory of the deal: a joker it never saw) still samples
+    consistent deals and takes a legal action."""
+    options = NapoleonOptions(players=players, joker=True)
+
+    def fresh(state: NapoleonState, seat: int, action: Action) -> None:
+        if state.phase is Phase.PLAY and len(state._log) % 3 == 0:
+            got = make_bot("search:easy", "napoleon").choose(state.view(seat), random.Random(0))
+            assert got in state.legal_actions()
+
+    for seed in range(2):
+        play_deal(["heuristic"], seed, options, fresh)
+
+
+def test_default_level_plays_a_deal() -> None:
+    state = play_deal(["search", "heuristic"], 3)
+    assert state.deal_number == 1 and state.summary()["deals"][0]["outcome"] in ("played", "redeal")
+
+
+def test_napoleon_plays_search_by_default() -> None:
+    assert default_bot("napoleon") == "search"
+
+
+def _redeal_unseen(state: NapoleonState, seat: int, rng: random.Random) -> NapoleonState | None:
+    """The same deal with the unplayed cards of the seats other than ``seat`` and Napoleon
+    dealt differently among them (each keeps its number of cards; the middle, Napoleon's
+    cards and the cards already played stay), the same actions replayed."""
+    record = state.record_deals()[-1]
+    hands = [list(h) for h in record["hands"]]
+    n = len(hands)
+    played: dict[int, set[str]] = {s: set() for s in range(n)}
+    for a in record["actions"]:
+        if "play" in a:
+            played[a["seat"]].add(a["play"])
+    others = [s for s in range(n) if s != seat and s != state.napoleon]
+    pool = [c for s in others for c in hands[s] if c not in played[s]]
+    rng.shuffle(pool)
+    for s in others:
+        keep = [c for c in hands[s] if c in played[s]]
+        k = len(hands[s]) - len(keep)
+        hands[s], pool = keep + pool[:k], pool[k:]
+    new = NapoleonState(state.options, first=state.first)
+    try:
+        new.deal(hands, record["rest"])
+        for a in record["actions"]:
+            new.apply(action_from_json(a), a["seat"])
+    except Exception:
+        return None
+    return new
+
+
+def test_decisions_do_not_depend_on_unseen_cards() -> None:
+    checked = 0
+    phases: set[str] = set()
+    for seed in range(30):
+        stop = random.Random(seed).randrange(0, 60)
+        box: list[NapoleonState] = []
+
+        def grab(state: NapoleonState, seat: int, action: Action) -> None:
+            if not box and len(state._log) >= stop and len(state.legal_actions()) > 1:
+                box.append(state.copy())
+
+        play_deal(["heuristic"], seed, on_action=grab)
+        if not box:
+            continue
+        state = box[0]
+        seat = state.to_act
+        assert seat is not None
+        other = _redeal_unseen(state, seat, random.Random(seed))
+        if other is None or [state.hand(s) for s in range(5)] == [other.hand(s) for s in range(5)]:
+            continue
+        if state.view(seat) != other.view(seat):
+            continue
+        a = make_bot("search:easy", "napoleon").choose(state.view(seat), random.Random(1))
+        b = make_bot("search:easy", "napoleon").choose(other.view(seat), random.Random(1))
+        assert a == b, (seed, state.phase)
+        phases.add(state.phase.value)
+        checked += 1
+    assert checked >= 10
+    assert {"bidding", "play"} <= phases
+
+
+def test_exact_outcomes_are_the_deals_points() -> None:
+    # seat 0 Napoleon with seat 2 as adjutant, 13 declared, 5 players
+    army = 0b101
+    assert utility(5, 13, 0, 0, army, False, 13, True) == deal_points(5, 13, False, True)[0] + 0.05 * 13
+    assert utility(5, 13, 2, 0, army, False, 12, True) == deal_points(5, 13, False, False)[1] + 0.05 * 12
+    assert utility(5, 13, 1, 0, army, False, 12, True) == deal_points(5, 13, False, False)[2] - 0.05 * 12
+    # strategy B: all 20 below a 20 declaration is the allies' win
+    assert utility(5, 15, 1, 0, army, False, 20, True) == deal_points(5, 15, False, False)[2] - 0.05 * 20
+    # solo payouts
+    assert utility(4, 14, 3, 3, 1 << 3, True, 14, True) == deal_points(4, 14, True, True)[0] + 0.05 * 14
+    # an estimate is scored as the side's face cards
+    assert utility(5, 13, 1, 0, army, False, 11.5, False) == -11.5
+
+
+def test_horizon_is_exact_near_the_end() -> None:
+    for level, b in BUDGETS.items():
+        assert horizon_for(b.exact, b) == 0 and horizon_for(1, b) == 0
+        assert 1 < horizon_for(10, b) < 10
+
+
+def test_oracle_refuses_a_view() -> None:
+    bot = make_bot("oracle", "napoleon")
+    state = NapoleonState()
+    state.deal_random(random.Random(0))
+    with pytest.raises(OptionError):
+        bot.choose(state.view(0), random.Random(0))
