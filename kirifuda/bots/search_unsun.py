@@ -388,7 +388,9 @@ def totals_add(totals: dict[int, float], reps: list[int], trump: int, hands: lis
 
 class UnsunOracle:
     """The same decision on the real deal (every card seen): exact when at most
-    ``ORACLE_EXACT`` tricks are left, else one rollout per choice on the true cards."""
+    ``ORACLE_EXACT`` tricks are left, else ``ORACLE_ROLLOUTS`` rollouts per choice on the true
+    cards (with the search's random plays: one deterministic rollout judged each choice by a
+    single line of play, and lost to ``search``)."""
 
     def choose_state(self, state: GameState, rng: random.Random) -> Action:
         assert isinstance(state, UnsunState)
@@ -403,12 +405,13 @@ class UnsunOracle:
         totals = dict.fromkeys(reps, 0.0)
         left = state._hands[seat].bit_count()
         totals_add(totals, reps, trump, list(state._hands), state._start, list(state._trick), n, seat,
-                   left <= ORACLE_EXACT, ORACLE_NODES)
+                   left <= ORACLE_EXACT, ORACLE_NODES, ORACLE_ROLLOUTS, rng)
         best = max(reps, key=lambda c: (totals[c], -_cost(c, trump)))
         return next(a for a in legal if a.card.id == best)
 
 
 ORACLE_EXACT = 4
 ORACLE_NODES = 2_000_000
+ORACLE_ROLLOUTS = 24
 
 register_search("unsun", UnsunSearch, UnsunOracle)
