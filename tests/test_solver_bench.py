@@ -46,3 +46,13 @@ def test_bench_json_has_unsun_solver_and_decision_figures(capsys: pytest.Capture
     assert all(e["positions"] == e["exact"] == 1 for e in fig["by_tricks_left"].values())
     assert fig["deals"] == 1 and fig["full_deal_node_budget"] > 0
     assert out["decision"]["unsun"]["p95_s"] > 0 and "play" in out["decision"]["unsun"]["p95_s_by_phase"]
+
+
+def test_positions_skip_deals_that_everyone_passes() -> None:
+    """Among the first 200 Meitora deals some are passed out (dealt again): the positions are
+    still all at the first trick of a played deal."""
+    from kirifuda.games.meitora import Phase
+    from kirifuda.solver.bench import meitora_first_trick_states
+
+    states = meitora_first_trick_states(200)
+    assert len(states) == 200 and all(s.phase is Phase.PLAY and not s._tricks for s in states)

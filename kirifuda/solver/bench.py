@@ -21,14 +21,12 @@ __all__ = ["unsun_ending_states", "bench_unsun", "meitora_first_trick_states", "
 
 def _play_until(state: Any, bot: Any, rng: random.Random, reached: Callable[[Any], bool]) -> bool:
     """Let ``bot`` play every seat of ``state``'s deal until ``reached(state)``; False if the
-    deal ended first."""
+    deal ended first (played out, or void: everyone passed, and it is to be dealt again)."""
     deal = state.deal_number
-    while state.deal_number == deal and not state.is_over:
+    while state.deal_number == deal and state.to_act is not None:
         if reached(state):
             return True
-        seat = state.to_act
-        assert seat is not None
-        state.apply(bot.choose(state.view(seat), rng))
+        state.apply(bot.choose(state.view(state.to_act), rng))
     return False
 
 
