@@ -37,7 +37,7 @@ import random
 from typing import Any
 
 from ..actions import CLAIM, Action, Bid, Broken, Claim, Discard, Pass, Play
-from ..cards import JOKER_ID
+from ..cards import JOKER_ID, ids_of
 from ..game import GameState, View
 from ..games.meitora import DECK_IDS, EFF_SUIT, STRAINS, STRENGTH, MeitoraState, MeitoraView, Phase
 from ..solver.meitora import MeitoraPosition, position_of
@@ -72,14 +72,6 @@ def _mask(ids: Any) -> int:
         m |= 1 << c
     return m
 
-
-def _ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _led_of(view: MeitoraView, strain: int) -> int:
@@ -457,7 +449,7 @@ class MeitoraOracle:
         passing = next(a for a in legal if isinstance(a, Pass))
         if not bids:
             return passing
-        hand = _ids(state._hands[seat])
+        hand = list(ids_of(state._hands[seat]))
         eleven = hand + [state._agari]
         best: Action = passing
         best_pts = 0.0

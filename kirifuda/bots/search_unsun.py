@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from ..cards import ids_of
 from ..actions import Action, Play
 from ..game import GameState, View
 from ..games.unsun import DEAL_SIZES, FACE_DOWN_MASKS, TENKA, UnsunState, UnsunView
@@ -38,14 +39,6 @@ from .search import Level, register_search
 
 __all__ = ["UnsunSearch", "UnsunOracle", "rollout", "sample_world", "view_classes"]
 
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _lowest(mask: int) -> int:
@@ -150,7 +143,7 @@ def rollout(trump: int, hands: list[int], start: int, trick: list[int], n: int, 
         while len(trick) < n:
             seat = (start + len(trick)) % n
             if rand is not None and rand() < EPS:
-                cards = _bits(hands[seat])
+                cards = list(ids_of(hands[seat]))
                 c = cards[int(rand() * len(cards))]
             else:
                 c = policy(trump, hands, start, trick, n)
@@ -183,11 +176,11 @@ def view_classes(view: UnsunView) -> list[list[int]]:
         live &= ~(1 << view.indicator.id)
     out: list[list[int]] = []
     for g in (1, 2, 0):
-        mine = sorted(_bits(hand & t.group_mask[g]), key=RANK.__getitem__)
+        mine = sorted(ids_of(hand & t.group_mask[g]), key=RANK.__getitem__)
         if not mine:
             continue
         ranks = 0
-        for c in _bits(live & t.group_mask[g]):
+        for c in ids_of(live & t.group_mask[g]):
             ranks |= 1 << RANK[c]
         cls = [mine[0]]
         for c in mine[1:]:

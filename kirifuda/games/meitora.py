@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Self, Sequenc
 
 from ..actions import (BROKEN, CLAIM, PASS, Action, Bid, Broken, Chombo, Claim, Discard, Pass, Play,
                        action_from_json)
-from ..cards import CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, format_card
+from ..cards import (CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, format_card,
+                     ids_of)
 from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
 from ..game import GameInfo, GameState, Outcome, View, options_to_json
@@ -1119,7 +1120,7 @@ class _ClaimSearch:
         result: bool
         if seat == claimant:
             result = False
-            for cid in _ids(legal):
+            for cid in ids_of(legal):
                 new_hands = hands[:seat] + (hand ^ (1 << cid),) + hands[seat + 1:]
                 if trick:
                     leds = [led]
@@ -1146,7 +1147,7 @@ class _ClaimSearch:
                 best = max(strength[c] for _, c in trick)
                 result = True
                 lowest: dict[int, int] = {}
-                for cid in _ids(legal):
+                for cid in ids_of(legal):
                     if strength[cid] > best:
                         result = False
                         break
@@ -1168,14 +1169,6 @@ def _order(strength: list[list[int]], suit: int, cid: int) -> int:
     """A card's order inside its effective suit (trump order for trumps)."""
     return strength[suit][cid]
 
-
-def _ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 if HAS_C_CORE:

@@ -5,6 +5,7 @@ is tested against, and the fallback where the C core was not built."""
 
 from __future__ import annotations
 
+from ..cards import ids_of
 from .rules import NO_SUIT, TrickRules
 
 __all__ = ["PySolver", "OutOfNodes"]
@@ -70,7 +71,7 @@ class PySolver:
             for p, h in enumerate(self.hands):
                 if p != seat:
                     others |= h
-            master = all(r.strength[su][d] <= st for d in _ids(others & r.suit_masks[su]))
+            master = all(r.strength[su][d] <= st for d in ids_of(others & r.suit_masks[su]))
             if r.free_mask >> c & 1 and others & r.free_mask:
                 master = False
             if r.multi_lead_mask >> c & 1:
@@ -95,7 +96,7 @@ class PySolver:
             return 0
         if r.special and r.horizon and 1 < left <= r.horizon:
             return r.horizon_value(self.hands, self.maxside)
-        maxv = left * r.trick_base + sum(r.points[c] for h in self.hands for c in _ids(h))
+        maxv = left * r.trick_base + sum(r.points[c] for h in self.hands for c in ids_of(h))
         if alpha >= maxv:
             return maxv
         if beta <= 0:
@@ -181,10 +182,3 @@ class PySolver:
         return sorted(moves, key=lambda m: -score(m))
 
 
-def _ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -114,14 +114,6 @@ def winner_index(cards: Sequence[int], trump: int) -> int:
     return best_i
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
 
 @dataclass(frozen=True)
 class UnsunPosition:
