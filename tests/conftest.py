@@ -34,3 +34,34 @@ def play_random(game_id: str, options: dict[str, Any] | None = None, seed: int =
 @pytest.fixture
 def random_match():
     return play_random
+
+
+def play_bot_deal(state: GameState, game_id: str, kinds: list[str], seed: int,
+                  on_action: Any = None) -> GameState:
+    """The first deal of ``state`` played by bots of ``kinds`` (seat s: ``kinds[s % len]``),
+    each given its view (the oracle: a copy of the state) and shown every view afterwards as
+    the runners do; asserts every action is legal.  ``on_action(state, seat, action)`` is
+    called before each action is applied."""
+    import random
+
+    from kirifuda.bots import make_bot
+
+    rng = random.Random(seed)
+    bots = [make_bot(kinds[s % len(kinds)], game_id) for s in range(state.num_players)]
+    state.deal_random(rng)
+    while state.deal_number == 0:
+        seat = state.to_act
+        assert seat is not None
+        bot = bots[seat]
+        if getattr(bot, "needs_state", False):
+            action = bot.choose_state(state.copy(), rng)  # type: ignore[attr-defined]
+        else:
+            action = bot.choose(state.view(seat), rng)
+        assert action in state.legal_actions(), (seat, action)
+        if on_action is not None:
+            on_action(state, seat, action)
+        state.apply(action, seat)
+        for s, b in enumerate(bots):
+            if hasattr(b, "observe"):
+                b.observe(state.view(s))
+    return state

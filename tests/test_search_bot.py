@@ -14,28 +14,13 @@ from kirifuda.cards import parse_cards
 from kirifuda.games.meitora import MeitoraOptions, MeitoraState, Phase
 from kirifuda.errors import OptionError
 
+from .conftest import play_bot_deal
+
 
 def play_deal(kinds: list[str], seed: int, options: MeitoraOptions | None = None,
               on_action=None) -> MeitoraState:  # type: ignore[no-untyped-def]
     state = MeitoraState(options or MeitoraOptions(), first=seed % 4)
-    rng = random.Random(seed)
-    bots = [make_bot(kinds[s % len(kinds)], "meitora") for s in range(4)]
-    state.deal_random(rng)
-    while state.deal_number == 0:
-        seat = state.to_act
-        assert seat is not None
-        bot = bots[seat]
-        if getattr(bot, "needs_state", False):
-            action = bot.choose_state(state.copy(), rng)  # type: ignore[attr-defined]
-        else:
-            action = bot.choose(state.view(seat), rng)
-        assert action in state.legal_actions(), (seat, action)
-        if on_action is not None:
-            on_action(state, seat, action)
-        state.apply(action, seat)
-        for s, b in enumerate(bots):
-            if hasattr(b, "observe"):
-                b.observe(state.view(s))  # type: ignore[attr-defined]
+    play_bot_deal(state, "meitora", kinds, seed, on_action)
     return state
 
 
@@ -184,23 +169,9 @@ def test_unknown_level_is_refused() -> None:
 def test_kakeya_search_and_oracle_take_legal_actions(players: int) -> None:
     from kirifuda.games.kakeya import KakeyaOptions, KakeyaState
 
-    rng = random.Random(players)
     state = KakeyaState(KakeyaOptions(players=players))
-    bots = [make_bot("search:easy" if s % 2 else "oracle", "kakeya") for s in range(players)]
-    state.deal_random(rng)
-    while state.deal_number == 0:
-        seat = state.to_act
-        assert seat is not None
-        bot = bots[seat]
-        if getattr(bot, "needs_state", False):
-            action = bot.choose_state(state.copy(), rng)  # type: ignore[attr-defined]
-        else:
-            action = bot.choose(state.view(seat), rng)
-        assert action in state.legal_actions()
-        state.apply(action, seat)
-        for s, b in enumerate(bots):
-            if hasattr(b, "observe"):
-                b.observe(state.view(s))  # type: ignore[attr-defined]
+    play_bot_deal(state, "kakeya", ["oracle", "search:easy"], players)
+    assert state.deal_number == 1
 
 
 def test_search_works_without_the_c_core(monkeypatch: pytest.MonkeyPatch) -> None:

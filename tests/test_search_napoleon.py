@@ -16,30 +16,14 @@ from kirifuda.bots.search_napoleon import BUDGETS, horizon_for, utility
 from kirifuda.errors import OptionError
 from kirifuda.games.napoleon import NapoleonOptions, NapoleonState, Phase, deal_points
 
+from .conftest import play_bot_deal
+
 
 def play_deal(kinds: list[str], seed: int, options: NapoleonOptions | None = None,
               on_action: Callable[[NapoleonState, int, Action], None] | None = None) -> NapoleonState:
     opts = options or NapoleonOptions()
-    n = opts.players
-    state = NapoleonState(opts, first=seed % n)
-    rng = random.Random(seed)
-    bots = [make_bot(kinds[s % len(kinds)], "napoleon") for s in range(n)]
-    state.deal_random(rng)
-    while state.deal_number == 0:
-        seat = state.to_act
-        assert seat is not None
-        bot = bots[seat]
-        if getattr(bot, "needs_state", False):
-            action = bot.choose_state(state.copy(), rng)  # type: ignore[attr-defined]
-        else:
-            action = bot.choose(state.view(seat), rng)
-        assert action in state.legal_actions(), (seat, action)
-        if on_action is not None:
-            on_action(state, seat, action)
-        state.apply(action, seat)
-        for s, b in enumerate(bots):
-            if hasattr(b, "observe"):
-                b.observe(state.view(s))  # type: ignore[attr-defined]
+    state = NapoleonState(opts, first=seed % opts.players)
+    play_bot_deal(state, "napoleon", kinds, seed, on_action)
     return state
 
 

@@ -18,6 +18,8 @@ from kirifuda.bots.search import LEVELS
 from kirifuda.errors import OptionError
 from kirifuda.games.unsun import FACE_DOWN_MASKS, TENKA, UnsunOptions, UnsunState
 
+from .conftest import play_bot_deal
+
 OPTIONS = [UnsunOptions(players=3, deals=1), UnsunOptions(players=4, deals=1),
            UnsunOptions(players=5, deals=1, all_trumps_face_down=True),
            UnsunOptions(players=4, deals=1, all_trumps_face_down=True)]
@@ -25,27 +27,13 @@ OPTIONS = [UnsunOptions(players=3, deals=1), UnsunOptions(players=4, deals=1),
 
 def play_deal(kinds: list[str], seed: int, options: UnsunOptions,
               on_action: Callable[[UnsunState, int, Play], None] | None = None) -> UnsunState:
-    n = options.players
-    state = UnsunState(options, first=seed % n)
-    rng = random.Random(seed)
-    bots = [make_bot(kinds[s % len(kinds)], "unsun") for s in range(n)]
-    state.deal_random(rng)
-    while state.deal_number == 0:
-        seat = state.to_act
-        assert seat is not None
-        bot = bots[seat]
-        if getattr(bot, "needs_state", False):
-            action = bot.choose_state(state.copy(), rng)  # type: ignore[attr-defined]
-        else:
-            action = bot.choose(state.view(seat), rng)
-        assert action in state.legal_actions(), (seat, action)
-        assert isinstance(action, Play)
+    def check(state: UnsunState, seat: int, action: Play) -> None:
+        assert isinstance(action, Play)   # Unsun has nothing else to do
         if on_action is not None:
             on_action(state, seat, action)
-        state.apply(action, seat)
-        for s, b in enumerate(bots):
-            if hasattr(b, "observe"):
-                b.observe(state.view(s))  # type: ignore[attr-defined]
+
+    state = UnsunState(options, first=seed % options.players)
+    play_bot_deal(state, "unsun", kinds, seed, check)
     return state
 
 
