@@ -73,7 +73,6 @@ def _mask(ids: Any) -> int:
     return m
 
 
-
 def _led_of(view: MeitoraView, strain: int) -> int:
     """The led suit of the trick in progress (a joker lead: its request)."""
     assert view.trick is not None and view.trick.plays

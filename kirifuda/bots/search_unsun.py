@@ -40,7 +40,6 @@ from .search import Level, register_search
 __all__ = ["UnsunSearch", "UnsunOracle", "rollout", "sample_world", "view_classes"]
 
 
-
 def _lowest(mask: int) -> int:
     """The lowest-ranked card of a mask (by rank, then id)."""
     best, best_r = -1, 99

@@ -1170,7 +1170,6 @@ def _order(strength: list[list[int]], suit: int, cid: int) -> int:
     return strength[suit][cid]
 
 
-
 if HAS_C_CORE:
     _configure_core(Play, _PLAY, CLAIM, [PLAYS[i] if i in DECK_IDS else None for i in range(53)], JOKER_LEADS,
                     STRENGTH,

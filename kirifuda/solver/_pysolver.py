@@ -180,5 +180,3 @@ class PySolver:
             return -v * 4 - r.points[c]
 
         return sorted(moves, key=lambda m: -score(m))
-
-

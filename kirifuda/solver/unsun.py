@@ -114,7 +114,6 @@ def winner_index(cards: Sequence[int], trump: int) -> int:
     return best_i
 
 
-
 @dataclass(frozen=True)
 class UnsunPosition:
     """A play position with every hand open: ``hands`` per seat (masks, seats in turn order),
