@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from .errors import KirifudaError, RecordError
 from .i18n import LANGS, default_lang
@@ -128,12 +128,28 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         progress = Progress(TextColumn(f"{info.id}: {' vs '.join(bots)}"), BarColumn(), MofNCompleteColumn(),
                             TimeRemainingColumn(), transient=args.json, disable=args.json or args.quiet,
                             console=None)
-        with progress:
-            task = progress.add_task("deals", total=args.deals)
-            summary, results = run_tournament(info.id, bots, args.deals, seed=args.seed, jobs=args.jobs,
-                                              backend=args.backend, options=options,
-                                              time_decisions=args.time, start=args.start,
-                                              progress=lambda k: progress.advance(task, k))
+        done: list[Any] = []
+        interrupted = False
+        try:
+            with progress:
+                task = progress.add_task("deals", total=args.deals)
+                summary, results = run_tournament(info.id, bots, args.deals, seed=args.seed, jobs=args.jobs,
+                                                  backend=args.backend, options=options,
+                                                  time_decisions=args.time, start=args.start,
+                                                  progress=lambda k: progress.advance(task, k), collected=done)
+        except KeyboardInterrupt:
+            # stopped (Ctrl-C): the deals that finished are summarised and written, not lost
+            if not done:
+                print("kirifuda tournament: interrupted before any deal finished", file=sys.stderr)
+                return 130
+            from .tournament import summarize
+
+            interrupted = True
+            results = sorted(done, key=lambda d: d.index)
+            summary = summarize(info.id, bots, results, args.seed)
+            summary["interrupted"] = {"deals_finished": len(results), "deals_asked": args.deals}
+            print(f"kirifuda tournament: interrupted; {len(results)} of {args.deals} deals finished are "
+                  "summarised", file=sys.stderr)
         files = write_outputs(summary, results, out_dir)
     except KirifudaError as exc:
         print(f"kirifuda tournament: {exc}", file=sys.stderr)
@@ -142,7 +158,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     if args.json:
         summary.pop("per_deal", None)  # in summary.json
         print(json.dumps(summary, ensure_ascii=False))
-        return 0
+        return 130 if interrupted else 0
     print(f"{summary['game']}: {summary['deals']} duplicate deals, seed {summary['seed']}")
     for name, fig in summary["bots"].items():
         lo, hi = fig["ci95"]
@@ -154,7 +170,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         print(f"  {name:16s} decision time median {fig['median']:.3f} s, p95 {fig['p95']:.3f} s, max {fig['max']:.3f} s")
     print(f"records: {files['records']}   summary: {files['summary']}" +
           (f"   chart: {files['chart']}" if "chart" in files else "   (no chart: pip install 'kirifuda[tournament]')"))
-    return 0
+    return 130 if interrupted else 0
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:

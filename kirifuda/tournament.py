@@ -209,9 +209,12 @@ def _ray(tasks: list[Any], jobs: int) -> Iterator[DealResult]:
 def run_tournament(game_id: str, bots: Sequence[str], deals: int, seed: int = 0, jobs: int | None = None,
                    backend: str = "local", options: dict[str, Any] | None = None, time_decisions: bool = False,
                    progress: Callable[[int], None] | None = None,
-                   start: int = 0) -> tuple[dict[str, Any], list[DealResult]]:
+                   start: int = 0, collected: list[DealResult] | None = None
+                   ) -> tuple[dict[str, Any], list[DealResult]]:
     """Play the tournament (deals ``start`` … ``start + deals − 1``: shards of one tournament
-    can run on different machines); returns the summary and every deal's result, in deal order."""
+    can run on different machines); returns the summary and every deal's result, in deal order.
+    ``collected``: a list that receives each deal's result as it finishes (what an interrupted
+    tournament has played)."""
     if game_id not in GAMES:
         raise OptionError(f"unknown game {game_id!r}")
     if len(bots) < 2:
@@ -228,12 +231,12 @@ def run_tournament(game_id: str, bots: Sequence[str], deals: int, seed: int = 0,
         it = _ray(tasks, jobs)
     else:
         raise OptionError(f"unknown backend {backend!r}: local or ray")
-    results = []
+    results = collected if collected is not None else []
     for res in it:
         results.append(res)
         if progress is not None:
             progress(1)
-    results.sort(key=lambda d: d.index)
+    results = sorted(results, key=lambda d: d.index)
     return summarize(game_id, bots, results, seed), results
 
 

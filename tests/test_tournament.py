@@ -62,3 +62,43 @@ def test_cli_writes_records_summary_and_json(tmp_path: Path, capsys: pytest.Capt
     assert json.loads((out / "summary.json").read_text())["deals"] == 2
     rec = next((out / "records").glob("*.json"))
     assert main(["replay", str(rec), "--json"]) == 0
+
+
+def test_an_interrupted_tournament_writes_the_deals_that_finished(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during the third deal: the two finished deals are summarised and written (exit
+    130), and are the same as in a run asked for two deals."""
+    from kirifuda import tournament
+
+    real = tournament.play_deal
+
+    def stop_at_third(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if args[2] == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tournament, "play_deal", stop_at_third)
+    out = tmp_path / "t"
+    assert main(["tournament", "meitora", "--bots", "heuristic,random", "--deals", "5", "--jobs", "1",
+                 "--out", str(out), "--json"]) == 130
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)
+    assert "2 of 5 deals finished" in captured.err
+    assert summary["deals"] == 2 and summary["interrupted"] == {"deals_finished": 2, "deals_asked": 5}
+    assert len(list((out / "records").glob("*.json"))) == 4
+    monkeypatch.setattr(tournament, "play_deal", real)
+    full, _ = tournament.run_tournament("meitora", ["heuristic", "random"], 2, jobs=1)
+    assert summary["diff"] == full["diff"]
+
+
+def test_interrupted_before_any_deal(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                     tmp_path: Path) -> None:
+    from kirifuda import tournament
+
+    def stop(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tournament, "play_deal", stop)
+    assert main(["tournament", "meitora", "--bots", "heuristic,random", "--deals", "3", "--jobs", "1",
+                 "--out", str(tmp_path / "t")]) == 130
+    assert "before any deal finished" in capsys.readouterr().err
