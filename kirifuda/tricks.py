@@ -11,11 +11,11 @@ the rensho) live in the games, not here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable, Sequence
 
 from .cards import Card
 
-__all__ = ["Trick"]
+__all__ = ["Trick", "strongest"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,3 +51,21 @@ class Trick:
         if winner is not None:
             out["winner"] = winner
         return out
+
+
+def strongest(plays: Iterable[tuple[int, int]], strength: Sequence[int]) -> tuple[int, int]:
+    """The seat of the strongest of ``(seat, card id)`` plays by ``strength[card id]`` (the
+    earlier play wins ties), and that strength: the trick winner of the games whose special
+    cards fit one strength table per led suit (the engines' hot paths and the bots).
+
+    >>> strongest([(1, 3), (2, 11), (3, 7)], list(range(13)))
+    (2, 11)
+    """
+    it = iter(plays)
+    best_seat, c = next(it)
+    best = strength[c]
+    for seat, c in it:
+        v = strength[c]
+        if v > best:
+            best_seat, best = seat, v
+    return best_seat, best

@@ -21,7 +21,7 @@ import random
 from ..actions import Action, ChooseLeader, ChooseTrump, Play
 from ..cards import Card
 from ..game import View
-from ..tricks import Trick
+from ..tricks import Trick, strongest
 from ..games.kakeya import FACE_MASK, RENSHO_STRENGTH, STRENGTH, KakeyaView, rensho_of
 from .base import register_heuristic
 
@@ -71,10 +71,7 @@ class KakeyaHeuristicBot:
             return self._lead(view, plays, trump)
         led = trick.plays[0][1].id // 13
         strength = STRENGTH[trump][led]
-        best_seat, best = trick.plays[0][0], strength[trick.plays[0][1].id]
-        for seat, card in trick.plays[1:]:
-            if strength[card.id] > best:
-                best_seat, best = seat, strength[card.id]
+        best_seat, best = strongest(((seat, card.id) for seat, card in trick.plays), strength)
         half = view.players // 2
         partner_winning = best_seat % half == view.seat % half
         last_to_play = len(trick.plays) == 3

@@ -17,6 +17,7 @@ from ..actions import Action, Bid, Broken, Discard, Pass, Play
 from ..cards import JOKER_ID, Card
 from ..games.meitora import EFF_SUIT, NO_SUIT, STRAINS, STRENGTH, MeitoraView
 from ..game import View
+from ..tricks import strongest
 from .base import register_heuristic
 
 __all__ = ["MeitoraHeuristicBot"]
@@ -146,10 +147,7 @@ class MeitoraHeuristicBot:
         else:
             led = eff[led_card.id]
         strength = STRENGTH[si][led]
-        best_seat, best = trick.plays[0][0], strength[trick.plays[0][1].id]
-        for seat, card in trick.plays[1:]:
-            if strength[card.id] > best:
-                best_seat, best = seat, strength[card.id]
+        best_seat, best = strongest(((seat, card.id) for seat, card in trick.plays), strength)
         partner_winning = best_seat % 2 == view.seat % 2
         last_to_play = len(trick.plays) == 3
         non_joker = [p for p in plays if not p.card.is_joker]

@@ -45,7 +45,7 @@ from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
 from ..game import GameInfo, GameState, Outcome, View, options_to_json
 from ..i18n import add_terms
-from ..tricks import Trick
+from ..tricks import Trick, strongest
 
 __all__ = ["KakeyaOptions", "KakeyaState", "KakeyaView", "Phase", "INFO", "DECK", "rensho_of",
            "chip_payment", "START_CHIPS"]
@@ -591,12 +591,7 @@ class KakeyaState(GameState):
         if len(trick) < 4:
             self._to_act = self._next[seat]
             return
-        strength = self._strength[self._led]
-        best_seat, best = trick[0][0], strength[trick[0][1]]
-        for s, c in trick[1:]:
-            v = strength[c]
-            if v > best:
-                best_seat, best = s, v
+        best_seat = strongest(trick, self._strength[self._led])[0]
         cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
         done = (self._leader, cards, best_seat)
         self._tricks.append(done)

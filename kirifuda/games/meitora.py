@@ -32,7 +32,7 @@ from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
 from ..game import GameInfo, GameState, Outcome, View, options_to_json
 from ..i18n import add_terms
-from ..tricks import Trick
+from ..tricks import Trick, strongest
 
 __all__ = ["MeitoraOptions", "MeitoraState", "MeitoraView", "Phase", "INFO", "DECK", "STRAINS",
            "trick_winner", "led_suit", "is_weak_hand"]
@@ -431,12 +431,7 @@ class _PlayCore:
         if len(trick) < 4:
             self._to_act = (seat + 1) % 4
             return
-        strength = STRENGTH[self._strain][self._led]
-        best_seat, best = trick[0][0], strength[trick[0][1]]
-        for s, c in trick[1:]:
-            v = strength[c]
-            if v > best:
-                best_seat, best = s, v
+        best_seat = strongest(trick, STRENGTH[self._strain][self._led])[0]
         cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
         done = (self._leader, cards, best_seat)
         self._tricks.append(done)
@@ -1095,12 +1090,7 @@ class _ClaimSearch:
         return follow | (hand & JK_BIT) if follow else hand
 
     def _winner(self, trick: tuple[tuple[int, int], ...], led: int) -> int:
-        strength = self.strength[led]
-        best_seat, best = trick[0][0], strength[trick[0][1]]
-        for s, c in trick[1:]:
-            if strength[c] > best:
-                best_seat, best = s, strength[c]
-        return best_seat
+        return strongest(trick, self.strength[led])[0]
 
     def _node(self, hands: tuple[int, ...], trick: tuple[tuple[int, int], ...], led: int) -> bool:
         claimant = self.claimant
