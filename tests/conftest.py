@@ -65,3 +65,32 @@ def play_bot_deal(state: GameState, game_id: str, kinds: list[str], seed: int,
             if hasattr(b, "observe"):
                 b.observe(state.view(s))
     return state
+
+
+def redeal_unseen(state: GameState, others: list[int], rng: Any) -> GameState | None:
+    """The same deal with the unplayed cards of the seats ``others`` dealt differently among
+    them (each keeps its number of cards; the cards already played and every other hand stay),
+    the deal's actions replayed on the new cards; None where they no longer replay (a card that
+    must now be followed, say)."""
+    from kirifuda.actions import action_from_json
+
+    record = state.record_deals()[-1]
+    hands = [list(h) for h in record["hands"]]
+    played: dict[int, set[str]] = {s: set() for s in range(len(hands))}
+    for a in record["actions"]:
+        if "play" in a:
+            played[a["seat"]].add(a["play"])
+    pool = [c for s in others for c in hands[s] if c not in played[s]]
+    rng.shuffle(pool)
+    for s in others:
+        keep = [c for c in hands[s] if c in played[s]]
+        n = len(hands[s]) - len(keep)
+        hands[s], pool = keep + pool[:n], pool[n:]
+    new = type(state)(state.options, first=state.first)  # type: ignore[call-arg,attr-defined]
+    try:
+        new.deal(hands, record["rest"])
+        for a in record["actions"]:
+            new.apply(action_from_json(a), a["seat"])
+    except Exception:
+        return None
+    return new

@@ -14,7 +14,7 @@ from kirifuda.cards import parse_cards
 from kirifuda.games.meitora import MeitoraOptions, MeitoraState, Phase
 from kirifuda.errors import OptionError
 
-from .conftest import play_bot_deal
+from .conftest import play_bot_deal, redeal_unseen
 
 
 def play_deal(kinds: list[str], seed: int, options: MeitoraOptions | None = None,
@@ -40,35 +40,6 @@ def test_search_and_oracle_take_legal_actions_and_claim_validly(options: Meitora
     assert claims, "no claim was made: the test would prove nothing"
 
 
-def _redeal_unseen(state: MeitoraState, seat: int, rng: random.Random) -> MeitoraState | None:
-    """The same match with the cards ``seat`` has not seen dealt differently among the others
-    (each keeps its number of cards; the cards already played stay with their players)."""
-    record = state.record_deals()[-1]
-    hands = [list(h) for h in record["hands"]]
-    played: dict[int, set[str]] = {s: set() for s in range(4)}
-    for a in record["actions"]:
-        if "play" in a:
-            played[a["seat"]].add(a["play"])
-    declarer = state.declarer
-    others = [s for s in range(4) if s != seat and s != declarer]
-    pool = [c for s in others for c in hands[s] if c not in played[s]]
-    rng.shuffle(pool)
-    for s in others:
-        keep = [c for c in hands[s] if c in played[s]]
-        n = len(hands[s]) - len(keep)
-        hands[s], pool = keep + pool[:n], pool[n:]
-    from kirifuda.actions import action_from_json
-
-    new = MeitoraState(state.options, first=state.first)
-    try:
-        new.deal(hands, record["rest"])
-        for a in record["actions"]:
-            new.apply(action_from_json(a), a["seat"])
-    except Exception:
-        return None
-    return new
-
-
 def test_decisions_do_not_depend_on_unseen_cards() -> None:
     """Two deals that differ only in cards the seat cannot see give the same view and the same
     decision, with the same seed (the declarer's own hidden cards are not moved either)."""
@@ -87,7 +58,8 @@ def test_decisions_do_not_depend_on_unseen_cards() -> None:
         state = box[0]
         seat = state.to_act
         assert seat is not None
-        other = _redeal_unseen(state, seat, random.Random(seed))
+        other = redeal_unseen(state, [s for s in range(4) if s != seat and s != state.declarer],
+                              random.Random(seed))
         if other is None or [state.hand(s) for s in range(4)] == [other.hand(s) for s in range(4)]:
             continue
         assert state.view(seat) == other.view(seat)
@@ -200,7 +172,6 @@ def test_search_works_without_the_c_core(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_kakeya_decisions_do_not_depend_on_unseen_cards() -> None:
-    from kirifuda.actions import action_from_json
     from kirifuda.games.kakeya import KakeyaState
 
     checked = 0
@@ -216,24 +187,8 @@ def test_kakeya_decisions_do_not_depend_on_unseen_cards() -> None:
         seat = state.to_act
         if seat is None or state.phase.value != "play":
             continue
-        record = state.record_deals()[-1]
-        hands = [list(h) for h in record["hands"]]
-        played = {s: {a["play"] for a in record["actions"] if a.get("seat") == s and "play" in a} for s in range(4)}
-        others = [s for s in range(4) if s != seat]
-        pool = [c for s in others for c in hands[s] if c not in played[s]]
-        rng.shuffle(pool)
-        for s in others:
-            keep = [c for c in hands[s] if c in played[s]]
-            n = len(hands[s]) - len(keep)
-            hands[s], pool = keep + pool[:n], pool[n:]
-        other = KakeyaState(state.options, first=state.first)
-        try:
-            other.deal(hands, record["rest"])
-            for a in record["actions"]:
-                other.apply(action_from_json(a), a["seat"])
-        except Exception:
-            continue
-        if [state.hand(s) for s in range(4)] == [other.hand(s) for s in range(4)]:
+        other = redeal_unseen(state, [s for s in range(4) if s != seat], rng)
+        if other is None or [state.hand(s) for s in range(4)] == [other.hand(s) for s in range(4)]:
             continue
         assert state.view(seat) == other.view(seat)
         a = make_bot("search:easy", "kakeya").choose(state.view(seat), random.Random(1))

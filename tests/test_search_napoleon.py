@@ -9,14 +9,14 @@ from typing import Callable
 
 import pytest
 
-from kirifuda.actions import Action, action_from_json
+from kirifuda.actions import Action
 from kirifuda.bots import make_bot
 from kirifuda.bots.base import default_bot
 from kirifuda.bots.search_napoleon import BUDGETS, horizon_for, utility
 from kirifuda.errors import OptionError
 from kirifuda.games.napoleon import NapoleonOptions, NapoleonState, Phase, deal_points
 
-from .conftest import play_bot_deal
+from .conftest import play_bot_deal, redeal_unseen
 
 
 def play_deal(kinds: list[str], seed: int, options: NapoleonOptions | None = None,
@@ -70,34 +70,6 @@ def test_napoleon_plays_search_by_default() -> None:
     assert default_bot("napoleon") == "search"
 
 
-def _redeal_unseen(state: NapoleonState, seat: int, rng: random.Random) -> NapoleonState | None:
-    """The same deal with the unplayed cards of the seats other than ``seat`` and Napoleon
-    dealt differently among them (each keeps its number of cards; the middle, Napoleon's
-    cards and the cards already played stay), the same actions replayed."""
-    record = state.record_deals()[-1]
-    hands = [list(h) for h in record["hands"]]
-    n = len(hands)
-    played: dict[int, set[str]] = {s: set() for s in range(n)}
-    for a in record["actions"]:
-        if "play" in a:
-            played[a["seat"]].add(a["play"])
-    others = [s for s in range(n) if s != seat and s != state.napoleon]
-    pool = [c for s in others for c in hands[s] if c not in played[s]]
-    rng.shuffle(pool)
-    for s in others:
-        keep = [c for c in hands[s] if c in played[s]]
-        k = len(hands[s]) - len(keep)
-        hands[s], pool = keep + pool[:k], pool[k:]
-    new = NapoleonState(state.options, first=state.first)
-    try:
-        new.deal(hands, record["rest"])
-        for a in record["actions"]:
-            new.apply(action_from_json(a), a["seat"])
-    except Exception:
-        return None
-    return new
-
-
 def test_decisions_do_not_depend_on_unseen_cards() -> None:
     checked = 0
     phases: set[str] = set()
@@ -115,7 +87,8 @@ def test_decisions_do_not_depend_on_unseen_cards() -> None:
         state = box[0]
         seat = state.to_act
         assert seat is not None
-        other = _redeal_unseen(state, seat, random.Random(seed))
+        other = redeal_unseen(state, [s for s in range(state.num_players) if s != seat and s != state.napoleon],
+                              random.Random(seed))
         if other is None or [state.hand(s) for s in range(5)] == [other.hand(s) for s in range(5)]:
             continue
         if state.view(seat) != other.view(seat):
