@@ -884,15 +884,23 @@ static void new_generation(void) {
 
 /* solve(rules, hands, leader, trick_cards, led, maxside_mask, guess=-1, max_nodes=0)
  *   -> (lo, hi, nodes): the value is lo == hi, unless max_nodes stopped the search first */
-static PyObject *py_solve(PyObject *self, PyObject *args) {
+/* The arguments both entry points share: (rules, hands, leader, trick_cards, led, maxside_mask,
+ * guess=-1, max_nodes=0), read into a position s; -1 with the Python error set. */
+static int parse_position(PyObject *args, S *s, int *guess, long long *max_nodes) {
     PyObject *cap, *hands, *trick;
     int leader, led;
     unsigned long long maxside;
-    int guess = -1;
-    long long max_nodes = 0;
-    if (!PyArg_ParseTuple(args, "OOiOiK|iL", &cap, &hands, &leader, &trick, &led, &maxside, &guess, &max_nodes)) return NULL;
+    *guess = -1;
+    *max_nodes = 0;
+    if (!PyArg_ParseTuple(args, "OOiOiK|iL", &cap, &hands, &leader, &trick, &led, &maxside, guess, max_nodes)) return -1;
+    return setup(s, cap, hands, leader, trick, led, maxside, NULL);
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    int guess;
+    long long max_nodes;
     S s;
-    if (setup(&s, cap, hands, leader, trick, led, maxside, NULL) < 0) return NULL;
+    if (parse_position(args, &s, &guess, &max_nodes) < 0) return NULL;
     s.limit = max_nodes > 0 ? max_nodes : 0;
     int hi;
     int lo = search_exact(&s, 0, upper_bound(&s), guess, &hi);
@@ -903,14 +911,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
  * each choice of the player to move (equivalent cards merged: callers give a merged card's
  * value to its twins); max_nodes bounds the work per choice (lo < hi where it ran out). */
 static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
-    PyObject *cap, *hands, *trick;
-    int leader, led;
-    unsigned long long maxside;
-    int guess = -1;
-    long long max_nodes = 0;
-    if (!PyArg_ParseTuple(args, "OOiOiK|iL", &cap, &hands, &leader, &trick, &led, &maxside, &guess, &max_nodes)) return NULL;
+    int guess;
+    long long max_nodes;
     S s;
-    if (setup(&s, cap, hands, leader, trick, led, maxside, NULL) < 0) return NULL;
+    if (parse_position(args, &s, &guess, &max_nodes) < 0) return NULL;
     const Rules *r = s.r;
     int np = r->np;
     int seat = (s.leader + s.tn) % np;
