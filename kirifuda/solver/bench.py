@@ -30,20 +30,26 @@ def _play_until(state: Any, bot: Any, rng: random.Random, reached: Callable[[Any
     return False
 
 
+def _heuristic_states(new_state: Callable[[], Any], bot: Any, n: int, seed: int,
+                      reached: Callable[[Any], bool]) -> list[Any]:
+    """``n`` states of fresh deals (``new_state()``, dealt from ``seed``) played by ``bot``
+    until ``reached``; a deal that ends first is skipped."""
+    rng = random.Random(seed)
+    out: list[Any] = []
+    while len(out) < n:
+        s = new_state()
+        s.deal_random(rng)
+        if _play_until(s, bot, rng, reached):
+            out.append(s)
+    return out
+
+
 def meitora_first_trick_states(n: int, seed: int = 0) -> list[Any]:
     """``n`` Meitora states at the first trick (bidding and negri by the heuristic bot)."""
     from ..bots.meitora_heuristic import MeitoraHeuristicBot
     from ..games.meitora import MeitoraState, Phase
 
-    rng = random.Random(seed)
-    bot = MeitoraHeuristicBot()
-    out: list[Any] = []
-    while len(out) < n:
-        s = MeitoraState()
-        s.deal_random(rng)
-        if _play_until(s, bot, rng, lambda st: st.phase is Phase.PLAY):
-            out.append(s)
-    return out
+    return _heuristic_states(MeitoraState, MeitoraHeuristicBot(), n, seed, lambda st: st.phase is Phase.PLAY)
 
 
 def _summary(times: list[float]) -> dict[str, float]:
@@ -82,24 +88,18 @@ def kakeya_positions(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
     from ..games.kakeya import KakeyaState
     from .kakeya import KakeyaPosition
 
-    rng = random.Random(seed)
-    bot = KakeyaHeuristicBot()
-    out: list[Any] = []
-
     def at_trick_start(st: Any) -> bool:
         return bool(st.phase.value == "play" and not st._trick
                     and st._hands[st.active_seats[0]].bit_count() == tricks_left)
 
-    while len(out) < n:
-        s = KakeyaState()
-        s.deal_random(rng)
-        if _play_until(s, bot, rng, at_trick_start):
-            idx = {x: i for i, x in enumerate(s.active_seats)}
-            seat = s.to_act
-            assert seat is not None
-            maxside = sum(1 << idx[x] for x in s.pair_seats(s.pair_of(seat)))
-            out.append(KakeyaPosition(s.trump.index, tuple(s._hands[x] for x in s.active_seats),  # type: ignore[arg-type]
-                                      idx[seat], (), maxside))
+    out: list[Any] = []
+    for s in _heuristic_states(KakeyaState, KakeyaHeuristicBot(), n, seed, at_trick_start):
+        idx = {x: i for i, x in enumerate(s.active_seats)}
+        seat = s.to_act
+        assert seat is not None
+        maxside = sum(1 << idx[x] for x in s.pair_seats(s.pair_of(seat)))
+        out.append(KakeyaPosition(s.trump.index, tuple(s._hands[x] for x in s.active_seats),
+                                  idx[seat], (), maxside))
     return out
 
 
@@ -164,16 +164,9 @@ def napoleon_states(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
     from ..bots.napoleon_heuristic import NapoleonHeuristicBot
     from ..games.napoleon import NapoleonState, Phase
 
-    rng = random.Random(seed)
-    bot = NapoleonHeuristicBot()
-    out: list[Any] = []
-    while len(out) < n:
-        s = NapoleonState()
-        s.deal_random(rng)
-        if _play_until(s, bot, rng, lambda st: st.phase is Phase.PLAY and not st._trick
-                       and len(st._tricks) == 10 - tricks_left):
-            out.append(s)
-    return out
+    return _heuristic_states(NapoleonState, NapoleonHeuristicBot(), n, seed,
+                             lambda st: st.phase is Phase.PLAY and not st._trick
+                             and len(st._tricks) == 10 - tricks_left)
 
 
 NAPOLEON_NODES = 5_000_000
@@ -217,18 +210,8 @@ def unsun_ending_states(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
     from ..bots.unsun_heuristic import UnsunHeuristicBot
     from ..games.unsun import UnsunOptions, UnsunState
 
-    rng = random.Random(seed)
-    bot = UnsunHeuristicBot()
-    out: list[Any] = []
-    for _ in range(n):
-        s = UnsunState(UnsunOptions(deals=1))
-        s.deal_random(rng)
-        for _ in range(4 * (12 - tricks_left)):
-            seat = s.to_act
-            assert seat is not None
-            s.apply(bot.choose(s.view(seat), rng))
-        out.append(s)
-    return out
+    return _heuristic_states(lambda: UnsunState(UnsunOptions(deals=1)), UnsunHeuristicBot(), n, seed,
+                             lambda st: not st._trick and st._hands[0].bit_count() == tricks_left)
 
 
 UNSUN_ENDINGS = ((3, 1), (4, 4), (5, 20), (6, 60))
