@@ -256,14 +256,9 @@ class MeitoraSearch:
 
     # -- bidding -----------------------------------------------------------------------------
     def _bid(self, view: MeitoraView, rng: random.Random) -> Action:
-        legal = view.legal_actions
-        broken = [a for a in legal if isinstance(a, Broken)]
-        if broken:
-            return broken[0]
-        bids = [a for a in legal if isinstance(a, Bid)]
-        passing = next(a for a in legal if isinstance(a, Pass))
-        if not bids:
-            return passing
+        forced, bids, passing = _bidding_choices(view.legal_actions)
+        if forced is not None:
+            return forced
         assert view.seat is not None
         me = view.seat
         hand = [c.id for c in view.hand]
@@ -441,13 +436,9 @@ class MeitoraOracle:
         return best
 
     def _bid(self, state: MeitoraState, legal: tuple[Action, ...], seat: int) -> Action:
-        broken = [a for a in legal if isinstance(a, Broken)]
-        if broken:
-            return broken[0]
-        bids = [a for a in legal if isinstance(a, Bid)]
-        passing = next(a for a in legal if isinstance(a, Pass))
-        if not bids:
-            return passing
+        forced, bids, passing = _bidding_choices(legal)
+        if forced is not None:
+            return forced
         hand = list(ids_of(state._hands[seat]))
         eleven = hand + [state._agari]
         best: Action = passing
@@ -461,6 +452,17 @@ class MeitoraOracle:
                 if b.strain == strain and deal_points(b.count, t) > best_pts:
                     best, best_pts = b, deal_points(b.count, t)
         return best
+
+
+def _bidding_choices(legal: tuple[Action, ...]) -> tuple[Action | None, list[Bid], Action]:
+    """A bidding turn's choices: the action to take without thinking (broken, declared
+    whenever the hand allows it; a pass when no bid is left), the legal bids, and the pass."""
+    broken = next((a for a in legal if isinstance(a, Broken)), None)
+    if broken is not None:
+        return broken, [], broken
+    bids = [a for a in legal if isinstance(a, Bid)]
+    passing = next(a for a in legal if isinstance(a, Pass))
+    return (None if bids else passing), bids, passing
 
 
 register_search("meitora", MeitoraSearch, MeitoraOracle)
