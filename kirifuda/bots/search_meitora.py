@@ -271,11 +271,7 @@ class MeitoraSearch:
         pool = [c for c in DECK_IDS if not mine >> c & 1]
         tricks: dict[str, list[float]] = {s: [] for s in ranked}
         for _ in range(self.level.bid_samples):
-            rng.shuffle(pool)
-            others = [s for s in range(4) if s != me]
-            hands = [0, 0, 0, 0]
-            for i, s in enumerate(others):
-                hands[s] = _mask(pool[10 * i:10 * i + 10])
+            hands = _deal_others(pool, me, rng)
             agari = pool[30]
             for strain in ranked:
                 si = STRAINS.index(strain)
@@ -310,11 +306,7 @@ class MeitoraSearch:
         count = view.contract.count
         totals = {c: 0.0 for c in candidates}
         for _ in range(self.level.discard_samples):
-            rng.shuffle(pool)
-            others = [s for s in range(4) if s != me]
-            hands = [0, 0, 0, 0]
-            for i, s in enumerate(others):
-                hands[s] = _mask(pool[10 * i:10 * i + 10])
+            hands = _deal_others(pool, me, rng)
             for c in candidates:
                 h = list(hands)
                 h[me] = mine & ~(1 << c)
@@ -323,6 +315,16 @@ class MeitoraSearch:
                 totals[c] += deal_points(count, t) + 0.01 * t
         best = max(candidates, key=lambda c: (totals[c], -candidates.index(c)))
         return next(a for a in legal if a.cards[0].id == best)
+
+
+def _deal_others(pool: list[int], me: int, rng: random.Random) -> list[int]:
+    """Shuffle ``pool`` (the cards ``me`` does not hold) and deal ten to each other seat, in
+    seat order; the rest of ``pool`` is what they left (the agari first)."""
+    rng.shuffle(pool)
+    hands = [0, 0, 0, 0]
+    for i, s in enumerate(s for s in range(4) if s != me):
+        hands[s] = _mask(pool[10 * i:10 * i + 10])
+    return hands
 
 
 def _negri_badness(hand: list[int], c: int, si: int) -> tuple[int, int, int]:
