@@ -369,6 +369,12 @@ static void canonical(const S *s, u64 *key) {
 
 static int ab(S *s, int alpha, int beta, int *rel);
 static void new_generation(void);
+#ifdef STATS
+long long st_tn[8], st_cut[8], st_cut1[8], st_allnode[8], st_ts, st_sure, st_quick, st_tthit, st_ttexact, st_store, st_probe, st_movesum[8];
+#define ST(x) x
+#else
+#define ST(x)
+#endif
 
 static inline void rel_max(int *a, const int *b) { for (int i = 0; i < NSUIT; i++) if (b[i] > a[i]) a[i] = b[i]; }
 
@@ -442,6 +448,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     if (!r->has_points && !r->special) {
         int sure[2], depth[2];
         sure_tricks(s, sure, depth);
+        ST(st_ts++;)
         if (sure[1] * r->trick_base >= beta) { rel[r->top_suit] = depth[1]; return sure[1] * r->trick_base; }
         if (maxv - sure[0] * r->trick_base <= alpha) { rel[r->top_suit] = depth[0]; return maxv - sure[0] * r->trick_base; }
         int qrel[NSUIT];
@@ -450,7 +457,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
             int cut = 0;
             if (s->maxside[s->leader]) { if (q >= beta) cut = 1; }
             else if (maxv - q <= alpha) cut = 1;
-            if (cut) {
+            if (cut) { ST(st_quick++;)
                 for (int su = 0; su < NSUIT; su++) rel[su] = qrel[su];
                 return s->maxside[s->leader] ? q : maxv - q;
             }
@@ -478,7 +485,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         int same = 1;
         for (int p = 0; p < np; p++) if ((key[p] & rm) != e->k[p]) { same = 0; break; }
         if (!same) continue;
-        if (e->lo >= beta || e->hi <= alpha) {
+        if (e->lo >= beta || e->hi <= alpha) { ST(st_tthit++;)
             int v = e->lo >= beta ? e->lo : e->hi;
             slots_rel(r, e->relmask, rel);
             if (prev) {               /* move to the front: entries that cut are found first */
@@ -603,6 +610,7 @@ static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int 
 static int ab(S *s, int alpha, int beta, int *rel) {
     const Rules *r = s->r;
     s->nodes++;
+    ST(st_tn[s->tn]++;)
     if (s->limit && s->nodes > s->limit) s->aborted = 1;
     if (s->aborted) { for (int i = 0; i < NSUIT; i++) rel[i] = 0; return alpha; }
     int seat = (s->leader + s->tn) % r->np;
@@ -625,14 +633,20 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     for (int i = 0; i < n; i++) {
         int v = child(s, seat, &mv[i], alpha, beta, crel);
         if (s->aborted) return v;
-        rel_max(rel, crel);
         if (ismax) {
             if (v > best) { best = v; bi = i; if (best > alpha) alpha = best; }
         } else {
             if (v < best) { best = v; bi = i; if (best < beta) beta = best; }
         }
-        if (alpha >= beta) break;
+        if (alpha >= beta) {
+            /* a cut: the bound rests on this choice alone (its cards, not the others') */
+            memcpy(rel, crel, sizeof(crel));
+            ST(st_cut[s->tn]++; if (i==0) st_cut1[s->tn]++;)
+            break;
+        }
+        rel_max(rel, crel);
     }
+    ST(st_movesum[s->tn] += n;)
     if (s->tn == 0) { s->best_card = mv[bi].card; s->best_led = mv[bi].led; }
     return best;
 }
@@ -949,7 +963,20 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     return Py_BuildValue("NL", out, total);
 }
 
+#ifdef STATS
+static PyObject *py_stats(PyObject *self, PyObject *args) {
+    PyObject *d = Py_BuildValue("{s:[LLLL],s:[LLLL],s:[LLLL],s:[LLLL],s:L,s:L,s:L}",
+      "tn", st_tn[0], st_tn[1], st_tn[2], st_tn[3], "cut", st_cut[0], st_cut[1], st_cut[2], st_cut[3],
+      "cut1", st_cut1[0], st_cut1[1], st_cut1[2], st_cut1[3], "moves", st_movesum[0], st_movesum[1], st_movesum[2], st_movesum[3],
+      "trickstarts", st_ts, "quick", st_quick, "tthit", st_tthit);
+    memset(st_tn,0,sizeof st_tn); memset(st_cut,0,sizeof st_cut); memset(st_cut1,0,sizeof st_cut1); memset(st_movesum,0,sizeof st_movesum); st_ts=st_quick=st_tthit=0;
+    return d;
+}
+#endif
 static PyMethodDef methods[] = {
+#ifdef STATS
+    {"stats", py_stats, METH_NOARGS, ""},
+#endif
     {"make_rules", py_make_rules, METH_VARARGS, "Compile a game's trick rules."},
     {"solve", py_solve, METH_VARARGS, "The exact value of a position: (value, nodes)."},
     {"solve_moves", py_solve_moves, METH_VARARGS, "The exact value after each choice: ([(card, led, value)], nodes)."},
