@@ -630,7 +630,18 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     int bi = 0;
     for (int i = 0; i < NSUIT; i++) rel[i] = 0;
     int crel[NSUIT];
+    /* Small cards (as DDS does): once a card below the lowest relevant card of its suit has
+     * been searched, another such card of the suit (with the same points) gives the same
+     * value: the cards that decided it are the same.  floor[su]: the lowest relevant card's
+     * bit then (cards below it are skipped), -1 until a small card of the suit is searched. */
+    int floor_bit[NSUIT], floor_pts[NSUIT];
+    for (int i = 0; i < NSUIT; i++) floor_bit[i] = -1;
+    u64 live = r->all_mask & ~s->gone & ~r->nomerge_mask;
+    int skip_ok = !r->special;
     for (int i = 0; i < n; i++) {
+        int c = mv[i].card, su = r->isuit[c];
+        if (skip_ok && floor_bit[su] >= 0 && c < floor_bit[su] && r->points[c] == floor_pts[su]
+            && !((r->nomerge_mask >> c) & 1)) continue;
         int v = child(s, seat, &mv[i], alpha, beta, crel);
         if (s->aborted) return v;
         if (ismax) {
@@ -645,6 +656,15 @@ static int ab(S *s, int alpha, int beta, int *rel) {
             break;
         }
         rel_max(rel, crel);
+        if (skip_ok && floor_bit[su] < 0 && !((r->nomerge_mask >> c) & 1)) {
+            /* the lowest relevant card of the suit now (bit 64: every card is relevant) */
+            u64 x = live & r->suit_mask[su];
+            int low = -1;
+            for (int k = 0; k < rel[su] && x; k++) { low = highbit(x); x ^= 1ULL << low; }
+            if (rel[su] == 0) low = 64;       /* no card of the suit mattered */
+            else if (!x) low = -1;            /* every card of the suit mattered */
+            if (low >= 0 && c < low) { floor_bit[su] = low; floor_pts[su] = r->points[c]; }
+        }
     }
     ST(st_movesum[s->tn] += n;)
     if (s->tn == 0) { s->best_card = mv[bi].card; s->best_led = mv[bi].led; }
