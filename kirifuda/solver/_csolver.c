@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #define MAXP 6
 #define NSUIT 5
@@ -102,6 +103,7 @@ typedef struct {
     int tn, led, leader;
     int first;                       /* the current trick is the deal's first (special rules) */
     int hint_card, hint_led, best_card, best_led;
+    signed char killer[16][MAXP];    /* [cards left][place in trick]: the last choice that cut */
     long long nodes, limit;   /* limit: stop after this many nodes (0: none) */
     int aborted;
 } S;
@@ -305,7 +307,7 @@ static int quick_tricks(const S *s, int *qrel) {
     u64 mine = s->hands[me];
     u64 special = r->free_mask | r->multi_lead_mask;
     int trump = r->trump;
-    int total = 0;
+    int total = 0, drawn = 0;
     for (int i = 0; i < NSUIT; i++) qrel[i] = 0;
     /* trumps first: cashing them does not change who can ruff the other suits */
     for (int k = 0; k < NSUIT; k++) {
@@ -322,16 +324,30 @@ static int quick_tricks(const S *s, int *qrel) {
             run++;
         }
         if (run == 0) continue;
-        if (su != trump && trump >= 0) {
+        qrel[su] = run;
+        int longest = 0, opp_longest = 0;    /* the other hands' holdings of the suit */
+        for (int p = 0; p < np; p++) {
+            if (p == me) continue;
+            int l = popc(s->hands[p] & r->suit_mask[su]);
+            if (l > longest) longest = l;
+            if (s->maxside[p] != s->maxside[me] && l > opp_longest) opp_longest = l;
+        }
+        int ruff = 0;
+        if (su != trump && trump >= 0 && !drawn) {
             for (int i = 0; i < nopp; i++) {
                 if (opp_hand[i] & r->suit_mask[trump]) {
                     int l = popc(opp_hand[i] & r->suit_mask[su]);
                     if (l < run) run = l;
+                    ruff = 1;
                 }
             }
         }
+        /* long cards: once the top run has exhausted every other hand, the rest of the
+         * leader's cards of the suit win too (unless an opponent can ruff them) */
+        if (!ruff && run >= longest) run = popc(m);
+        /* trumps drawn: the opponents cannot ruff what follows */
+        if (su == trump && run >= opp_longest) drawn = 1;
         total += run;
-        qrel[su] = run;
     }
     if (mine & r->free_mask) total += 1;
     int left = popc(mine);
@@ -370,7 +386,7 @@ static void canonical(const S *s, u64 *key) {
 static int ab(S *s, int alpha, int beta, int *rel);
 static void new_generation(void);
 #ifdef STATS
-long long st_tn[8], st_cut[8], st_cut1[8], st_allnode[8], st_ts, st_sure, st_quick, st_tthit, st_ttexact, st_store, st_probe, st_movesum[8];
+long long st_lts[16], st_lhit[16], st_lq[16], st_lnodes[16], st_tn[8], st_cut[8], st_cut1[8], st_allnode[8], st_ts, st_sure, st_quick, st_tthit, st_ttexact, st_store, st_probe, st_movesum[8];
 #define ST(x) x
 #else
 #define ST(x)
@@ -448,7 +464,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     if (!r->has_points && !r->special) {
         int sure[2], depth[2];
         sure_tricks(s, sure, depth);
-        ST(st_ts++;)
+        ST(st_ts++; st_lts[left]++;)
         if (sure[1] * r->trick_base >= beta) { rel[r->top_suit] = depth[1]; return sure[1] * r->trick_base; }
         if (maxv - sure[0] * r->trick_base <= alpha) { rel[r->top_suit] = depth[0]; return maxv - sure[0] * r->trick_base; }
         int qrel[NSUIT];
@@ -457,7 +473,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
             int cut = 0;
             if (s->maxside[s->leader]) { if (q >= beta) cut = 1; }
             else if (maxv - q <= alpha) cut = 1;
-            if (cut) { ST(st_quick++;)
+            if (cut) { ST(st_quick++; st_lq[left]++;)
                 for (int su = 0; su < NSUIT; su++) rel[su] = qrel[su];
                 return s->maxside[s->leader] ? q : maxv - q;
             }
@@ -485,7 +501,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         int same = 1;
         for (int p = 0; p < np; p++) if ((key[p] & rm) != e->k[p]) { same = 0; break; }
         if (!same) continue;
-        if (e->lo >= beta || e->hi <= alpha) { ST(st_tthit++;)
+        if (e->lo >= beta || e->hi <= alpha) { ST(st_tthit++; st_lhit[left]++;)
             int v = e->lo >= beta ? e->lo : e->hi;
             slots_rel(r, e->relmask, rel);
             if (prev) {               /* move to the front: entries that cut are found first */
@@ -610,7 +626,7 @@ static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int 
 static int ab(S *s, int alpha, int beta, int *rel) {
     const Rules *r = s->r;
     s->nodes++;
-    ST(st_tn[s->tn]++;)
+    ST(st_tn[s->tn]++; st_lnodes[popc(s->hands[s->leader])]++;)
     if (s->limit && s->nodes > s->limit) s->aborted = 1;
     if (s->aborted) { for (int i = 0; i < NSUIT; i++) rel[i] = 0; return alpha; }
     int seat = (s->leader + s->tn) % r->np;
@@ -620,6 +636,13 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     int hint = -1, hint_led = 0;
     if (s->tn == 0) { hint = s->hint_card; hint_led = s->hint_led; s->hint_card = -1; }
     order_moves(s, seat, mv, n);
+    int left = popc(s->hands[seat]);
+    int kc = s->killer[left][s->tn];
+    if (kc >= 0 && s->tn == 0) {
+        for (int i = 1; i < n; i++) if (mv[i].card == kc) {
+            Move m = mv[i]; memmove(&mv[1], &mv[0], i * sizeof(Move)); mv[0] = m; break;
+        }
+    }
     if (hint >= 0) {
         for (int i = 1; i < n; i++) if (mv[i].card == hint && mv[i].led == hint_led) {
             Move m = mv[i]; memmove(&mv[1], &mv[0], i * sizeof(Move)); mv[0] = m; break;
@@ -652,6 +675,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
         if (alpha >= beta) {
             /* a cut: the bound rests on this choice alone (its cards, not the others') */
             memcpy(rel, crel, sizeof(crel));
+            s->killer[left][s->tn] = (signed char)c;
             ST(st_cut[s->tn]++; if (i==0) st_cut1[s->tn]++;)
             break;
         }
@@ -878,6 +902,7 @@ static int setup(S *s, PyObject *cap, PyObject *hands, int leader, PyObject *tri
     memset(s, 0, sizeof(*s));
     s->r = r;
     s->hint_card = -1;
+    memset(s->killer, -1, sizeof(s->killer));
     PyObject *fast = PySequence_Fast(hands, "hands");
     if (!fast) return -1;
     if (PySequence_Fast_GET_SIZE(fast) != r->np) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "one hand per player"); return -1; }
@@ -989,6 +1014,8 @@ static PyObject *py_stats(PyObject *self, PyObject *args) {
       "tn", st_tn[0], st_tn[1], st_tn[2], st_tn[3], "cut", st_cut[0], st_cut[1], st_cut[2], st_cut[3],
       "cut1", st_cut1[0], st_cut1[1], st_cut1[2], st_cut1[3], "moves", st_movesum[0], st_movesum[1], st_movesum[2], st_movesum[3],
       "trickstarts", st_ts, "quick", st_quick, "tthit", st_tthit);
+    for (int i=1;i<=13;i++) if (st_lts[i]) printf("left %2d: trickstarts %9lld tthit %5.1f%% quick %5.1f%% nodes %9lld\n", i, st_lts[i], 100.0*st_lhit[i]/st_lts[i], 100.0*st_lq[i]/st_lts[i], st_lnodes[i]);
+    memset(st_lts,0,sizeof st_lts);memset(st_lhit,0,sizeof st_lhit);memset(st_lq,0,sizeof st_lq);memset(st_lnodes,0,sizeof st_lnodes);
     memset(st_tn,0,sizeof st_tn); memset(st_cut,0,sizeof st_cut); memset(st_cut1,0,sizeof st_cut1); memset(st_movesum,0,sizeof st_movesum); st_ts=st_quick=st_tthit=0;
     return d;
 }
