@@ -204,27 +204,32 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
     if (s->tn == 0) {
         u64 others = 0;
         for (int p = 0; p < r->np; p++) if (p != seat) others |= s->hands[p];
+        int left = popc(s->hands[seat]);
         for (int i = 0; i < n; i++) {
             int c = mv[i].card;
             int su = r->isuit[c];
             int st = r->strength[su][c];
+            if ((r->multi_lead_mask >> c) & 1) { mv[i].score = 300 + (mv[i].led == NOSUIT ? 1 : 0); continue; }
             int master = !(others & r->suit_mask[su] & above(c)) && !(((r->free_mask >> c) & 1) && (others & r->free_mask));
-            if ((r->multi_lead_mask >> c) & 1) mv[i].score = 300 + (mv[i].led == NOSUIT ? 1 : 0);
-            else if (master) mv[i].score = 2000 + st;
-            else {
-                /* a low card first; better towards a partner who holds the suit's master, worse
-                 * into an opponent who is void in it and can ruff */
-                int sc = 1000 - st;
-                u64 live_su = others & r->suit_mask[su];
-                for (int p = 0; p < r->np; p++) {
-                    if (p == seat || !live_su) continue;
-                    if (s->maxside[p] == s->maxside[seat]) {
-                        if ((s->hands[p] >> highbit(live_su)) & 1) sc += 400;
-                    } else if (r->trump >= 0 && su != r->trump && !(s->hands[p] & r->suit_mask[su])
-                               && (s->hands[p] & r->suit_mask[r->trump])) sc -= 400;
+            /* the opponents' cards of the suit (a void counts as long): fewer, a smaller search */
+            int opplen = 0, ruff = 0, pruff = 0, pmaster = 0;
+            u64 live_su = others & r->suit_mask[su];
+            for (int p = 0; p < r->np; p++) {
+                if (p == seat) continue;
+                int l = popc(s->hands[p] & r->suit_mask[su]);
+                int void_trumps = r->trump >= 0 && su != r->trump && l == 0 && (s->hands[p] & r->suit_mask[r->trump]);
+                if (s->maxside[p] == s->maxside[seat]) {
+                    if (live_su && ((s->hands[p] >> highbit(live_su)) & 1)) pmaster = 1;
+                    if (void_trumps) pruff = 1;
+                } else {
+                    opplen += l ? l : left + 1;
+                    if (void_trumps) ruff = 1;
                 }
-                mv[i].score = sc;
             }
+            int sc = -(opplen * 32) / 13 + (ruff ? -120 : 0) + (pruff ? 170 : 0);
+            if (master) sc += ruff ? 1000 : 2000 + st;
+            else sc += 1000 - st + (pmaster ? 400 : 0);
+            mv[i].score = sc;
         }
     } else {
         const short *stl = r->strength[s->led];
@@ -236,9 +241,12 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
             int c = mv[i].card;
             int v = stl[c];
             int free = (r->free_mask >> c) & 1;
-            if (partner_winning) mv[i].score = (free ? -5000 : 0) - v * 4 - r->points[c] * (s->maxside[seat] ? -1 : 1);
+            /* a card that cannot matter to this trick (a discard): the lowest of its suit
+             * first, from the longest holding */
+            int low = v ? v * 4 : 2 * popc(r->suit_mask[r->isuit[c]] & ~above(c)) - popc(s->hands[seat] & r->suit_mask[r->isuit[c]]);
+            if (partner_winning) mv[i].score = (free ? -5000 : 0) - low - r->points[c] * (s->maxside[seat] ? -1 : 1);
             else if (v > bv) mv[i].score = (free ? 3000 : 5000) - v;
-            else mv[i].score = -v * 4 - r->points[c];
+            else mv[i].score = -low - r->points[c];
         }
     }
     for (int i = 1; i < n; i++) {
@@ -386,7 +394,7 @@ static void canonical(const S *s, u64 *key) {
 static int ab(S *s, int alpha, int beta, int *rel);
 static void new_generation(void);
 #ifdef STATS
-long long st_lts[16], st_lhit[16], st_lq[16], st_lnodes[16], st_tn[8], st_cut[8], st_cut1[8], st_allnode[8], st_ts, st_sure, st_quick, st_tthit, st_ttexact, st_store, st_probe, st_movesum[8];
+long long st_trickn, st_lts[16], st_lhit[16], st_lq[16], st_lnodes[16], st_tn[8], st_cut[8], st_cut1[8], st_allnode[8], st_ts, st_sure, st_quick, st_tthit, st_ttexact, st_store, st_probe, st_movesum[8];
 #define ST(x) x
 #else
 #define ST(x)
@@ -586,6 +594,7 @@ static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int 
         s->tn = 0;
         s->first = 0;
         s->gone |= tmask;
+        ST(st_trickn++;)
         v = w + ab_trick_start(s, alpha - w, beta - w, rel);
         s->gone &= ~tmask;
         s->first = saved_first;
@@ -1009,6 +1018,7 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
 }
 
 #ifdef STATS
+static PyObject *py_trickn(PyObject *self, PyObject *args) { long long t = st_trickn; st_trickn = 0; return PyLong_FromLongLong(t); }
 static PyObject *py_stats(PyObject *self, PyObject *args) {
     PyObject *d = Py_BuildValue("{s:[LLLL],s:[LLLL],s:[LLLL],s:[LLLL],s:L,s:L,s:L}",
       "tn", st_tn[0], st_tn[1], st_tn[2], st_tn[3], "cut", st_cut[0], st_cut[1], st_cut[2], st_cut[3],
@@ -1023,6 +1033,7 @@ static PyObject *py_stats(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
 #ifdef STATS
     {"stats", py_stats, METH_NOARGS, ""},
+    {"trickn", py_trickn, METH_NOARGS, ""},
 #endif
     {"make_rules", py_make_rules, METH_VARARGS, "Compile a game's trick rules."},
     {"solve", py_solve, METH_VARARGS, "The exact value of a position: (value, nodes)."},
