@@ -237,6 +237,18 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
         for (int i = 1; i < s->tn; i++) { int v = stl[s->tcard[i]]; if (v > bv) { bv = v; bi = i; } }
         int wseat = (s->leader + bi) % r->np;
         int partner_winning = s->maxside[wseat] == s->maxside[seat];
+        /* the strongest card an opponent still to play can put on the trick */
+        int opp_max = -1;
+        for (int k = s->tn + 1; k < r->np; k++) {
+            int p = (s->leader + k) % r->np;
+            if (s->maxside[p] == s->maxside[seat]) continue;
+            u64 l = legal_mask(r, s->hands[p], 1, s->led);
+            while (l) { int x = lowbit(l); l &= l - 1; if (stl[x] > opp_max) opp_max = stl[x]; }
+        }
+        /* a partner's card an opponent can still beat is not a won trick: beat it (the
+         * cheapest card that holds first), as an opponent's */
+        if (opp_max > bv) partner_winning = 0;
+        int need = bv > opp_max ? bv : opp_max;
         for (int i = 0; i < n; i++) {
             int c = mv[i].card;
             int v = stl[c];
@@ -245,6 +257,7 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
              * first, from the longest holding */
             int low = v ? v * 4 : 2 * popc(r->suit_mask[r->isuit[c]] & ~above(c)) - popc(s->hands[seat] & r->suit_mask[r->isuit[c]]);
             if (partner_winning) mv[i].score = (free ? -5000 : 0) - low - r->points[c] * (s->maxside[seat] ? -1 : 1);
+            else if (v > need) mv[i].score = (free ? 3000 : 6000) - v;
             else if (v > bv) mv[i].score = (free ? 3000 : 5000) - v;
             else mv[i].score = -low - r->points[c];
         }
