@@ -407,7 +407,7 @@ static void canonical(const S *s, u64 *key) {
 static int ab(S *s, int alpha, int beta, int *rel);
 static void new_generation(void);
 #ifdef STATS
-long long st_trickn, st_lts[16], st_lhit[16], st_lq[16], st_lnodes[16], st_tn[8], st_cut[8], st_cut1[8], st_allnode[8], st_ts, st_sure, st_quick, st_tthit, st_ttexact, st_store, st_probe, st_movesum[8];
+long long st_q2, st_trickn, st_lts[16], st_lhit[16], st_lq[16], st_lnodes[16], st_tn[8], st_cut[8], st_cut1[8], st_allnode[8], st_ts, st_sure, st_quick, st_tthit, st_ttexact, st_store, st_probe, st_movesum[8];
 #define ST(x) x
 #else
 #define ST(x)
@@ -652,6 +652,43 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     if (s->limit && s->nodes > s->limit) s->aborted = 1;
     if (s->aborted) { for (int i = 0; i < NSUIT; i++) rel[i] = 0; return alpha; }
     int seat = (s->leader + s->tn) % r->np;
+    if (s->tn > 0 && !r->has_points && !r->special) {
+        /* The trick is the side's whatever the others play: its strongest card still to come
+         * (or on the table) beats every card an opponent still to play may put on it.  A
+         * bound of one trick for that side; relevant: the cards down to that card. */
+        const short *stl = r->strength[s->led];
+        int side = s->maxside[seat];
+        int our = -1, our_card = -1, opp = -1;
+        for (int i = 0; i < s->tn; i++) {
+            int v = stl[s->tcard[i]];
+            if (s->maxside[(s->leader + i) % r->np] == side) { if (v > our) { our = v; our_card = s->tcard[i]; } }
+            else if (v > opp) opp = v;
+        }
+        for (int k = s->tn; k < r->np; k++) {
+            int p = (s->leader + k) % r->np;
+            u64 l = legal_mask(r, s->hands[p], 1, s->led);
+            int mine = s->maxside[p] == side;
+            while (l) {
+                int x = lowbit(l); l &= l - 1;
+                int v = stl[x];
+                if (mine) { if (v > our) { our = v; our_card = x; } }
+                else if (v > opp) opp = v;
+            }
+        }
+        if (our > opp) {
+            int maxv = popc(s->hands[seat]) * r->trick_base;
+            int v = side ? r->trick_base : maxv - r->trick_base;
+            if (side ? v >= beta : v <= alpha) {
+                for (int i = 0; i < NSUIT; i++) rel[i] = 0;
+                if (!((r->nomerge_mask >> our_card) & 1)) {
+                    int su = r->isuit[our_card];
+                    rel[su] = popc(r->all_mask & ~s->gone & ~r->nomerge_mask & r->suit_mask[su] & above(our_card)) + 1;
+                }
+                ST(st_q2++;)
+                return v;
+            }
+        }
+    }
     u64 legal = legal_mask(r, s->hands[seat], s->tn, s->led);
     Move mv[NCARD * 2];
     int n = gen_moves(s, seat, legal, mv);
@@ -1038,6 +1075,7 @@ static PyObject *py_stats(PyObject *self, PyObject *args) {
       "cut1", st_cut1[0], st_cut1[1], st_cut1[2], st_cut1[3], "moves", st_movesum[0], st_movesum[1], st_movesum[2], st_movesum[3],
       "trickstarts", st_ts, "quick", st_quick, "tthit", st_tthit);
     for (int i=1;i<=13;i++) if (st_lts[i]) printf("left %2d: trickstarts %9lld tthit %5.1f%% quick %5.1f%% nodes %9lld\n", i, st_lts[i], 100.0*st_lhit[i]/st_lts[i], 100.0*st_lq[i]/st_lts[i], st_lnodes[i]);
+    printf("q2 cuts %lld\n", st_q2); st_q2 = 0;
     memset(st_lts,0,sizeof st_lts);memset(st_lhit,0,sizeof st_lhit);memset(st_lq,0,sizeof st_lq);memset(st_lnodes,0,sizeof st_lnodes);
     memset(st_tn,0,sizeof st_tn); memset(st_cut,0,sizeof st_cut); memset(st_cut1,0,sizeof st_cut1); memset(st_movesum,0,sizeof st_movesum); st_ts=st_quick=st_tthit=0;
     return d;
