@@ -227,6 +227,19 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
                 }
             }
             int sc = -(opplen * 32) / 13 + (ruff ? -120 : 0) + (pruff ? 170 : 0);
+            if (live_su && r->np == 4 && s->maxside[(seat + 2) % 4] == s->maxside[seat]
+                && s->maxside[(seat + 1) % 4] != s->maxside[seat]) {
+                /* into the last hand's top cards: worse; the next hand's top card with the
+                 * partner's second: better (DDS's weights) */
+                int lho = (seat + 1) % 4, part = (seat + 2) % 4, rho = (seat + 3) % 4;
+                u64 rest = live_su;
+                int h1 = highbit(rest); rest ^= 1ULL << h1;
+                int h2 = rest ? highbit(rest) : -1;
+                u64 hr = s->hands[rho];
+                if ((((hr >> h1) & 1) || (h2 >= 0 && ((hr >> h2) & 1))) && popc(hr & r->suit_mask[su]) != 1) sc -= 120;
+                else if (((s->hands[lho] >> h1) & 1) && h2 >= 0 && ((s->hands[part] >> h2) & 1)
+                         && popc(s->hands[part] & r->suit_mask[su]) != 1) sc += 270;
+            }
             if (master) sc += ruff ? 1000 : 2000 + st;
             else sc += 1000 - st + (pmaster ? 400 : 0);
             mv[i].score = sc;
