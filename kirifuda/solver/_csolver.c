@@ -79,6 +79,9 @@ typedef struct {
     int16_t lo, hi;
     uint8_t leader, left;
     int8_t best_card, best_led;
+#ifdef DEBUGV
+    u64 src[MAXP]; int src_rel[NSUIT];
+#endif
 } Ent;
 
 /* Entries are chained per suit-length signature (a position matches entries of other cards'
@@ -162,14 +165,14 @@ static inline int trick_value(const S *s) {
     return v;
 }
 
-typedef struct { int card, led, score; } Move;
+typedef struct { int card, led, score, low; } Move;  /* low: the lowest card of a merged run */
 
 static inline void add_move(const S *s, int c, Move *mv, int *n) {
     const Rules *r = s->r;
     if (s->tn == 0 && ((r->multi_lead_mask >> c) & 1)) {
-        for (int j = 0; j < r->n_lead_choices; j++) { mv[*n].card = c; mv[*n].led = r->lead_choices[j]; (*n)++; }
+        for (int j = 0; j < r->n_lead_choices; j++) { mv[*n].card = mv[*n].low = c; mv[*n].led = r->lead_choices[j]; (*n)++; }
     } else {
-        mv[*n].card = c; mv[*n].led = (s->tn == 0) ? r->isuit[c] : s->led; (*n)++;
+        mv[*n].card = mv[*n].low = c; mv[*n].led = (s->tn == 0) ? r->isuit[c] : s->led; (*n)++;
     }
 }
 
@@ -191,7 +194,7 @@ static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
             x ^= 1ULL << c;
             if (!((ls >> c) & 1)) { prev = -1; continue; }
             if (prev >= 0 && ((mergeable >> c) & 1) && ((mergeable >> prev) & 1)
-                && r->points[c] == r->points[prev]) { prev = c; continue; }
+                && r->points[c] == r->points[prev]) { prev = c; mv[n - 1].low = c; continue; }
             prev = c;
             add_move(s, c, mv, &n);
         }
@@ -481,10 +484,76 @@ static int horizon_value(const S *s) {
     return pts * (2 * side + 1) / (2 * all + 2);
 }
 
+#ifdef DEBUGV
+static int reason;
+static Ent *hit_entry;
+static int brute(S *s, int alpha, int beta) {
+    const Rules *r = s->r;
+    int np = r->np;
+    if (s->tn == 0 && popc(s->hands[s->leader]) == 0) return 0;
+    int seat = (s->leader + s->tn) % np;
+    u64 legal = legal_mask(r, s->hands[seat], s->tn, s->led);
+    int ismax = s->maxside[seat];
+    int best = ismax ? -1000 : 1000;
+    while (legal) {
+        int c = lowbit(legal); legal &= legal - 1;
+        int nl = ((r->multi_lead_mask >> c) & 1) && s->tn == 0 ? r->n_lead_choices : 1;
+        for (int j = 0; j < nl; j++) {
+            Move m; m.card = c; m.led = s->tn == 0 ? (((r->multi_lead_mask >> c) & 1) ? r->lead_choices[j] : r->isuit[c]) : s->led;
+            int seatc = seat;
+            u64 b = 1ULL << c; int saved_led = s->led;
+            s->hands[seatc] ^= b; s->tcard[s->tn] = c; if (s->tn == 0) s->led = m.led; s->tn++;
+            int v;
+            if (s->tn == np) {
+                int wi = trick_winner_idx(s);
+                int w = s->maxside[(s->leader + wi) % np] ? trick_value(s) : 0;
+                int sl = s->leader; int sc[MAXP]; memcpy(sc, s->tcard, sizeof sc);
+                s->leader = (s->leader + wi) % np; s->tn = 0;
+                v = w + brute(s, alpha - w, beta - w);
+                s->leader = sl; memcpy(s->tcard, sc, sizeof sc); s->tn = np;
+            } else v = brute(s, alpha, beta);
+            s->tn--; s->led = saved_led; s->hands[seatc] ^= b;
+            if (ismax) { if (v > best) best = v; if (best > alpha) alpha = best; }
+            else { if (v < best) best = v; if (best < beta) beta = best; }
+            if (alpha >= beta) return best;
+        }
+    }
+    return best;
+}
+static int ab_trick_start_impl(S *s, int alpha, int beta, int *rel);
+static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
+    int v = ab_trick_start_impl(s, alpha, beta, rel);
+    int left = popc(s->hands[s->leader]);
+    if (!s->aborted && left <= VLEFT && left >= 2) {
+        S t = *s;
+        int exact = brute(&t, -1000, 1000);
+        int ok = v >= beta ? exact >= v : (v <= alpha ? exact <= v : exact == v);
+        if (!ok) {
+            printf("WRONG reason %d left %d leader %d alpha %d beta %d v %d exact %d rel %d %d %d %d %d hands", reason, left, s->leader, alpha, beta, v, exact, rel[0], rel[1], rel[2], rel[3], rel[4]);
+            for (int p = 0; p < s->r->np; p++) { u64 h = s->hands[p]; printf(" ["); while (h) { int c = lowbit(h); h &= h-1; printf("%d ", s->r->card_of[c]); } printf("]"); }
+            printf("\n");
+            if (reason == 3) {
+                Ent *e = hit_entry;
+                printf("   entry lo %d hi %d relmask %llx src_rel %d %d %d %d %d src hands", e->lo, e->hi, (unsigned long long)e->relmask, e->src_rel[0], e->src_rel[1], e->src_rel[2], e->src_rel[3], e->src_rel[4]);
+                for (int p = 0; p < s->r->np; p++) { u64 h = e->src[p]; printf(" ["); while (h) { int c = lowbit(h); h &= h-1; printf("%d ", s->r->card_of[c]); } printf("]"); }
+                printf("\n");
+            }
+        }
+    }
+    return v;
+}
+#define REASON(x) reason = (x)
+#define ST0(x) x
+#define ab_trick_start ab_trick_start_impl
+#else
+#define REASON(x)
+#define ST0(x)
+#endif
 static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     const Rules *r = s->r;
     int np = r->np;
     for (int i = 0; i < NSUIT; i++) rel[i] = 0;
+    REASON(0);
     int left = popc(s->hands[s->leader]);
     if (left == 0) return 0;
     if (left == 1) return last_trick_rel(s, rel);
@@ -499,6 +568,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         int sure[2], depth[2];
         sure_tricks(s, sure, depth);
         ST(st_ts++; st_lts[left]++;)
+        REASON(1);
         if (sure[1] * r->trick_base >= beta) { rel[r->top_suit] = depth[1]; return sure[1] * r->trick_base; }
         if (maxv - sure[0] * r->trick_base <= alpha) { rel[r->top_suit] = depth[0]; return maxv - sure[0] * r->trick_base; }
         int qrel[NSUIT];
@@ -507,7 +577,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
             int cut = 0;
             if (s->maxside[s->leader]) { if (q >= beta) cut = 1; }
             else if (maxv - q <= alpha) cut = 1;
-            if (cut) { ST(st_quick++; st_lq[left]++;)
+            if (cut) { ST(st_quick++; st_lq[left]++;) REASON(2);
                 for (int su = 0; su < NSUIT; su++) rel[su] = qrel[su];
                 return s->maxside[s->leader] ? q : maxv - q;
             }
@@ -535,7 +605,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         int same = 1;
         for (int p = 0; p < np; p++) if ((key[p] & rm) != e->k[p]) { same = 0; break; }
         if (!same) continue;
-        if (e->lo >= beta || e->hi <= alpha) { ST(st_tthit++; st_lhit[left]++;)
+        if (e->lo >= beta || e->hi <= alpha) { ST(st_tthit++; st_lhit[left]++;) REASON(3); ST0(hit_entry = e;)
             int v = e->lo >= beta ? e->lo : e->hi;
             slots_rel(r, e->relmask, rel);
             if (prev) {               /* move to the front: entries that cut are found first */
@@ -551,12 +621,13 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         if (useful) used |= e->relmask;
         if (hint < 0) { hint = e->best_card; hint_led = e->best_led; }
     }
-    if (lo == hi) { slots_rel(r, used, rel); return lo; }
+    if (lo == hi) { REASON(4); slots_rel(r, used, rel); return lo; }
     if (lo > alpha) alpha = lo;
     if (hi < beta) beta = hi;
     int a0 = alpha, b0 = beta;
     s->hint_card = hint; s->hint_led = hint_led;
     int v = ab(s, alpha, beta, rel);
+    REASON(5);
     if (s->aborted) return v;
     int nlo = lo, nhi = hi;
     if (v <= a0) { if (v < nhi) nhi = v; }
@@ -590,9 +661,13 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         tt_heads[bidx].head = idx; tt_heads[bidx].gen = tt_gen;
     }
     e->best_card = (int8_t)s->best_card; e->best_led = (int8_t)s->best_led;
+    ST0(memcpy(e->src, s->hands, sizeof e->src); memcpy(e->src_rel, rel, sizeof e->src_rel);)
     return v;
 }
 
+#ifdef DEBUGV
+#undef ab_trick_start
+#endif
 /* Play mv (card and led) for the player to act, recurse, take it back.  rel: the relevant
  * cards of the result, counted from the top of each suit among the cards live at the start of
  * the current trick. */
@@ -760,6 +835,21 @@ static int ab(S *s, int alpha, int beta, int *rel) {
             if (rel[su] == 0) low = 64;       /* no card of the suit mattered */
             else if (!x) low = -1;            /* every card of the suit mattered */
             if (low >= 0 && c < low) { floor_bit[su] = low; floor_pts[su] = r->points[c]; }
+        }
+    }
+    /* No cut: every choice was refuted, merged runs included.  A run stood for its cards
+     * because they are adjacent: where its top card is relevant, so are the cards down to
+     * its lowest (elsewhere the run's other cards may be far from it).  Cards below every
+     * relevant card are interchangeable and need nothing. */
+    if (alpha < beta) {
+        for (int i = 0; i < n; i++) {
+            int c = mv[i].card, lowc = mv[i].low, su = r->isuit[c];
+            if (lowc == c) continue;
+            u64 ls = live & r->suit_mask[su];
+            if (popc(ls & above(c)) + 1 <= rel[su]) {
+                int need = popc(ls & above(lowc)) + 1;
+                if (need > rel[su]) rel[su] = need;
+            }
         }
     }
     ST(st_movesum[s->tn] += n;)
