@@ -208,43 +208,50 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
         u64 others = 0;
         for (int p = 0; p < r->np; p++) if (p != seat) others |= s->hands[p];
         int left = popc(s->hands[seat]);
+        /* per suit: how good a suit it is to lead (computed once, for the suits led) */
+        int suit_sc[NSUIT], suit_ruff[NSUIT], suit_pmaster[NSUIT], done = 0;
         for (int i = 0; i < n; i++) {
             int c = mv[i].card;
             int su = r->isuit[c];
-            int st = r->strength[su][c];
             if ((r->multi_lead_mask >> c) & 1) { mv[i].score = 300 + (mv[i].led == NOSUIT ? 1 : 0); continue; }
-            int master = !(others & r->suit_mask[su] & above(c)) && !(((r->free_mask >> c) & 1) && (others & r->free_mask));
-            /* the opponents' cards of the suit (a void counts as long): fewer, a smaller search */
-            int opplen = 0, ruff = 0, pruff = 0, pmaster = 0;
-            u64 live_su = others & r->suit_mask[su];
-            for (int p = 0; p < r->np; p++) {
-                if (p == seat) continue;
-                int l = popc(s->hands[p] & r->suit_mask[su]);
-                int void_trumps = r->trump >= 0 && su != r->trump && l == 0 && (s->hands[p] & r->suit_mask[r->trump]);
-                if (s->maxside[p] == s->maxside[seat]) {
-                    if (live_su && ((s->hands[p] >> highbit(live_su)) & 1)) pmaster = 1;
-                    if (void_trumps) pruff = 1;
-                } else {
-                    opplen += l ? l : left + 1;
-                    if (void_trumps) ruff = 1;
+            if (!((done >> su) & 1)) {
+                done |= 1 << su;
+                /* the opponents' cards of the suit (a void counts as long): fewer, a smaller search */
+                int opplen = 0, ruff = 0, pruff = 0, pmaster = 0;
+                u64 live_su = others & r->suit_mask[su];
+                for (int p = 0; p < r->np; p++) {
+                    if (p == seat) continue;
+                    int l = popc(s->hands[p] & r->suit_mask[su]);
+                    int void_trumps = r->trump >= 0 && su != r->trump && l == 0 && (s->hands[p] & r->suit_mask[r->trump]);
+                    if (s->maxside[p] == s->maxside[seat]) {
+                        if (live_su && ((s->hands[p] >> highbit(live_su)) & 1)) pmaster = 1;
+                        if (void_trumps) pruff = 1;
+                    } else {
+                        opplen += l ? l : left + 1;
+                        if (void_trumps) ruff = 1;
+                    }
                 }
+                int sc = -(opplen * 32) / 13 + (ruff ? -120 : 0) + (pruff ? 170 : 0);
+                if (live_su && r->np == 4 && s->maxside[(seat + 2) % 4] == s->maxside[seat]
+                    && s->maxside[(seat + 1) % 4] != s->maxside[seat]) {
+                    /* into the last hand's top cards: worse; the next hand's top card with the
+                     * partner's second: better (DDS's weights) */
+                    int lho = (seat + 1) % 4, part = (seat + 2) % 4, rho = (seat + 3) % 4;
+                    u64 rest = live_su;
+                    int h1 = highbit(rest); rest ^= 1ULL << h1;
+                    int h2 = rest ? highbit(rest) : -1;
+                    u64 hr = s->hands[rho];
+                    if ((((hr >> h1) & 1) || (h2 >= 0 && ((hr >> h2) & 1))) && popc(hr & r->suit_mask[su]) != 1) sc -= 120;
+                    else if (((s->hands[lho] >> h1) & 1) && h2 >= 0 && ((s->hands[part] >> h2) & 1)
+                             && popc(s->hands[part] & r->suit_mask[su]) != 1) sc += 270;
+                }
+                suit_sc[su] = sc; suit_ruff[su] = ruff; suit_pmaster[su] = pmaster;
             }
-            int sc = -(opplen * 32) / 13 + (ruff ? -120 : 0) + (pruff ? 170 : 0);
-            if (live_su && r->np == 4 && s->maxside[(seat + 2) % 4] == s->maxside[seat]
-                && s->maxside[(seat + 1) % 4] != s->maxside[seat]) {
-                /* into the last hand's top cards: worse; the next hand's top card with the
-                 * partner's second: better (DDS's weights) */
-                int lho = (seat + 1) % 4, part = (seat + 2) % 4, rho = (seat + 3) % 4;
-                u64 rest = live_su;
-                int h1 = highbit(rest); rest ^= 1ULL << h1;
-                int h2 = rest ? highbit(rest) : -1;
-                u64 hr = s->hands[rho];
-                if ((((hr >> h1) & 1) || (h2 >= 0 && ((hr >> h2) & 1))) && popc(hr & r->suit_mask[su]) != 1) sc -= 120;
-                else if (((s->hands[lho] >> h1) & 1) && h2 >= 0 && ((s->hands[part] >> h2) & 1)
-                         && popc(s->hands[part] & r->suit_mask[su]) != 1) sc += 270;
-            }
-            if (master) sc += ruff ? 1000 : 2000 + st;
-            else sc += 1000 - st + (pmaster ? 400 : 0);
+            int st = r->strength[su][c];
+            int master = !(others & r->suit_mask[su] & above(c)) && !(((r->free_mask >> c) & 1) && (others & r->free_mask));
+            int sc = suit_sc[su];
+            if (master) sc += suit_ruff[su] ? 1000 : 2000 + st;
+            else sc += 1000 - st + (suit_pmaster[su] ? 400 : 0);
             mv[i].score = sc;
         }
     } else {
