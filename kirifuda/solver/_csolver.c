@@ -753,11 +753,11 @@ static int ab(S *s, int alpha, int beta, int *rel) {
          * bound of one trick for that side; relevant: the cards down to that card. */
         const short *stl = r->strength[s->led];
         int side = s->maxside[seat];
-        int our = -1, our_card = -1, opp = -1;
+        int our = -1, our_card = -1, opp = -1, opp_card = -1;
         for (int i = 0; i < s->tn; i++) {
             int v = stl[s->tcard[i]];
             if (s->maxside[(s->leader + i) % r->np] == side) { if (v > our) { our = v; our_card = s->tcard[i]; } }
-            else if (v > opp) opp = v;
+            else if (v > opp) { opp = v; opp_card = s->tcard[i]; }
         }
         for (int k = s->tn; k < r->np; k++) {
             int p = (s->leader + k) % r->np;
@@ -767,17 +767,20 @@ static int ab(S *s, int alpha, int beta, int *rel) {
                 int x = lowbit(l); l &= l - 1;
                 int v = stl[x];
                 if (mine) { if (v > our) { our = v; our_card = x; } }
-                else if (v > opp) opp = v;
+                else if (v > opp) { opp = v; opp_card = x; }
             }
         }
-        if (our > opp) {
+        if (our != opp) {
+            /* the side whose card it is takes the trick: one trick for it */
+            int wins = our > opp ? side : !side;
+            int card = our > opp ? our_card : opp_card;
             int maxv = popc(s->hands[seat]) * r->trick_base;
-            int v = side ? r->trick_base : maxv - r->trick_base;
-            if (side ? v >= beta : v <= alpha) {
+            int v = wins ? r->trick_base : maxv - r->trick_base;
+            if (wins ? v >= beta : v <= alpha) {
                 for (int i = 0; i < NSUIT; i++) rel[i] = 0;
-                if (!((r->nomerge_mask >> our_card) & 1)) {
-                    int su = r->isuit[our_card];
-                    rel[su] = popc(r->all_mask & ~s->gone & ~r->nomerge_mask & r->suit_mask[su] & above(our_card)) + 1;
+                if (!((r->nomerge_mask >> card) & 1)) {
+                    int su = r->isuit[card];
+                    rel[su] = popc(r->all_mask & ~s->gone & ~r->nomerge_mask & r->suit_mask[su] & above(card)) + 1;
                 }
                 ST(st_q2++;)
                 return v;
