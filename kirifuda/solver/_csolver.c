@@ -622,9 +622,11 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
             }
             return v;
         }
+        /* a bound inside the window narrows it (and the result then rests on this entry's
+         * cards too); one outside it says nothing the search needs */
         int useful = 0;
-        if (e->lo > lo) { lo = e->lo; useful = 1; }
-        if (e->hi < hi) { hi = e->hi; useful = 1; }
+        if (e->lo > alpha && e->lo > lo) { lo = e->lo; useful = 1; }
+        if (e->hi < beta && e->hi < hi) { hi = e->hi; useful = 1; }
         if (useful) used |= e->relmask;
         if (hint < 0) { hint = e->best_card; hint_led = e->best_led; }
     }
