@@ -298,7 +298,7 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
  * by the other side, and each such card takes one trick at most: so the player's side takes at
  * least k minus the number of the other side's cards stronger than the k-th.  sure[side] is the
  * best such bound over the side's players (side 1: the maximising side). */
-static void sure_tricks(const S *s, int *sure, int *depth) {
+static void sure_tricks(const S *s, int *sure, int *depth, const int *need) {
     const Rules *r = s->r;
     int su = r->top_suit;
     sure[0] = sure[1] = 0;
@@ -321,7 +321,8 @@ static void sure_tricks(const S *s, int *sure, int *depth) {
         mine[holder]++;
         int bound = mine[holder] - seen[1 - side];
         k++;
-        if (bound > sure[side]) { sure[side] = bound; depth[side] = k; }
+        /* the first depth that gives the side what it needs: fewer relevant cards */
+        if (bound > sure[side] && sure[side] < need[side]) { sure[side] = bound; depth[side] = k; }
         seen[side]++;
     }
 }
@@ -333,7 +334,7 @@ static void sure_tricks(const S *s, int *sure, int *depth) {
  * holding of an opponent who has trumps (then that opponent could ruff); the leader keeps the
  * lead throughout, so the runs add up — plus one for the leader's own free card led first
  * (asking for trump: no opponent sheds the suit).  qrel: per suit, the top cards that mattered. */
-static int quick_tricks(const S *s, int *qrel) {
+static int quick_tricks(const S *s, int *qrel, int need) {
     const Rules *r = s->r;
     int np = r->np;
     int me = s->leader;
@@ -351,7 +352,7 @@ static int quick_tricks(const S *s, int *qrel) {
     u64 mine = s->hands[me];
     u64 special = r->free_mask | r->multi_lead_mask;
     int trump = r->trump;
-    int total = 0, drawn = 0;
+    int total = (mine & r->free_mask) ? 1 : 0, drawn = 0;
     for (int i = 0; i < NSUIT; i++) qrel[i] = 0;
     /* trumps first: cashing them does not change who can ruff the other suits */
     for (int k = 0; k < NSUIT; k++) {
@@ -392,8 +393,8 @@ static int quick_tricks(const S *s, int *qrel) {
         /* trumps drawn: the opponents cannot ruff what follows */
         if (su == trump && run >= opp_longest) drawn = 1;
         total += run;
+        if (total >= need) break;       /* enough: the other suits' cards need not be relevant */
     }
-    if (mine & r->free_mask) total += 1;
     int left = popc(mine);
     return total < left ? total : left;
 }
@@ -572,14 +573,16 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     if (alpha >= maxv) return maxv;
     if (beta <= 0) return 0;
     if (!r->has_points && !r->special) {
-        int sure[2], depth[2];
-        sure_tricks(s, sure, depth);
+        int sure[2], depth[2], need[2];
+        need[1] = (beta + r->trick_base - 1) / r->trick_base;
+        need[0] = (maxv - alpha + r->trick_base - 1) / r->trick_base;
+        sure_tricks(s, sure, depth, need);
         ST(st_ts++; st_lts[left]++;)
         REASON(1);
         if (sure[1] * r->trick_base >= beta) { rel[r->top_suit] = depth[1]; return sure[1] * r->trick_base; }
         if (maxv - sure[0] * r->trick_base <= alpha) { rel[r->top_suit] = depth[0]; return maxv - sure[0] * r->trick_base; }
         int qrel[NSUIT];
-        int q = quick_tricks(s, qrel) * r->trick_base;
+        int q = quick_tricks(s, qrel, s->maxside[s->leader] ? need[1] : need[0]) * r->trick_base;
         if (q > 0) {
             int cut = 0;
             if (s->maxside[s->leader]) { if (q >= beta) cut = 1; }
