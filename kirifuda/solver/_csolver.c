@@ -21,7 +21,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef DEBUGV
 #include <stdio.h>
+#endif
 
 #define MAXP 6
 #define NSUIT 5
@@ -80,7 +82,7 @@ typedef struct {
     uint8_t leader, left;
     int8_t best_card, best_led;
 #ifdef DEBUGV
-    u64 src[MAXP]; int src_rel[NSUIT];
+    u64 src[MAXP];   /* the hands the entry was made in */
 #endif
 } Ent;
 
@@ -430,12 +432,6 @@ static void canonical(const S *s, u64 *key) {
 
 static int ab(S *s, int alpha, int beta, int *rel);
 static void new_generation(void);
-#ifdef STATS
-long long st_q2, st_trickn, st_lts[16], st_lhit[16], st_lq[16], st_lnodes[16], st_tn[8], st_cut[8], st_cut1[8], st_allnode[8], st_ts, st_sure, st_quick, st_tthit, st_ttexact, st_store, st_probe, st_movesum[8];
-#define ST(x) x
-#else
-#define ST(x)
-#endif
 
 static inline void rel_max(int *a, const int *b) { for (int i = 0; i < NSUIT; i++) if (b[i] > a[i]) a[i] = b[i]; }
 
@@ -492,10 +488,19 @@ static int horizon_value(const S *s) {
     return pts * (2 * side + 1) / (2 * all + 2);
 }
 
+/* -- A checking build (CFLAGS=-DDEBUGV [-DVLEFT=n]): every trick-start result with at most
+ * VLEFT cards per hand is compared with a plain alpha-beta search (no table, no bounds, no
+ * merged cards) and a wrong one printed, with what produced it (REASON: 1 sure tricks, 2 quick
+ * tricks, 3 a table entry, printed with the position it was made in; 4 table bounds met; 5 a
+ * search).  Slow; for work on the shortcuts. */
 #ifdef DEBUGV
+#ifndef VLEFT
+#define VLEFT 4
+#endif
 static int reason;
 static Ent *hit_entry;
-static int brute(S *s, int alpha, int beta) {
+
+static int plain_ab(S *s, int alpha, int beta) {
     const Rules *r = s->r;
     int np = r->np;
     if (s->tn == 0 && popc(s->hands[s->leader]) == 0) return 0;
@@ -504,23 +509,33 @@ static int brute(S *s, int alpha, int beta) {
     int ismax = s->maxside[seat];
     int best = ismax ? -1000 : 1000;
     while (legal) {
-        int c = lowbit(legal); legal &= legal - 1;
-        int nl = ((r->multi_lead_mask >> c) & 1) && s->tn == 0 ? r->n_lead_choices : 1;
-        for (int j = 0; j < nl; j++) {
-            Move m; m.card = c; m.led = s->tn == 0 ? (((r->multi_lead_mask >> c) & 1) ? r->lead_choices[j] : r->isuit[c]) : s->led;
-            int seatc = seat;
-            u64 b = 1ULL << c; int saved_led = s->led;
-            s->hands[seatc] ^= b; s->tcard[s->tn] = c; if (s->tn == 0) s->led = m.led; s->tn++;
+        int c = lowbit(legal);
+        legal &= legal - 1;
+        int multi = s->tn == 0 && ((r->multi_lead_mask >> c) & 1);
+        for (int j = 0; j < (multi ? r->n_lead_choices : 1); j++) {
+            int saved_led = s->led;
+            s->hands[seat] ^= 1ULL << c;
+            s->tcard[s->tn] = c;
+            if (s->tn == 0) s->led = multi ? r->lead_choices[j] : r->isuit[c];
+            s->tn++;
             int v;
             if (s->tn == np) {
                 int wi = trick_winner_idx(s);
                 int w = s->maxside[(s->leader + wi) % np] ? trick_value(s) : 0;
-                int sl = s->leader; int sc[MAXP]; memcpy(sc, s->tcard, sizeof sc);
-                s->leader = (s->leader + wi) % np; s->tn = 0;
-                v = w + brute(s, alpha - w, beta - w);
-                s->leader = sl; memcpy(s->tcard, sc, sizeof sc); s->tn = np;
-            } else v = brute(s, alpha, beta);
-            s->tn--; s->led = saved_led; s->hands[seatc] ^= b;
+                int saved_leader = s->leader, saved_cards[MAXP];
+                memcpy(saved_cards, s->tcard, sizeof saved_cards);
+                s->leader = (s->leader + wi) % np;
+                s->tn = 0;
+                v = w + plain_ab(s, alpha - w, beta - w);
+                s->leader = saved_leader;
+                memcpy(s->tcard, saved_cards, sizeof saved_cards);
+                s->tn = np;
+            } else {
+                v = plain_ab(s, alpha, beta);
+            }
+            s->tn--;
+            s->led = saved_led;
+            s->hands[seat] ^= 1ULL << c;
             if (ismax) { if (v > best) best = v; if (best > alpha) alpha = best; }
             else { if (v < best) best = v; if (best < beta) beta = best; }
             if (alpha >= beta) return best;
@@ -528,35 +543,43 @@ static int brute(S *s, int alpha, int beta) {
     }
     return best;
 }
+
+static void print_hands(const Rules *r, const u64 *hands) {
+    for (int p = 0; p < r->np; p++) {
+        u64 h = hands[p];
+        printf(" [");
+        while (h) { int c = lowbit(h); h &= h - 1; printf("%d ", r->card_of[c]); }
+        printf("]");
+    }
+    printf("\n");
+}
+
 static int ab_trick_start_impl(S *s, int alpha, int beta, int *rel);
 static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     int v = ab_trick_start_impl(s, alpha, beta, rel);
     int left = popc(s->hands[s->leader]);
-    if (!s->aborted && left <= VLEFT && left >= 2) {
-        S t = *s;
-        int exact = brute(&t, -1000, 1000);
-        int ok = v >= beta ? exact >= v : (v <= alpha ? exact <= v : exact == v);
-        if (!ok) {
-            printf("WRONG reason %d left %d leader %d alpha %d beta %d v %d exact %d rel %d %d %d %d %d hands", reason, left, s->leader, alpha, beta, v, exact, rel[0], rel[1], rel[2], rel[3], rel[4]);
-            for (int p = 0; p < s->r->np; p++) { u64 h = s->hands[p]; printf(" ["); while (h) { int c = lowbit(h); h &= h-1; printf("%d ", s->r->card_of[c]); } printf("]"); }
-            printf("\n");
-            if (reason == 3) {
-                Ent *e = hit_entry;
-                printf("   entry lo %d hi %d relmask %llx src_rel %d %d %d %d %d src hands", e->lo, e->hi, (unsigned long long)e->relmask, e->src_rel[0], e->src_rel[1], e->src_rel[2], e->src_rel[3], e->src_rel[4]);
-                for (int p = 0; p < s->r->np; p++) { u64 h = e->src[p]; printf(" ["); while (h) { int c = lowbit(h); h &= h-1; printf("%d ", s->r->card_of[c]); } printf("]"); }
-                printf("\n");
-            }
-        }
+    if (s->aborted || left > VLEFT || left < 2) return v;
+    S t = *s;
+    int exact = plain_ab(&t, -1000, 1000);
+    if (v >= beta ? exact >= v : (v <= alpha ? exact <= v : exact == v)) return v;
+    printf("WRONG reason %d left %d leader %d window (%d, %d) value %d exact %d rel %d %d %d %d %d hands",
+           reason, left, s->leader, alpha, beta, v, exact, rel[0], rel[1], rel[2], rel[3], rel[4]);
+    print_hands(s->r, s->hands);
+    if (reason == 3) {
+        printf("  entry [%d, %d] relmask %llx made in", hit_entry->lo, hit_entry->hi,
+               (unsigned long long)hit_entry->relmask);
+        print_hands(s->r, hit_entry->src);
     }
     return v;
 }
 #define REASON(x) reason = (x)
-#define ST0(x) x
+#define DBG(x) x
 #define ab_trick_start ab_trick_start_impl
 #else
 #define REASON(x)
-#define ST0(x)
+#define DBG(x)
 #endif
+
 static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     const Rules *r = s->r;
     int np = r->np;
@@ -577,7 +600,6 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         need[1] = (beta + r->trick_base - 1) / r->trick_base;
         need[0] = (maxv - alpha + r->trick_base - 1) / r->trick_base;
         sure_tricks(s, sure, depth, need);
-        ST(st_ts++; st_lts[left]++;)
         REASON(1);
         if (sure[1] * r->trick_base >= beta) { rel[r->top_suit] = depth[1]; return sure[1] * r->trick_base; }
         if (maxv - sure[0] * r->trick_base <= alpha) { rel[r->top_suit] = depth[0]; return maxv - sure[0] * r->trick_base; }
@@ -587,7 +609,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
             int cut = 0;
             if (s->maxside[s->leader]) { if (q >= beta) cut = 1; }
             else if (maxv - q <= alpha) cut = 1;
-            if (cut) { ST(st_quick++; st_lq[left]++;) REASON(2);
+            if (cut) { REASON(2);
                 for (int su = 0; su < NSUIT; su++) rel[su] = qrel[su];
                 return s->maxside[s->leader] ? q : maxv - q;
             }
@@ -615,7 +637,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         int same = 1;
         for (int p = 0; p < np; p++) if ((key[p] & rm) != e->k[p]) { same = 0; break; }
         if (!same) continue;
-        if (e->lo >= beta || e->hi <= alpha) { ST(st_tthit++; st_lhit[left]++;) REASON(3); ST0(hit_entry = e;)
+        if (e->lo >= beta || e->hi <= alpha) { REASON(3); DBG(hit_entry = e;)
             int v = e->lo >= beta ? e->lo : e->hi;
             slots_rel(r, e->relmask, rel);
             if (prev) {               /* move to the front: entries that cut are found first */
@@ -673,7 +695,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         tt_heads[bidx].head = idx; tt_heads[bidx].gen = tt_gen;
     }
     e->best_card = (int8_t)s->best_card; e->best_led = (int8_t)s->best_led;
-    ST0(memcpy(e->src, s->hands, sizeof e->src); memcpy(e->src_rel, rel, sizeof e->src_rel);)
+    DBG(memcpy(e->src, s->hands, sizeof e->src);)
     return v;
 }
 
@@ -707,7 +729,6 @@ static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int 
         s->tn = 0;
         s->first = 0;
         s->gone |= tmask;
-        ST(st_trickn++;)
         v = w + ab_trick_start(s, alpha - w, beta - w, rel);
         s->gone &= ~tmask;
         s->first = saved_first;
@@ -748,7 +769,6 @@ static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int 
 static int ab(S *s, int alpha, int beta, int *rel) {
     const Rules *r = s->r;
     s->nodes++;
-    ST(st_tn[s->tn]++; st_lnodes[popc(s->hands[s->leader])]++;)
     if (s->limit && s->nodes > s->limit) s->aborted = 1;
     if (s->aborted) { for (int i = 0; i < NSUIT; i++) rel[i] = 0; return alpha; }
     int seat = (s->leader + s->tn) % r->np;
@@ -787,7 +807,6 @@ static int ab(S *s, int alpha, int beta, int *rel) {
                     int su = r->isuit[card];
                     rel[su] = popc(r->all_mask & ~s->gone & ~r->nomerge_mask & r->suit_mask[su] & above(card)) + 1;
                 }
-                ST(st_q2++;)
                 return v;
             }
         }
@@ -838,7 +857,6 @@ static int ab(S *s, int alpha, int beta, int *rel) {
             /* a cut: the bound rests on this choice alone (its cards, not the others') */
             memcpy(rel, crel, sizeof(crel));
             s->killer[left][s->tn] = (signed char)c;
-            ST(st_cut[s->tn]++; if (i==0) st_cut1[s->tn]++;)
             break;
         }
         rel_max(rel, crel);
@@ -867,7 +885,6 @@ static int ab(S *s, int alpha, int beta, int *rel) {
             }
         }
     }
-    ST(st_movesum[s->tn] += n;)
     if (s->tn == 0) { s->best_card = mv[bi].card; s->best_led = mv[bi].led; }
     return best;
 }
@@ -1185,25 +1202,7 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     return Py_BuildValue("NL", out, total);
 }
 
-#ifdef STATS
-static PyObject *py_trickn(PyObject *self, PyObject *args) { long long t = st_trickn; st_trickn = 0; return PyLong_FromLongLong(t); }
-static PyObject *py_stats(PyObject *self, PyObject *args) {
-    PyObject *d = Py_BuildValue("{s:[LLLL],s:[LLLL],s:[LLLL],s:[LLLL],s:L,s:L,s:L}",
-      "tn", st_tn[0], st_tn[1], st_tn[2], st_tn[3], "cut", st_cut[0], st_cut[1], st_cut[2], st_cut[3],
-      "cut1", st_cut1[0], st_cut1[1], st_cut1[2], st_cut1[3], "moves", st_movesum[0], st_movesum[1], st_movesum[2], st_movesum[3],
-      "trickstarts", st_ts, "quick", st_quick, "tthit", st_tthit);
-    for (int i=1;i<=13;i++) if (st_lts[i]) printf("left %2d: trickstarts %9lld tthit %5.1f%% quick %5.1f%% nodes %9lld\n", i, st_lts[i], 100.0*st_lhit[i]/st_lts[i], 100.0*st_lq[i]/st_lts[i], st_lnodes[i]);
-    printf("q2 cuts %lld\n", st_q2); st_q2 = 0;
-    memset(st_lts,0,sizeof st_lts);memset(st_lhit,0,sizeof st_lhit);memset(st_lq,0,sizeof st_lq);memset(st_lnodes,0,sizeof st_lnodes);
-    memset(st_tn,0,sizeof st_tn); memset(st_cut,0,sizeof st_cut); memset(st_cut1,0,sizeof st_cut1); memset(st_movesum,0,sizeof st_movesum); st_ts=st_quick=st_tthit=0;
-    return d;
-}
-#endif
 static PyMethodDef methods[] = {
-#ifdef STATS
-    {"stats", py_stats, METH_NOARGS, ""},
-    {"trickn", py_trickn, METH_NOARGS, ""},
-#endif
     {"make_rules", py_make_rules, METH_VARARGS, "Compile a game's trick rules."},
     {"solve", py_solve, METH_VARARGS, "The exact value of a position: (value, nodes)."},
     {"solve_moves", py_solve_moves, METH_VARARGS, "The exact value after each choice: ([(card, led, value)], nodes)."},
