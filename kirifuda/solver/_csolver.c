@@ -13,8 +13,13 @@
  *
  * The search: null-window alpha-beta at the value's binary-search points (the table keeps
  * the bounds found), a table entry per trick start keyed by the hands with played cards
- * squeezed out (positions that differ only in which cards are gone are one), bounds from sure
- * tricks in the strongest suit and from the leader's quick tricks, the table's best lead first.
+ * squeezed out (positions that differ only in which cards are gone are one) and matching every
+ * position that agrees on the cards whose rank mattered (DDS's winning ranks: a cut keeps only
+ * the cutting choice's cards, a merged run whose top card matters makes the run matter); once
+ * a card below the lowest card that mattered in its suit has been searched, the others below
+ * it are skipped (DDS's small cards); bounds from sure tricks in the strongest suit, from the
+ * leader's quick tricks and, inside a trick, from a trick one side surely takes; leads ordered
+ * much as DDS weighs them, followers taking a trick with the cheapest card that holds it.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
