@@ -56,6 +56,7 @@ typedef struct {
     u64 class_mask[8];
     int canon_ok;                    /* each class a contiguous run of each suit's order */
     int top_suit;   /* the suit whose every card beats every other card, whatever is led, or -1 */
+    int mono;       /* every suit's cards rise in strength with their bit, whatever is led */
     /* Special tricks (Napoleon), off (special = 0) in the other games: a winner that depends on
      * the whole trick.  Where special, the parts that assume a plain monotone strength are off:
      * canonical (squeezed) keys, winning-ranks table entries (keys are exact), sure and quick
@@ -130,6 +131,21 @@ static inline u64 legal_mask(const Rules *r, u64 hand, int tn, int led) {
     if (led == NOSUIT) return hand;
     u64 f = hand & r->suit_mask[led];
     return f ? (f | (hand & r->free_mask)) : hand;
+}
+
+/* The strongest of the cards l when `led` is led (-1: none): where strength rises with the bit
+ * in every suit, the top card of each suit is enough. */
+static inline int strongest_card(const Rules *r, u64 l, const short *stl) {
+    int best = -1, bv = -1;
+    if (r->mono) {
+        for (int su = 0; su < NSUIT; su++) {
+            u64 m = l & r->suit_mask[su];
+            if (m) { int c = highbit(m); if (stl[c] > bv) { bv = stl[c]; best = c; } }
+        }
+    } else {
+        while (l) { int c = lowbit(l); l &= l - 1; if (stl[c] > bv) { bv = stl[c]; best = c; } }
+    }
+    return best;
 }
 
 static inline u64 mix(u64 x) {
@@ -272,8 +288,8 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
         for (int k = s->tn + 1; k < r->np; k++) {
             int p = (s->leader + k) % r->np;
             if (s->maxside[p] == s->maxside[seat]) continue;
-            u64 l = legal_mask(r, s->hands[p], 1, s->led);
-            while (l) { int x = lowbit(l); l &= l - 1; if (stl[x] > opp_max) opp_max = stl[x]; }
+            int x = strongest_card(r, legal_mask(r, s->hands[p], 1, s->led), stl);
+            if (x >= 0 && stl[x] > opp_max) opp_max = stl[x];
         }
         /* a partner's card an opponent can still beat is not a won trick: beat it (the
          * cheapest card that holds first), as an opponent's */
@@ -791,14 +807,11 @@ static int ab(S *s, int alpha, int beta, int *rel) {
         }
         for (int k = s->tn; k < r->np; k++) {
             int p = (s->leader + k) % r->np;
-            u64 l = legal_mask(r, s->hands[p], 1, s->led);
-            int mine = s->maxside[p] == side;
-            while (l) {
-                int x = lowbit(l); l &= l - 1;
-                int v = stl[x];
-                if (mine) { if (v > our) { our = v; our_card = x; } }
-                else if (v > opp) { opp = v; opp_card = x; }
-            }
+            int x = strongest_card(r, legal_mask(r, s->hands[p], 1, s->led), stl);
+            if (x < 0) continue;
+            int v = stl[x];
+            if (s->maxside[p] == side) { if (v > our) { our = v; our_card = x; } }
+            else if (v > opp) { opp = v; opp_card = x; }
         }
         if (our != opp) {
             /* the side whose card it is takes the trick: one trick for it */
@@ -1068,6 +1081,10 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
         }
         if (is_trump) r->trump = su;
     }
+    r->mono = 1;
+    for (int led = 0; led < NSUIT && r->mono; led++)
+        for (int b = 1; b < next; b++)
+            if (r->isuit[b] == r->isuit[b - 1] && r->strength[led][b] < r->strength[led][b - 1]) { r->mono = 0; break; }
     r->top_suit = -1;
     for (int su = 0; su < NSUIT && r->top_suit < 0 && !r->special; su++) {
         if (r->len[su] == 0) continue;
