@@ -19,6 +19,14 @@ def test_bench_json_has_solver_and_decision_figures(capsys: pytest.CaptureFixtur
     assert out["decision"]["meitora"]["p95_s"] > 0
 
 
+def test_dds_figures_time_the_best_card_and_every_card() -> None:
+    from kirifuda.solver.bench import bench_dds
+
+    fig = bench_dds(3, tricks_left=4)
+    assert fig is not None and fig["deals"] == 3
+    assert 0 < fig["full_deal_ms_median"] <= fig["full_deal_ms_max"] and fig["all_cards_ms_median"] > 0
+
+
 def test_kakeya_solver_figures_report_exact_positions_and_budgeted_full_deals() -> None:
     from kirifuda.solver.bench import bench_kakeya
 
