@@ -239,7 +239,9 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
             if ((r->multi_lead_mask >> c) & 1) { mv[i].score = 300 + (mv[i].led == NOSUIT ? 1 : 0); continue; }
             if (!((done >> su) & 1)) {
                 done |= 1 << su;
-                /* the opponents' cards of the suit (a void counts as long): fewer, a smaller search */
+                /* the opponents' cards of the suit (a void counts as long): fewer, a smaller search;
+                 * DDS's weights, then tuned on the nodes of 200 full Meitora deals (-18%) and
+                 * checked on 200 others (-23%) */
                 int opplen = 0, ruff = 0, pruff = 0, pmaster = 0;
                 u64 live_su = others & r->suit_mask[su];
                 for (int p = 0; p < r->np; p++) {
@@ -254,7 +256,7 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
                         if (void_trumps) ruff = 1;
                     }
                 }
-                int sc = -(opplen * 32) / 13 + (ruff ? -120 : 0) + (pruff ? 170 : 0);
+                int sc = -(opplen * 64) / 13 + (ruff ? -1200 : 0) + (pruff ? 340 : 0);
                 if (live_su && r->np == 4 && s->maxside[(seat + 2) % 4] == s->maxside[seat]
                     && s->maxside[(seat + 1) % 4] != s->maxside[seat]) {
                     /* into the last hand's top cards: worse; the next hand's top card with the
@@ -264,7 +266,7 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
                     int h1 = highbit(rest); rest ^= 1ULL << h1;
                     int h2 = rest ? highbit(rest) : -1;
                     u64 hr = s->hands[rho];
-                    if ((((hr >> h1) & 1) || (h2 >= 0 && ((hr >> h2) & 1))) && popc(hr & r->suit_mask[su]) != 1) sc -= 120;
+                    if ((((hr >> h1) & 1) || (h2 >= 0 && ((hr >> h2) & 1))) && popc(hr & r->suit_mask[su]) != 1) sc -= 60;
                     else if (((s->hands[lho] >> h1) & 1) && h2 >= 0 && ((s->hands[part] >> h2) & 1)
                              && popc(s->hands[part] & r->suit_mask[su]) != 1) sc += 270;
                 }
