@@ -275,7 +275,7 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
             int st = r->strength[su][c];
             int master = !(others & r->suit_mask[su] & above(c)) && !(((r->free_mask >> c) & 1) && (others & r->free_mask));
             int sc = suit_sc[su];
-            if (master) sc += suit_ruff[su] ? 1000 : 2000 + st;
+            if (master) sc += suit_ruff[su] ? 1000 : 2000 - st;   /* the lowest master first */
             else sc += 1000 - st + (suit_pmaster[su] ? 400 : 0);
             mv[i].score = sc;
         }
