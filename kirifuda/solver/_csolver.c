@@ -225,7 +225,9 @@ static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
     return n;
 }
 
-static void order_moves(const S *s, int seat, Move *mv, int n) {
+/* The mover's choices, best first.  Following, opp_max: the strength of the strongest card an
+ * opponent still to play can put on the trick (-1: none). */
+static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max) {
     const Rules *r = s->r;
     if (s->tn == 0) {
         u64 others = 0;
@@ -285,14 +287,6 @@ static void order_moves(const S *s, int seat, Move *mv, int n) {
         for (int i = 1; i < s->tn; i++) { int v = stl[s->tcard[i]]; if (v > bv) { bv = v; bi = i; } }
         int wseat = (s->leader + bi) % r->np;
         int partner_winning = s->maxside[wseat] == s->maxside[seat];
-        /* the strongest card an opponent still to play can put on the trick */
-        int opp_max = -1;
-        for (int k = s->tn + 1; k < r->np; k++) {
-            int p = (s->leader + k) % r->np;
-            if (s->maxside[p] == s->maxside[seat]) continue;
-            int x = strongest_card(r, legal_mask(r, s->hands[p], 1, s->led), stl);
-            if (x >= 0 && stl[x] > opp_max) opp_max = stl[x];
-        }
         /* a partner's card an opponent can still beat is not a won trick: beat it (the
          * cheapest card that holds first), as an opponent's */
         if (opp_max > bv) partner_winning = 0;
@@ -789,12 +783,32 @@ static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int 
     return v;
 }
 
+/* strong[k]: the strongest card the trick's k-th player, still to play, may put on it */
+static void strongest_to_come(const S *s, int *strong) {
+    const Rules *r = s->r;
+    const short *stl = r->strength[s->led];
+    for (int k = s->tn; k < r->np; k++)
+        strong[k] = strongest_card(r, legal_mask(r, s->hands[(s->leader + k) % r->np], 1, s->led), stl);
+}
+
+static int opp_max_after(const S *s, int seat, const int *strong) {
+    const short *stl = s->r->strength[s->led];
+    int m = -1;
+    for (int k = s->tn + 1; k < s->r->np; k++) {
+        int p = (s->leader + k) % s->r->np;
+        if (s->maxside[p] != s->maxside[seat] && strong[k] >= 0 && stl[strong[k]] > m) m = stl[strong[k]];
+    }
+    return m;
+}
+
 static int ab(S *s, int alpha, int beta, int *rel) {
     const Rules *r = s->r;
     s->nodes++;
     if (s->limit && s->nodes > s->limit) s->aborted = 1;
     if (s->aborted) { for (int i = 0; i < NSUIT; i++) rel[i] = 0; return alpha; }
     int seat = (s->leader + s->tn) % r->np;
+    int strong[MAXP];
+    if (s->tn > 0) strongest_to_come(s, strong);
     if (s->tn > 0 && !r->has_points && !r->special) {
         /* The trick is the side's whatever the others play: its strongest card still to come
          * (or on the table) beats every card an opponent still to play may put on it.  A
@@ -809,7 +823,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
         }
         for (int k = s->tn; k < r->np; k++) {
             int p = (s->leader + k) % r->np;
-            int x = strongest_card(r, legal_mask(r, s->hands[p], 1, s->led), stl);
+            int x = strong[k];
             if (x < 0) continue;
             int v = stl[x];
             if (s->maxside[p] == side) { if (v > our) { our = v; our_card = x; } }
@@ -836,7 +850,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     int n = gen_moves(s, seat, legal, mv);
     int hint = -1, hint_led = 0;
     if (s->tn == 0) { hint = s->hint_card; hint_led = s->hint_led; s->hint_card = -1; }
-    order_moves(s, seat, mv, n);
+    order_moves(s, seat, mv, n, s->tn ? opp_max_after(s, seat, strong) : -1);
     int left = popc(s->hands[seat]);
     int kc = s->killer[left][s->tn];
     if (kc >= 0 && s->tn == 0) {
@@ -1198,7 +1212,9 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     u64 legal = legal_mask(r, s.hands[seat], s.tn, s.led);
     Move mv[NCARD * 2];
     int n = gen_moves(&s, seat, legal, mv);
-    order_moves(&s, seat, mv, n);
+    int strong[MAXP];
+    if (s.tn) strongest_to_come(&s, strong);
+    order_moves(&s, seat, mv, n, s.tn ? opp_max_after(&s, seat, strong) : -1);
     PyObject *out = PyList_New(n);
     if (!out) return NULL;
     long long total = 0;
