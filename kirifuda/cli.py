@@ -106,6 +106,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             print(f"{'':10s} DDS, bridge, {dds['tricks_left']} tricks left: median {dds['full_deal_ms_median']:.2f} ms,"
                   f" p90 {dds['full_deal_ms_p90']:.2f} ms, max {dds['full_deal_ms_max']:.2f} ms"
                   f" (every card's value: median {dds['all_cards_ms_median']:.2f} ms)")
+            if "kirifuda_ms_median" in dds:
+                print(f"{'':10s} kirifuda's solver on the same positions: median {dds['kirifuda_ms_median']:.2f} ms"
+                      f" ({dds['kirifuda_differs']} values differ from DDS's)")
     for game_id, fig in result.get("decision", {}).items():
         print(f"{game_id:10s} search bot decisions: p95 {fig['p95_s']:.3f} s, median {fig['median_s']:.3f} s,"
               f" max {fig['max_s']:.3f} s ({fig['decisions']} decisions); p95 by phase: "

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from kirifuda.cli import main
+from kirifuda.solver import has_c_core
 
 
 def test_bench_json_has_solver_and_decision_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -25,6 +26,8 @@ def test_dds_figures_time_the_best_card_and_every_card() -> None:
     fig = bench_dds(3, tricks_left=4)
     assert fig is not None and fig["deals"] == 3
     assert 0 < fig["full_deal_ms_median"] <= fig["full_deal_ms_max"] and fig["all_cards_ms_median"] > 0
+    if has_c_core():
+        assert fig["kirifuda_ms_median"] > 0 and fig["kirifuda_differs"] == 0
 
 
 def test_kakeya_solver_figures_report_exact_positions_and_budgeted_full_deals() -> None:

@@ -14,21 +14,9 @@ from hypothesis import strategies as st
 
 from kirifuda.cards import parse_card
 from kirifuda.solver import has_c_core, solve
-from kirifuda.solver.rules import NCARD, TrickRules
+from kirifuda.solver.rules import plain_trick_rules as plain_rules
 
 pytestmark = pytest.mark.skipif(not has_c_core(), reason="the C core is not built")
-
-
-def plain_rules(trump: int) -> TrickRules:
-    """Bridge's trick rules: ``trump`` 0–3 (S, H, D, C), 4 for no trump."""
-    eff = [-1] * NCARD
-    strength = [[0] * NCARD for _ in range(5)]
-    for c in range(52):
-        suit, rank = divmod(c, 13)
-        eff[c] = suit
-        for led in range(5):
-            strength[led][c] = 100 + rank if suit == trump else (rank + 1 if suit == led else 0)
-    return TrickRules(num_players=4, eff=tuple(eff), strength=tuple(tuple(r) for r in strength))
 
 
 def mask(codes: str) -> int:

@@ -250,13 +250,19 @@ def bench_unsun(n: int = 200, seed: int = 0, full_deals: int = 1,
 def bench_dds(n: int = 200, tricks_left: int = 10, seed: int = 0) -> dict[str, Any] | None:
     """DDS (through endplay) on ``n`` random bridge deals after ``13 - tricks_left`` tricks of
     random legal play, solving for the best card's value (the summary), and again for every
-    card's value (``all_cards_ms_median``: endplay's default mode); ``None`` without endplay."""
+    card's value (``all_cards_ms_median``: endplay's default mode); with the C core, kirifuda's
+    solver on the same positions under bridge's rules (``kirifuda_ms_median``, and in how many
+    positions its value differs from DDS's: ``kirifuda_differs``, 0 unless there is a bug);
+    ``None`` without endplay."""
     try:
         from endplay.dds import solve_board  # type: ignore[import-not-found,import-untyped,unused-ignore]
         from endplay.dds.solve import SolveMode  # type: ignore[import-not-found,import-untyped,unused-ignore]
         from endplay.types import Deal, Denom, Player  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
         return None
+    from . import has_c_core, solve
+    from .rules import plain_trick_rules
+
     rng = random.Random(seed)
     deals = []
     for _ in range(n):
@@ -285,4 +291,20 @@ def bench_dds(n: int = 200, tricks_left: int = 10, seed: int = 0) -> dict[str, A
 
     out: dict[str, Any] = dict(_summary(timed(SolveMode.OptimalOne)))
     out["all_cards_ms_median"] = round(statistics.median(timed(SolveMode.Default)) * 1e3, 3)
+    if has_c_core():
+        # kirifuda's own solver on the same positions, through bridge's plain trick rules
+        times, differ = [], 0
+        for deal in deals:
+            hands = [sum(1 << (card.suit.value * 13 + card.rank.value.bit_length() - 3) for card in deal[p])
+                     for p in Player]
+            leader = deal.first.value
+            want = max(tricks for _, tricks in solve_board(deal, SolveMode.OptimalOne))
+            rules = plain_trick_rules(deal.trump.value)
+            rules.compiled()
+            t0 = time.process_time()
+            got = solve(rules, hands, leader, (), 0, 0b0101 << (leader % 2), None, -1)
+            times.append(time.process_time() - t0)
+            differ += got != want
+        out["kirifuda_ms_median"] = round(statistics.median(times) * 1e3, 3)
+        out["kirifuda_differs"] = differ
     return out

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["TrickRules", "NO_SUIT"]
+__all__ = ["TrickRules", "NO_SUIT", "plain_trick_rules"]
 
 NO_SUIT = 4
 NCARD = 64
@@ -209,3 +209,17 @@ class TrickRules:
             rest ^= low
             rep.setdefault(c, c)
         return rep
+
+
+def plain_trick_rules(trump: int) -> TrickRules:
+    """Bridge's trick rules, four players, 52 cards: follow suit, the highest trump or else the
+    highest card of the led suit wins; ``trump`` 0–3 (S, H, D, C) or 4 for none.  Not a game of
+    kirifuda: the common ground on which the solver is compared with DDS, and tested."""
+    eff = [-1] * NCARD
+    strength = [[0] * NCARD for _ in range(5)]
+    for c in range(52):
+        suit, rank = divmod(c, 13)
+        eff[c] = suit
+        for led in range(5):
+            strength[led][c] = 100 + rank if suit == trump else (rank + 1 if suit == led else 0)
+    return TrickRules(num_players=4, eff=tuple(eff), strength=tuple(tuple(r) for r in strength))
