@@ -295,14 +295,14 @@ def bench_dds(n: int = 200, tricks_left: int = 10, seed: int = 0) -> dict[str, A
         # kirifuda's own solver on the same positions, through bridge's plain trick rules
         times, differ = [], 0
         for deal in deals:
-            hands = [sum(1 << (card.suit.value * 13 + card.rank.value.bit_length() - 3) for card in deal[p])
+            held = [sum(1 << (card.suit.value * 13 + card.rank.value.bit_length() - 3) for card in deal[p])
                      for p in Player]
             leader = deal.first.value
             want = max(tricks for _, tricks in solve_board(deal, SolveMode.OptimalOne))
             rules = plain_trick_rules(deal.trump.value)
             rules.compiled()
             t0 = time.process_time()
-            got = solve(rules, hands, leader, (), 0, 0b0101 << (leader % 2), None, -1)
+            got = solve(rules, held, leader, (), 0, 0b0101 << (leader % 2), None, -1)
             times.append(time.process_time() - t0)
             differ += got != want
         out["kirifuda_ms_median"] = round(statistics.median(times) * 1e3, 3)
