@@ -31,6 +31,8 @@ from .actions import Action, Chombo
 from .cards import Card
 from .errors import IllegalActionError, OptionError
 
+_NO_OPTIONS: Mapping[str, Any] = types.MappingProxyType({})
+
 __all__ = ["GameState", "View", "Outcome", "GameInfo", "options_from_json", "options_to_json",
            "parse_option_assignments", "to_jsonable"]
 
@@ -87,6 +89,8 @@ class View:
     and nothing changes.  Offering them only when they hold would tell the seat about the
     hidden cards."""
     totals: tuple[float | int, ...]
+    options: Mapping[str, Any] = dataclasses.field(default_factory=lambda: _NO_OPTIONS)
+    """The table's local rules, as in the record (public: every player knows them)."""
 
     SEAT_FIELDS: ClassVar[frozenset[str]] = frozenset({"to_act"})
     """Fields that hold a seat number (shown as the seat's name)."""
@@ -307,6 +311,23 @@ def options_from_json(cls: type, data: Mapping[str, Any]) -> Any:
 
 def options_to_json(options: Any) -> dict[str, Any]:
     return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+
+
+_PUBLIC_OPTIONS: dict[Any, Mapping[str, Any]] = {}
+
+
+def public_options(options: Any, as_json: Callable[[], dict[str, Any]]) -> Mapping[str, Any]:
+    """The read-only mapping of a table's options that its views carry: ``as_json()`` (the
+    state's ``options_json``, a function of the options alone), made once per options value."""
+    try:
+        out = _PUBLIC_OPTIONS.get(options)
+    except TypeError:  # options that cannot be hashed: made every time
+        return types.MappingProxyType(as_json())
+    if out is None:
+        if len(_PUBLIC_OPTIONS) >= 256:
+            _PUBLIC_OPTIONS.clear()
+        out = _PUBLIC_OPTIONS[options] = types.MappingProxyType(as_json())
+    return out
 
 
 def parse_option_assignments(items: Sequence[str]) -> dict[str, Any]:

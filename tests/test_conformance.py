@@ -61,6 +61,10 @@ def test_views_serialise_and_offer_the_legal_actions(game, options):
                 assert state.view(other).legal_actions == ()
         spectator = state.view(None)
         assert spectator.hand == () and spectator.legal_actions == ()
+        # the table's local rules are public: every view carries them, as the record has them
+        want = {k: v for k, v in state.options_json().items() if k in view.options}
+        assert dict(view.options) == want and set(options) <= set(view.options)
+        assert dict(spectator.options) == dict(view.options) == view.to_json()["options"]
 
     play_random(game, options, seed=2, max_deals=2, on_step=check)
 

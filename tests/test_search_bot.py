@@ -196,3 +196,13 @@ def test_kakeya_decisions_do_not_depend_on_unseen_cards() -> None:
         assert a == b
         checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("joker_lead", ["request", "trump"])
+def test_the_bot_reads_the_joker_lead_option_from_the_view(joker_lead: str) -> None:
+    """The bot knows from the first view of a deal whether a joker lead names a request."""
+    s = MeitoraState(MeitoraOptions(joker_lead=joker_lead))
+    s.deal_random(random.Random(3))
+    memory = MeitoraMemory()
+    memory.update(s.view(s.to_act))
+    assert memory.joker_lead == joker_lead

@@ -128,3 +128,24 @@ def test_oracle_refuses_a_view() -> None:
     state.deal_random(random.Random(0))
     with pytest.raises(OptionError):
         bot.choose(state.view(0), random.Random(0))
+
+
+@pytest.mark.parametrize("joker", [True, False])
+def test_the_bot_reads_the_joker_option_from_the_view(joker: bool) -> None:
+    """With the joker in the deck the bot samples it among the hidden cards from the first
+    view on, though it has not seen it (and never when the table plays without it)."""
+    from kirifuda.bots.search_napoleon import NapoleonMemory
+    from kirifuda.cards import JOKER_ID
+
+    for seed in range(20):
+        s = NapoleonState(NapoleonOptions(joker=joker))
+        s.deal_random(random.Random(seed))
+        seat = s.to_act
+        view = s.view(seat)
+        if any(c.id == JOKER_ID for c in view.hand):
+            continue
+        memory = NapoleonMemory()
+        memory.update(view)
+        assert memory.joker is joker
+        return
+    raise AssertionError("no seat without the joker in 20 deals")

@@ -103,6 +103,8 @@ class MeitoraMemory:
             self.played = {}
             self.voids = set()
         self.bids = view.bids
+        if view.options.get("joker_lead") in ("request", "trump"):
+            self.joker_lead = str(view.options["joker_lead"])
         if view.contract is None:
             return
         strain = STRAINS.index(view.contract.strain)

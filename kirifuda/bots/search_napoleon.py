@@ -26,8 +26,9 @@ Decisions:
   heuristic).
 - The ♠3 call is never made (the solver does not model it; a called joker is a forced play).
 
-Not read from the view (it does not show them): the ``joker`` option (assumed off until the
-joker is seen: in hand, played, or offered as the adjutant) and ``strategy_b`` (assumed on).
+The table's ``joker`` and ``strategy_b`` options are read from the view (a view without
+options: the joker assumed off until it is seen — in hand, played, offered as the adjutant, or
+more hidden cards than 52 leave — and strategy B on).
 """
 
 from __future__ import annotations
@@ -153,6 +154,8 @@ class NapoleonMemory:
             self.deal = view.deal_number
             self.played = {}
             self.voids = set()
+        if "joker" in view.options:
+            self.joker = bool(view.options["joker"])
         if any(c.id == JOKER_ID for c in view.hand) or any(
                 isinstance(a, Adjutant) and a.card.is_joker for a in view.legal_actions[-1:]):
             self.joker = True
@@ -270,7 +273,8 @@ class NapoleonSearch:
             so_far = sum(taken[s] for s in range(view.players) if army >> s & 1)
             solo = army == 1 << nap
             for k, v in pos.move_values(self.budget.nodes).items():
-                u = utility(view.players, contract.count, me, nap, army, solo, so_far + v, horizon == 0)
+                u = utility(view.players, contract.count, me, nap, army, solo, so_far + v, horizon == 0,
+                            bool(view.options.get("strategy_b", True)))
                 totals[k] = totals.get(k, 0.0) + u
         return max(plays, key=lambda a: totals.get(_key(a, cards, led), float("-inf")))
 

@@ -372,7 +372,7 @@ _SEAT_NAMES = {"to_act", "declarer", "first_bidder", "leader", "dealer", "napole
                "last_trick_winner", "last_player", "starting_player", "winner", "first", "taker",
                "dealing_seat", "leading_seat", "chooser", "sitting_out"}
 _SEAT_LIST_NAMES = {"face_down"}
-_SKIP = {"game", "seat", "legal_actions", "attempts"}
+_SKIP = {"game", "seat", "legal_actions", "attempts", "options"}
 _VOCAB = ("S", "H", "D", "C", "N", "any")
 
 

@@ -43,7 +43,7 @@ from ..actions import Action, ChooseLeader, ChooseTrump, Play, action_from_json
 from ..cards import CARDS, Card, MaskDecoder, Suit, cards_of, deck, parse_card
 from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
-from ..game import GameInfo, GameState, Outcome, View, options_to_json
+from ..game import GameInfo, GameState, Outcome, View, options_to_json, public_options
 from ..i18n import add_terms
 from ..tricks import Trick, strongest
 
@@ -674,6 +674,7 @@ class KakeyaState(GameState):
                           for p, f in enumerate(self._faces))
         sizes = tuple(h.bit_count() for h in self._hands) if in_game else (0,) * n
         return KakeyaView(
+            options=public_options(self.options, self.options_json),
             game="kakeya",
             seat=seat,
             phase=phase.value,

@@ -30,7 +30,7 @@ from ..cards import (CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, 
                      ids_of)
 from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
-from ..game import GameInfo, GameState, Outcome, View, options_to_json
+from ..game import GameInfo, GameState, Outcome, View, options_to_json, public_options
 from ..i18n import add_terms
 from ..tricks import Trick, strongest
 
@@ -816,6 +816,7 @@ class _MeitoraRules(_RulesBase):
         if seat is not None and in_deal:
             own = tuple(_trick_of(lead, cards) for lead, cards, w in self._tricks if w % 2 == seat % 2)
         return MeitoraView(
+            options=public_options(self.options, self.options_json),
             game="meitora",
             seat=seat,
             phase=phase.value,

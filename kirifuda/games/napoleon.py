@@ -44,7 +44,7 @@ from ..actions import (PASS, Action, Adjutant, Approve, Bid, Discard, Pass, Play
 from ..cards import CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, parse_card
 from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
-from ..game import GameInfo, GameState, Outcome, View, options_to_json
+from ..game import GameInfo, GameState, Outcome, View, options_to_json, public_options
 from ..i18n import add_terms, field_label
 from ..tricks import Trick
 
@@ -910,6 +910,7 @@ class NapoleonState(GameState):
         last = self._last if in_deal and not self._trick else None
         past_naming = phase in (Phase.DISCARD, Phase.REDECLARE, Phase.APPROVE, Phase.PLAY)
         return NapoleonView(
+            options=public_options(self.options, self.options_json),
             game="napoleon",
             seat=seat,
             phase=phase.value,

@@ -50,7 +50,7 @@ from ..actions import Action, Play, action_from_json
 from ..cards import CARDS, Card, MaskDecoder, Suit, cards_of, deck, format_card, parse_card
 from ..dealing import check_deal
 from ..errors import DealError, IllegalActionError, OptionError
-from ..game import GameInfo, GameState, Outcome, View, options_to_json
+from ..game import GameInfo, GameState, Outcome, View, options_to_json, public_options
 from ..i18n import add_terms, t
 from ..tricks import Trick
 
@@ -587,6 +587,7 @@ class UnsunState(GameState):
             trick, face_down = tuple(plays), tuple(down)
         last = self._last if not self._trick else None
         return UnsunView(
+            options=public_options(self.options, self.options_json),
             game="unsun",
             seat=seat,
             phase=self._phase.value,
