@@ -114,7 +114,7 @@ typedef struct {
     int tn, led, leader;
     int first;                       /* the current trick is the deal's first (special rules) */
     int hint_card, hint_led, best_card, best_led;
-    signed char killer[16][MAXP];    /* [cards left][place in trick]: the last choice that cut */
+    signed char killer[16][MAXP];    /* [cards left (< 16)][place in trick]: the last choice that cut */
     long long nodes, limit;   /* limit: stop after this many nodes (0: none) */
     int aborted;
 } S;
@@ -316,7 +316,8 @@ static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max) {
  * k different tricks; a trick with one of them is lost only to a stronger card of that suit held
  * by the other side, and each such card takes one trick at most: so the player's side takes at
  * least k minus the number of the other side's cards stronger than the k-th.  sure[side] is the
- * best such bound over the side's players (side 1: the maximising side). */
+ * best such bound over the side's players (side 1: the maximising side), taken at the first
+ * depth where it reaches need[side] (fewer relevant cards), else the best. */
 static void sure_tricks(const S *s, int *sure, int *depth, const int *need) {
     const Rules *r = s->r;
     int su = r->top_suit;
@@ -350,9 +351,11 @@ static void sure_tricks(const S *s, int *sure, int *depth, const int *need) {
  * only when nobody else holds a free card (an opponent's could take any one of them and the
  * lead; a partner's may be forced onto one, and the lead is lost): in every suit, trumps first,
  * the leader's unbroken run of top cards — outside the trump suit no longer than the shortest
- * holding of an opponent who has trumps (then that opponent could ruff); the leader keeps the
- * lead throughout, so the runs add up — plus one for the leader's own free card led first
- * (asking for trump: no opponent sheds the suit).  qrel: per suit, the top cards that mattered. */
+ * holding of an opponent who has trumps (then that opponent could ruff) unless the trump run
+ * has drawn the opponents' trumps, and all of the leader's cards of a suit once its run has
+ * exhausted every other hand (long cards); the leader keeps the lead throughout, so the runs
+ * add up — plus one for the leader's own free card led first (asking for trump: no opponent
+ * sheds the suit).  Counting stops at `need`.  qrel: per suit, the top cards that mattered. */
 static int quick_tricks(const S *s, int *qrel, int need) {
     const Rules *r = s->r;
     int np = r->np;
@@ -852,7 +855,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     if (s->tn == 0) { hint = s->hint_card; hint_led = s->hint_led; s->hint_card = -1; }
     order_moves(s, seat, mv, n, s->tn ? opp_max_after(s, seat, strong) : -1);
     int left = popc(s->hands[seat]);
-    int kc = s->killer[left][s->tn];
+    int kc = left < 16 ? s->killer[left][s->tn] : -1;
     if (kc >= 0 && s->tn == 0) {
         for (int i = 1; i < n; i++) if (mv[i].card == kc) {
             Move m = mv[i]; memmove(&mv[1], &mv[0], i * sizeof(Move)); mv[0] = m; break;
@@ -890,7 +893,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
         if (alpha >= beta) {
             /* a cut: the bound rests on this choice alone (its cards, not the others') */
             memcpy(rel, crel, sizeof(crel));
-            s->killer[left][s->tn] = (signed char)c;
+            if (left < 16) s->killer[left][s->tn] = (signed char)c;
             break;
         }
         rel_max(rel, crel);
