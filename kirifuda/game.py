@@ -313,20 +313,20 @@ def options_to_json(options: Any) -> dict[str, Any]:
     return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
 
 
-_PUBLIC_OPTIONS: dict[Any, Mapping[str, Any]] = {}
+_PUBLIC_OPTIONS: dict[int, tuple[Any, Mapping[str, Any]]] = {}
 
 
 def public_options(options: Any, as_json: Callable[[], dict[str, Any]]) -> Mapping[str, Any]:
     """The read-only mapping of a table's options that its views carry: ``as_json()`` (the
-    state's ``options_json``, a function of the options alone), made once per options value."""
-    try:
-        out = _PUBLIC_OPTIONS.get(options)
-    except TypeError:  # options that cannot be hashed: made every time
-        return types.MappingProxyType(as_json())
-    if out is None:
-        if len(_PUBLIC_OPTIONS) >= 256:
-            _PUBLIC_OPTIONS.clear()
-        out = _PUBLIC_OPTIONS[options] = types.MappingProxyType(as_json())
+    state's ``options_json``, a function of the options alone), made once per options object
+    (found by identity: views are made often, and hashing the options costs more)."""
+    hit = _PUBLIC_OPTIONS.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    if len(_PUBLIC_OPTIONS) >= 256:
+        _PUBLIC_OPTIONS.clear()
+    out = types.MappingProxyType(as_json())
+    _PUBLIC_OPTIONS[id(options)] = (options, out)
     return out
 
 
