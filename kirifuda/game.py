@@ -33,7 +33,7 @@ from .errors import IllegalActionError, OptionError
 
 _NO_OPTIONS: Mapping[str, Any] = types.MappingProxyType({})
 
-__all__ = ["GameState", "View", "Outcome", "GameInfo", "options_from_json", "options_to_json",
+__all__ = ["GameState", "View", "Outcome", "GameInfo", "options_from_json", "options_to_json", "public_options",
            "parse_option_assignments", "to_jsonable"]
 
 
