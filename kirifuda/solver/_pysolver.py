@@ -8,9 +8,20 @@ from __future__ import annotations
 from ..cards import ids_of
 from .rules import NO_SUIT, TrickRules
 
-__all__ = ["PySolver", "OutOfNodes"]
+__all__ = ["PySolver", "OutOfNodes", "bounds_after"]
 
 INF = 1 << 20
+
+
+def bounds_after(lo: int, hi: int, alpha: int, beta: int, v: int) -> tuple[int, int]:
+    """A table entry's bounds ``(lo, hi)`` once a fail-soft search in the window
+    ``(alpha, beta)`` has returned ``v``: an upper bound below the window, a lower bound above
+    it, the exact value inside it."""
+    if v <= alpha:
+        return lo, min(hi, v)
+    if v >= beta:
+        return max(lo, v), hi
+    return v, v
 
 
 class OutOfNodes(Exception):
@@ -111,15 +122,8 @@ class PySolver:
             return lo
         alpha = max(alpha, lo)
         beta = min(beta, hi)
-        a0, b0 = alpha, beta
         v = self._ab(leader, [], NO_SUIT, alpha, beta)
-        if v <= a0:
-            hi = min(hi, v)
-        elif v >= b0:
-            lo = max(lo, v)
-        else:
-            lo = hi = v
-        self.tt[key] = (lo, hi)
+        self.tt[key] = bounds_after(lo, hi, alpha, beta, v)
         return v
 
     def _ab(self, leader: int, trick: list[int], led: int, alpha: int, beta: int) -> int:

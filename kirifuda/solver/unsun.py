@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from ..games.unsun import GROUPS, TRUMP_MASKS
+from ._pysolver import bounds_after
 
 if TYPE_CHECKING:
     from ..games.unsun import UnsunState
@@ -254,10 +255,7 @@ class _Solver:
                 classes.sort(key=lambda cc: (1 if winner(cc[0]) == me_pos else 0,
                                              1 if group[cc[0]] == 0 else 0, RANK[cc[0]]))
             return classes
-        if seat == self.me:
-            classes.sort(key=lambda cc: (0 if group[cc[0]] == 0 else 1, -RANK[cc[0]]))
-        else:
-            classes.sort(key=lambda cc: (0 if group[cc[0]] == 0 else 1, -RANK[cc[0]]))
+        classes.sort(key=lambda cc: (0 if group[cc[0]] == 0 else 1, -RANK[cc[0]]))
         return classes
 
     # -- search ------------------------------------------------------------------------
@@ -285,15 +283,8 @@ class _Solver:
                 lo, hi = 0, left
                 if beta > left + 1:
                     beta = left + 1
-            a0, b0 = alpha, beta
             v = self._node(hands, start, trick, alpha, beta)
-            if v <= a0:
-                hi = min(hi, v)
-            elif v >= b0:
-                lo = max(lo, v)
-            else:
-                lo = hi = v
-            self.tt[key] = (lo, hi)
+            self.tt[key] = bounds_after(lo, hi, alpha, beta, v)
             return v
         return self._node(hands, start, trick, alpha, beta)
 
