@@ -115,6 +115,26 @@ def test_quick_tricks_respect_a_partners_forced_joker() -> None:
         assert {pos.value(backend, guess=g) for g in (0, 1, 2)} == {1}
 
 
+def test_every_joker_request_has_a_value() -> None:
+    """A joker lead naming a suit nobody else holds is searched once, as naming nothing, but
+    every request still gets its value, the same from both cores."""
+    from kirifuda.solver.meitora import REQUESTS, MeitoraPosition
+
+    def mask(*codes: str) -> int:
+        return sum(1 << parse_card(c).id for c in codes)
+
+    # nobody but the leader holds a spade, nobody at all a club
+    hands = (mask("JK", "AS", "9H"), mask("KH", "9D", "8D"), mask("5H", "TD", "7D"), mask("QD", "6H", "JD"))
+    pos = MeitoraPosition(strain=STRAINS.index("H"), hands=hands, leader=0, trick=(), led=4,  # type: ignore[arg-type]
+                          declarer=0)
+    got = {backend: pos.move_values(backend) for backend in BACKENDS}
+    joker = parse_card("JK").id
+    for values in got.values():
+        assert {req for c, req in values if c == joker} == set(REQUESTS)
+        assert values[(joker, "S")] == values[(joker, "C")] == values[(joker, "any")]
+    assert len({tuple(sorted(v.items())) for v in got.values()}) == 1
+
+
 def test_guess_does_not_change_the_value() -> None:
     s = play_state(7, 6)
     pos = position_of(s)

@@ -49,6 +49,8 @@ typedef struct {
     u64 free_mask, multi_lead_mask, last_forced_mask, nomerge_mask, all_mask;
     int n_lead_choices;
     int lead_choices[NSUIT];
+    int any_choice;                  /* lead_choices has NOSUIT (a lead asking for nothing) */
+    u64 as_any[NSUIT];               /* [led]: the cards as strong when `led` is led as when nothing is */
     int trick_base;
     int has_points;
     int trump;      /* the suit that beats every other led suit, or -1 */
@@ -190,10 +192,19 @@ static inline int trick_value(const S *s) {
 
 typedef struct { int card, led, score, low; } Move;  /* low: the lowest card of a merged run */
 
-static inline void add_move(const S *s, int c, Move *mv, int *n) {
+static inline void add_move(const S *s, int seat, int c, Move *mv, int *n) {
     const Rules *r = s->r;
     if (s->tn == 0 && ((r->multi_lead_mask >> c) & 1)) {
-        for (int j = 0; j < r->n_lead_choices; j++) { mv[*n].card = mv[*n].low = c; mv[*n].led = r->lead_choices[j]; (*n)++; }
+        u64 others = 0;
+        for (int p = 0; p < r->np; p++) if (p != seat) others |= s->hands[p];
+        for (int j = 0; j < r->n_lead_choices; j++) {
+            int led = r->lead_choices[j];
+            /* asking for a suit nobody else holds is asking for nothing, where that changes no
+             * card's strength: one choice */
+            if (led != NOSUIT && r->any_choice && !r->special && !(others & r->suit_mask[led])
+                && !((others | (1ULL << c)) & ~r->as_any[led])) continue;
+            mv[*n].card = mv[*n].low = c; mv[*n].led = led; (*n)++;
+        }
     } else {
         mv[*n].card = mv[*n].low = c; mv[*n].led = (s->tn == 0) ? r->isuit[c] : s->led; (*n)++;
     }
@@ -219,7 +230,7 @@ static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
             if (prev >= 0 && ((mergeable >> c) & 1) && ((mergeable >> prev) & 1)
                 && r->points[c] == r->points[prev]) { prev = c; mv[n - 1].low = c; continue; }
             prev = c;
-            add_move(s, c, mv, &n);
+            add_move(s, seat, c, mv, &n);
         }
     }
     return n;
@@ -238,7 +249,17 @@ static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max) {
         for (int i = 0; i < n; i++) {
             int c = mv[i].card;
             int su = r->isuit[c];
-            if ((r->multi_lead_mask >> c) & 1) { mv[i].score = 300 + (mv[i].led == NOSUIT ? 1 : 0); continue; }
+            if ((r->multi_lead_mask >> c) & 1) {
+                /* a lead naming what is to be played: trump first, then the suits the
+                 * opponents hold most of (each of their cards played to it is one they no
+                 * longer have), asking for nothing last (-2.5% nodes) */
+                int ld = mv[i].led, opp = 0;
+                if (ld != NOSUIT)
+                    for (int p = 0; p < r->np; p++)
+                        if (s->maxside[p] != s->maxside[seat]) opp += popc(s->hands[p] & r->suit_mask[ld]);
+                mv[i].score = 300 + (ld == NOSUIT ? -30 : 8 * opp + (ld == r->trump ? 40 : 0));
+                continue;
+            }
             if (!((done >> su) & 1)) {
                 done |= 1 << su;
                 /* the opponents' cards of the suit (a void counts as long): fewer, a smaller search;
@@ -1070,6 +1091,14 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     if (nl < 0 || nl > NSUIT) { PyErr_SetString(PyExc_ValueError, "lead_choices: 0 to 5"); goto fail; }
     r->n_lead_choices = (int)nl;
     if (read_int_seq(lead_choices, r->lead_choices, (int)nl, "lead_choices") < 0) goto fail;
+    for (int j = 0; j < r->n_lead_choices; j++) {
+        if (r->lead_choices[j] < 0 || r->lead_choices[j] > NOSUIT) { PyErr_SetString(PyExc_ValueError, "lead_choices: 0 to 4"); goto fail; }
+        if (r->lead_choices[j] == NOSUIT) r->any_choice = 1;
+    }
+    for (int led = 0; led < NSUIT; led++)
+        for (int b = 0; b < next; b++)
+            if (r->strength[led][b] == r->strength[NOSUIT][b] && r->first_strength[led][b] == r->first_strength[NOSUIT][b])
+                r->as_any[led] |= 1ULL << b;
     r->nclass = 0;
     r->canon_ok = 1;
     for (int b = 0; b < next; b++) {
@@ -1241,6 +1270,17 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
         if (s.aborted) new_generation();   /* the table may hold the stopped probe's guesses */
         else guess = lo;
         PyList_SET_ITEM(out, i, Py_BuildValue("iiii", r->card_of[mv[i].card], mv[i].led, lo, hi));
+        if (s.tn == 0 && mv[i].led == NOSUIT && ((r->multi_lead_mask >> mv[i].card) & 1)) {
+            /* the requests found equal to asking for nothing (gen_moves) have its value */
+            for (int j = 0; j < r->n_lead_choices; j++) {
+                int ld = r->lead_choices[j], found = 0;
+                for (int k = 0; k < n && !found; k++) found = mv[k].card == mv[i].card && mv[k].led == ld;
+                if (found) continue;
+                PyObject *t = Py_BuildValue("iiii", r->card_of[mv[i].card], ld, lo, hi);
+                if (!t || PyList_Append(out, t) < 0) { Py_XDECREF(t); Py_DECREF(out); return NULL; }
+                Py_DECREF(t);
+            }
+        }
     }
     return Py_BuildValue("NL", out, total);
 }
