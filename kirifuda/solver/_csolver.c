@@ -352,6 +352,16 @@ static void sure_tricks(const S *s, int *sure, int *depth, const int *need) {
     u64 all = 0;
     for (int p = 0; p < np; p++) all |= s->hands[p];
     u64 x = all & r->suit_mask[su];
+    /* The side's unbroken run of top cards split between two partners: theirs go to different
+     * tricks, except that two share a trick when neither has another card of the suit to
+     * play instead; so the run takes at least as many tricks as the side's longer holding of
+     * the suit, up to the run's length. */
+    int run_side = -1, longest[2] = {0, 0}, members[2] = {0, 0};
+    for (int p = 0; p < np; p++) {
+        int l = popc(s->hands[p] & r->suit_mask[su]);
+        members[s->maxside[p]]++;
+        if (l > longest[s->maxside[p]]) longest[s->maxside[p]] = l;
+    }
     while (x) {
         int c = highbit(x);
         u64 b = 1ULL << c;
@@ -361,6 +371,11 @@ static void sure_tricks(const S *s, int *sure, int *depth, const int *need) {
         int side = s->maxside[holder];
         mine[holder]++;
         int bound = mine[holder] - seen[1 - side];
+        if (k == 0) run_side = side;
+        if (side == run_side && seen[1 - side] == 0 && members[side] == 2) {
+            int run = seen[side] + 1 < longest[side] ? seen[side] + 1 : longest[side];
+            if (run > bound) bound = run;
+        }
         k++;
         /* the first depth that gives the side what it needs: fewer relevant cards */
         if (bound > sure[side] && sure[side] < need[side]) { sure[side] = bound; depth[side] = k; }
