@@ -651,6 +651,18 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     }
     if (alpha >= maxv) return maxv;
     if (beta <= 0) return 0;
+    /* the table's chain for this leader and these suit lengths (what canonical hands keep of
+     * the hands: the lengths per class of points, and the cards with rules of their own),
+     * fetched from memory while the bounds below are worked out */
+    u64 lensig = (u64)(s->leader + 1) * 0x9E3779B97F4A7C15ULL;
+    for (int p = 0; p < np; p++) {
+        u64 hp = s->hands[p] & r->nomerge_mask;
+        for (int su = 0; su < NSUIT; su++)
+            for (int k = 0; k < r->nclass; k++) hp = hp * 31 + (u64)popc(s->hands[p] & r->suit_mask[su] & r->class_mask[k]);
+        lensig = mix(lensig ^ hp) + (u64)p;
+    }
+    uint32_t bidx = (uint32_t)(lensig & (TT_SIZE - 1));
+    __builtin_prefetch(&tt_heads[bidx]);
     if (!r->has_points && !r->special) {
         int sure[2], depth[2], need[2];
         need[1] = (beta + r->trick_base - 1) / r->trick_base;
@@ -673,14 +685,6 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     }
     u64 key[MAXP];
     canonical(s, key);
-    u64 lensig = (u64)(s->leader + 1) * 0x9E3779B97F4A7C15ULL;
-    for (int p = 0; p < np; p++) {
-        u64 hp = key[p] & r->nomerge_mask;
-        for (int su = 0; su < NSUIT; su++)
-            for (int k = 0; k < r->nclass; k++) hp = hp * 31 + (u64)popc(key[p] & r->suit_mask[su] & r->class_mask[k]);
-        lensig = mix(lensig ^ hp) + (u64)p;
-    }
-    uint32_t bidx = (uint32_t)(lensig & (TT_SIZE - 1));
     uint32_t head = tt_heads[bidx].gen == tt_gen ? tt_heads[bidx].head : 0;
     int lo = 0, hi = maxv;
     u64 used = 0;              /* the relevant slots of the entries whose bounds were used */
