@@ -117,6 +117,7 @@ typedef struct {
     int first;                       /* the current trick is the deal's first (special rules) */
     int hint_card, hint_led, best_card, best_led;
     signed char killer[16][MAXP];    /* [cards left (< 16)][place in trick]: the last choice that cut */
+    int strong[17][MAXP];            /* [leader's cards at the trick's start]: strongest_to_come after its lead */
     long long nodes, limit;   /* limit: stop after this many nodes (0: none) */
     int aborted;
 } S;
@@ -850,8 +851,19 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     if (s->limit && s->nodes > s->limit) s->aborted = 1;
     if (s->aborted) { for (int i = 0; i < NSUIT; i++) rel[i] = 0; return alpha; }
     int seat = (s->leader + s->tn) % r->np;
-    int strong[MAXP];
-    if (s->tn > 0) strongest_to_come(s, strong);
+    /* the players still to play hold what they held when the trick was led: their strongest
+     * cards are worked out once per trick */
+    int *strong = NULL, fresh[MAXP];
+    if (s->tn > 0) {
+        int d = popc(s->hands[s->leader]) + 1;
+        if (d <= 16) {
+            strong = s->strong[d];
+            if (s->tn == 1) strongest_to_come(s, strong);
+        } else {
+            strong = fresh;
+            strongest_to_come(s, strong);
+        }
+    }
     if (s->tn > 0 && !r->has_points && !r->special) {
         /* The trick is the side's whatever the others play: its strongest card still to come
          * (or on the table) beats every card an opponent still to play may put on it.  A
@@ -1214,6 +1226,10 @@ static int setup(S *s, PyObject *cap, PyObject *hands, int leader, PyObject *tri
     s->gone = r->all_mask & ~held;
     (void)gone;
     if (led < 0 || led > NOSUIT || leader < 0 || leader >= r->np) { PyErr_SetString(PyExc_ValueError, "bad led or leader"); return -1; }
+    if (s->tn > 0) {                 /* a trick in progress: its strongest cards to come */
+        int d = popc(s->hands[leader]) + 1;
+        if (d <= 16) strongest_to_come(s, s->strong[d]);
+    }
     new_generation();
     return 0;
 }
