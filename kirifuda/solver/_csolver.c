@@ -88,7 +88,6 @@ typedef struct {
     uint32_t gen, next;
     int16_t lo, hi;
     uint8_t leader, left;
-    int8_t best_card, best_led;
 #ifdef DEBUGV
     u64 src[MAXP];   /* the hands the entry was made in */
 #endif
@@ -115,7 +114,6 @@ typedef struct {
     int tcard[MAXP];
     int tn, led, leader;
     int first;                       /* the current trick is the deal's first (special rules) */
-    int hint_card, hint_led, best_card, best_led;
     signed char killer[16][MAXP];    /* [cards left (< 16)][place in trick]: the last choice that cut */
     int strong[17][MAXP];            /* [leader's cards at the trick's start]: strongest_to_come after its lead */
     long long nodes, limit;   /* limit: stop after this many nodes (0: none) */
@@ -689,7 +687,6 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     uint32_t head = tt_heads[bidx].gen == tt_gen ? tt_heads[bidx].head : 0;
     int lo = 0, hi = maxv;
     u64 used = 0;              /* the relevant slots of the entries whose bounds were used */
-    int hint = -1, hint_led = 0;
     uint32_t prev = 0;
     for (uint32_t i = head; i; prev = i, i = pool[i].next) {
         Ent *e = &pool[i];
@@ -714,13 +711,11 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         if (e->lo > alpha && e->lo > lo) { lo = e->lo; useful = 1; }
         if (e->hi < beta && e->hi < hi) { hi = e->hi; useful = 1; }
         if (useful) used |= e->relmask;
-        if (hint < 0) { hint = e->best_card; hint_led = e->best_led; }
     }
     if (lo == hi) { REASON(4); slots_rel(r, used, rel); return lo; }
     if (lo > alpha) alpha = lo;
     if (hi < beta) beta = hi;
     int a0 = alpha, b0 = beta;
-    s->hint_card = hint; s->hint_led = hint_led;
     int v = ab(s, alpha, beta, rel);
     REASON(5);
     if (s->aborted) return v;
@@ -755,7 +750,6 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         e->next = head;
         tt_heads[bidx].head = idx; tt_heads[bidx].gen = tt_gen;
     }
-    e->best_card = (int8_t)s->best_card; e->best_led = (int8_t)s->best_led;
     DBG(memcpy(e->src, s->hands, sizeof e->src);)
     return v;
 }
@@ -903,8 +897,6 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     u64 legal = legal_mask(r, s->hands[seat], s->tn, s->led);
     Move mv[NCARD * 2];
     int n = gen_moves(s, seat, legal, mv);
-    int hint = -1, hint_led = 0;
-    if (s->tn == 0) { hint = s->hint_card; hint_led = s->hint_led; s->hint_card = -1; }
     order_moves(s, seat, mv, n, s->tn ? opp_max_after(s, seat, strong) : -1);
     int left = popc(s->hands[seat]);
     int kc = left < 16 ? s->killer[left][s->tn] : -1;
@@ -913,14 +905,8 @@ static int ab(S *s, int alpha, int beta, int *rel) {
             Move m = mv[i]; memmove(&mv[1], &mv[0], i * sizeof(Move)); mv[0] = m; break;
         }
     }
-    if (hint >= 0) {
-        for (int i = 1; i < n; i++) if (mv[i].card == hint && mv[i].led == hint_led) {
-            Move m = mv[i]; memmove(&mv[1], &mv[0], i * sizeof(Move)); mv[0] = m; break;
-        }
-    }
     int ismax = s->maxside[seat];
     int best = ismax ? -1 : 1 << 30;
-    int bi = 0;
     for (int i = 0; i < NSUIT; i++) rel[i] = 0;
     int crel[NSUIT];
     /* Small cards (as DDS does): once a card below the lowest relevant card of its suit has
@@ -938,9 +924,9 @@ static int ab(S *s, int alpha, int beta, int *rel) {
         int v = child(s, seat, &mv[i], alpha, beta, crel);
         if (s->aborted) return v;
         if (ismax) {
-            if (v > best) { best = v; bi = i; if (best > alpha) alpha = best; }
+            if (v > best) { best = v; if (best > alpha) alpha = best; }
         } else {
-            if (v < best) { best = v; bi = i; if (best < beta) beta = best; }
+            if (v < best) { best = v; if (best < beta) beta = best; }
         }
         if (alpha >= beta) {
             /* a cut: the bound rests on this choice alone (its cards, not the others') */
@@ -974,7 +960,6 @@ static int ab(S *s, int alpha, int beta, int *rel) {
             }
         }
     }
-    if (s->tn == 0) { s->best_card = mv[bi].card; s->best_led = mv[bi].led; }
     return best;
 }
 
@@ -1196,7 +1181,6 @@ static int setup(S *s, PyObject *cap, PyObject *hands, int leader, PyObject *tri
     }
     memset(s, 0, sizeof(*s));
     s->r = r;
-    s->hint_card = -1;
     memset(s->killer, -1, sizeof(s->killer));
     PyObject *fast = PySequence_Fast(hands, "hands");
     if (!fast) return -1;
