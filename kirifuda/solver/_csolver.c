@@ -220,14 +220,14 @@ static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
     for (int su = 0; su < NSUIT; su++) {
         u64 ls = legal & r->suit_mask[su];
         if (!ls) continue;
-        u64 x = live & r->suit_mask[su];
+        u64 breakers = live & r->suit_mask[su] & ~ls;   /* live cards between break a run */
+        u64 x = ls;
         int prev = -1;
         while (x) {
             int c = highbit(x);
             x ^= 1ULL << c;
-            if (!((ls >> c) & 1)) { prev = -1; continue; }
-            if (prev >= 0 && ((mergeable >> c) & 1) && ((mergeable >> prev) & 1)
-                && r->points[c] == r->points[prev]) { prev = c; mv[n - 1].low = c; continue; }
+            if (prev >= 0 && !(breakers & above(c) & ((1ULL << prev) - 1)) && ((mergeable >> c) & 1)
+                && ((mergeable >> prev) & 1) && r->points[c] == r->points[prev]) { prev = c; mv[n - 1].low = c; continue; }
             prev = c;
             add_move(s, seat, c, mv, &n);
         }
