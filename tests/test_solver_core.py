@@ -33,6 +33,17 @@ def test_a_merged_run_makes_its_cards_relevant() -> None:
         assert solve(plain_rules(0), hands, 2, (), 0, 0b0101, "c", g) == 4
 
 
+def test_an_entry_to_a_partners_master_makes_the_master_relevant() -> None:
+    """No trump, eight tricks: quick tricks through an entry (a card led to the partner's master
+    of its suit, the partner then cashing) gave a table entry that did not keep the master as
+    relevant, so it was used where the master was elsewhere (an unreleased core gave seats 0 and
+    2 two tricks; DDS gives 3)."""
+    hands = [mask("2S 2H 5H 9H TH 5C 8C QC"), mask("TS 6D 8D QD 2C 9C KC AC"),
+             mask("3S 2D 9D JD AD 3C 6C JC"), mask("3H QH KH AH 4D 4C 7C TC")]
+    for g in (-1, 0, 3, 4):
+        assert solve(plain_rules(4), hands, 0, (), 0, 0b0101, "c", g) == 3
+
+
 def random_ending(seed: int, tricks: int) -> tuple[list[int], int, int, int]:
     rng = random.Random(seed)
     cards = list(range(52))

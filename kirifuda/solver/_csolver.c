@@ -391,10 +391,9 @@ static void sure_tricks(const S *s, int *sure, int *depth, const int *need) {
  * exhausted every other hand (long cards); the leader keeps the lead throughout, so the runs
  * add up — plus one for the leader's own free card led first (asking for trump: no opponent
  * sheds the suit).  Counting stops at `need`.  qrel: per suit, the top cards that mattered. */
-static int quick_tricks(const S *s, int *qrel, int need) {
+static int quick_tricks_of(const S *s, int me, int *qrel, int need) {
     const Rules *r = s->r;
     int np = r->np;
-    int me = s->leader;
     u64 others = 0, all = 0;
     u64 opp_hand[MAXP];
     int nopp = 0;
@@ -454,6 +453,35 @@ static int quick_tricks(const S *s, int *qrel, int need) {
     }
     int left = popc(mine);
     return total < left ? total : left;
+}
+
+/* Quick tricks for the side on lead: the leader's own, or (no trump) a partner's: a card led
+ * to the partner's master of its suit puts the partner on lead, and the partner cashes as if
+ * leading that suit itself (its master takes the first trick either way). */
+static int quick_tricks(const S *s, int *qrel, int need) {
+    const Rules *r = s->r;
+    int me = s->leader;
+    int q = quick_tricks_of(s, me, qrel, need);
+    if (q >= need || r->trump >= 0) return q;
+    u64 special = r->free_mask | r->multi_lead_mask, all = 0;
+    for (int p = 0; p < r->np; p++) all |= s->hands[p];
+    for (int p = 0; p < r->np; p++) {
+        /* (a partner holding a card with rules of its own might be forced to play it to the
+         * entry) */
+        if (p == me || s->maxside[p] != s->maxside[me] || (s->hands[p] & (special | r->last_forced_mask))) continue;
+        int entry = -1;
+        for (int su = 0; su < NSUIT && entry < 0; su++) {
+            u64 live = all & r->suit_mask[su] & ~special;
+            if ((s->hands[me] & live) && ((s->hands[p] >> highbit(live | 1)) & 1)) entry = su;
+        }
+        if (entry < 0) continue;
+        int prel[NSUIT];
+        int pq = quick_tricks_of(s, p, prel, need);
+        if (prel[entry] < 1) prel[entry] = 1;     /* the master the entry is made to */
+        if (pq > q) { q = pq; memcpy(qrel, prel, sizeof prel); }
+        if (q >= need) break;
+    }
+    return q;
 }
 
 /* The hands with played cards squeezed out: in each suit the live cards move to the top of the
