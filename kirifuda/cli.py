@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from .errors import KirifudaError, RecordError
+from .errors import KirifudaError, OptionError, RecordError
 from .i18n import LANGS, default_lang
 
 __all__ = ["main"]
@@ -151,6 +151,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             interrupted = True
             results = sorted(done, key=lambda d: d.index)
             summary = summarize(info.id, bots, results, args.seed)
+            summary["options"] = options
             summary["interrupted"] = {"deals_finished": len(results), "deals_asked": args.deals}
             print(f"kirifuda tournament: interrupted; {len(results)} of {args.deals} deals finished are "
                   "summarised", file=sys.stderr)
@@ -159,10 +160,18 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         print(f"kirifuda tournament: {exc}", file=sys.stderr)
         return 2
     summary["files"] = files
-    if args.json:
-        summary.pop("per_deal", None)  # in summary.json
+    _print_summary(summary, args.json)
+    return 130 if interrupted else 0
+
+
+def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
+    """A tournament's summary on stdout: JSON (without the per-deal scores: they are in
+    summary.json), or a table."""
+    files = summary["files"]
+    if as_json:
+        summary = {k: v for k, v in summary.items() if k != "per_deal"}
         print(json.dumps(summary, ensure_ascii=False))
-        return 130 if interrupted else 0
+        return
     print(f"{summary['game']}: {summary['deals']} duplicate deals, seed {summary['seed']}")
     for name, fig in summary["bots"].items():
         lo, hi = fig["ci95"]
@@ -172,9 +181,39 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         print(f"  {pair:16s} {fig['mean']:+8.3f}               95% CI [{lo:+.3f}, {hi:+.3f}]")
     for name, fig in summary.get("decision_s", {}).items():
         print(f"  {name:16s} decision time median {fig['median']:.3f} s, p95 {fig['p95']:.3f} s, max {fig['max']:.3f} s")
-    print(f"records: {files['records']}   summary: {files['summary']}" +
+    print((f"records: {files['records']}   " if "records" in files else "") + f"summary: {files['summary']}" +
           (f"   chart: {files['chart']}" if "chart" in files else "   (no chart: pip install 'kirifuda[tournament]')"))
-    return 130 if interrupted else 0
+
+
+def _cmd_tournament_merge(args: argparse.Namespace) -> int:
+    from .tournament import merge_summaries, write_outputs
+
+    try:
+        summaries = []
+        for name in args.summaries:
+            try:
+                summaries.append(json.loads(Path(name).read_text(encoding="utf-8")))
+            except OSError as exc:
+                raise OptionError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                raise OptionError(f"{name}: not JSON ({exc})") from None
+        try:
+            summary, results = merge_summaries(summaries)
+        except OptionError as exc:
+            # "summary 2: …" names the file
+            msg = str(exc)
+            for n in range(len(args.summaries), 0, -1):
+                msg = msg.replace(f"summary {n}", args.summaries[n - 1])
+            raise OptionError(msg) from None
+        out_dir = Path(args.out) if args.out else Path("tournaments") / (
+            f"{summary['game']}-{'-'.join(summary['bot_kinds'])}-{summary['seed']}-merged".replace(":", "_"))
+        files = write_outputs(summary, results, out_dir, records=False)
+    except KirifudaError as exc:
+        print(f"kirifuda tournament-merge: {exc}", file=sys.stderr)
+        return 2
+    summary["files"] = files
+    _print_summary(summary, args.json)
+    return 0
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -259,6 +298,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_tournament)
+
+    p = sub.add_parser("tournament-merge",
+                       help="one tournament's summary from the summary.json files of its shards (--start)")
+    p.add_argument("summaries", nargs="+", metavar="SUMMARY", help="the shards' summary.json files")
+    p.add_argument("--out", help="directory for the merged summary.json and summary.png")
+    p.add_argument("--json", action="store_true", help="print the merged summary as JSON")
+    p.set_defaults(func=_cmd_tournament_merge)
     return parser
 
 

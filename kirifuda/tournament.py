@@ -15,7 +15,9 @@ difference far less noisy than each score).
 Reproducible: the cards of deal ``i`` come from ``Random(f"{seed}:deal:{i}")`` and each bot's
 generator from ``Random(f"{seed}:{i}:{rotation}:{seat}")`` (string seeds hash the same in every
 process), bots are created afresh for every rotation, and results are put back in deal order:
-the same seed gives the same summary on one core, on all cores, or on a Ray cluster.
+the same seed gives the same summary on one core, on all cores, or on a Ray cluster.  Shards of
+one tournament (``--start``, ``--deals``: disjoint ranges of deals, e.g. on several machines)
+are merged into the summary of the whole by ``kirifuda tournament-merge``.
 """
 
 from __future__ import annotations
@@ -28,13 +30,13 @@ import random
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .bots import make_bot
 from .errors import OptionError
 from .games import GAMES
 
-__all__ = ["DealResult", "play_deal", "run_tournament", "summarize", "rotations", "seat_scores"]
+__all__ = ["DealResult", "play_deal", "run_tournament", "summarize", "merge_summaries", "rotations", "seat_scores"]
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,7 @@ def summarize(game_id: str, bots: Sequence[str], results: Sequence[DealResult], 
     names = _names(bots)
     results = sorted(results, key=lambda d: d.index)
     out: dict[str, Any] = {"game": game_id, "deals": len(results), "seed": seed, "bots": {}, "diff": {},
-                           "first_deal": results[0].index if results else 0,
+                           "bot_kinds": list(bots), "first_deal": results[0].index if results else 0,
                            "per_deal": {name: [round(d.scores[name], 4) for d in results] for name in names}}
     for name in names:
         m, ci = _ci([d.scores[name] for d in results])
@@ -237,18 +239,84 @@ def run_tournament(game_id: str, bots: Sequence[str], deals: int, seed: int = 0,
         if progress is not None:
             progress(1)
     results = sorted(results, key=lambda d: d.index)
-    return summarize(game_id, bots, results, seed), results
+    summary = summarize(game_id, bots, results, seed)
+    summary["options"] = dict(options or {})
+    return summary, results
 
 
-def write_outputs(summary: dict[str, Any], results: Sequence[DealResult], out_dir: Path) -> dict[str, str]:
-    """The records (one file per deal and rotation), ``summary.json`` and ``summary.png``."""
+def merge_summaries(summaries: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], list[DealResult]]:
+    """One tournament's summary from its shards' (``--start``: the same game, bots, seed and
+    local rules, deals that do not overlap), and each deal's result (its scores; records stay
+    in the shards' directories).  Decision times are not merged: a shard's summary keeps only
+    their quantiles."""
+    if len(summaries) < 2:
+        raise OptionError("merging needs the summaries of at least two shards")
+    results: list[DealResult] = []
+    first: Mapping[str, Any] | None = None
+    kinds: list[str] = []
+    shards: list[dict[str, int]] = []
+    for n, sm in enumerate(summaries, 1):
+        where = f"summary {n}"
+        if not isinstance(sm, Mapping):
+            raise OptionError(f"{where}: not a tournament summary (a JSON object)")
+        for key, kind, what in (("game", str, "a string"), ("seed", int, "a whole number"),
+                                ("deals", int, "a whole number"), ("first_deal", int, "a whole number"),
+                                ("bots", dict, "an object"), ("per_deal", dict, "an object")):
+            if not isinstance(sm.get(key), kind) or isinstance(sm.get(key), bool):
+                raise OptionError(f"{where}: {key!r} is missing or not {what} "
+                                  "(the summary.json that kirifuda tournament writes is needed)")
+        names = list(sm["bots"])
+        per_deal = sm["per_deal"]
+        if sorted(per_deal) != sorted(names) or any(
+                not isinstance(v, list) or len(v) != sm["deals"] or
+                not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v) for v in per_deal.values()):
+            raise OptionError(f"{where}: 'per_deal' does not give each bot one score per deal")
+        if first is None:
+            first = sm
+            kinds = list(sm.get("bot_kinds") or [name.split("#")[0] for name in names])
+        else:
+            for key in ("game", "seed"):
+                if sm[key] != first[key]:
+                    raise OptionError(f"{where}: {key} {sm[key]!r}, but summary 1 has {first[key]!r}: "
+                                      "not shards of one tournament")
+            if names != list(first["bots"]):
+                raise OptionError(f"{where}: bots {', '.join(names)}, but summary 1 has "
+                                  f"{', '.join(first['bots'])}: not shards of one tournament")
+            if "options" in sm and "options" in first and sm["options"] != first["options"]:
+                raise OptionError(f"{where}: local rules {sm['options']!r}, but summary 1 has {first['options']!r}")
+        start = sm["first_deal"]
+        for other in shards:
+            if start < other["first_deal"] + other["deals"] and other["first_deal"] < start + sm["deals"]:
+                raise OptionError(f"{where}: deals {start}–{start + sm['deals'] - 1} overlap deals "
+                                  f"{other['first_deal']}–{other['first_deal'] + other['deals'] - 1} of another shard")
+        shards.append({"first_deal": start, "deals": sm["deals"]})
+        for i in range(sm["deals"]):
+            results.append(DealResult(start + i, {name: float(per_deal[name][i]) for name in names}, [], {}))
+    assert first is not None
+    results.sort(key=lambda d: d.index)
+    merged = summarize(first["game"], kinds, results, first["seed"])
+    if list(merged["bots"]) != list(first["bots"]):
+        raise OptionError(f"summary 1: bot names {', '.join(first['bots'])} do not follow from their kinds")
+    if "options" in first:
+        merged["options"] = first["options"]
+    merged["shards"] = sorted(shards, key=lambda x: x["first_deal"])
+    return merged, results
+
+
+def write_outputs(summary: dict[str, Any], results: Sequence[DealResult], out_dir: Path,
+                  records: bool = True) -> dict[str, str]:
+    """The records (one file per deal and rotation; not for a merged summary, whose records
+    are in its shards' directories), ``summary.json`` and ``summary.png``."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    rec_dir = out_dir / "records"
-    rec_dir.mkdir(exist_ok=True)
-    for d in results:
-        for r, rec in enumerate(d.records):
-            (rec_dir / f"deal{d.index:05d}-r{r}.json").write_text(json.dumps(rec, ensure_ascii=False), encoding="utf-8")
-    paths = {"records": str(rec_dir), "summary": str(out_dir / "summary.json")}
+    paths = {"summary": str(out_dir / "summary.json")}
+    if records:
+        rec_dir = out_dir / "records"
+        rec_dir.mkdir(exist_ok=True)
+        for d in results:
+            for r, rec in enumerate(d.records):
+                (rec_dir / f"deal{d.index:05d}-r{r}.json").write_text(json.dumps(rec, ensure_ascii=False),
+                                                                    encoding="utf-8")
+        paths = {"records": str(rec_dir), **paths}
     chart = _chart(summary, results, out_dir / "summary.png")
     if chart is not None:
         paths["chart"] = chart

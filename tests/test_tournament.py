@@ -102,3 +102,64 @@ def test_interrupted_before_any_deal(capsys: pytest.CaptureFixture[str], monkeyp
     assert main(["tournament", "meitora", "--bots", "heuristic,random", "--deals", "3", "--jobs", "1",
                  "--out", str(tmp_path / "t")]) == 130
     assert "before any deal finished" in capsys.readouterr().err
+
+
+def test_shards_merge_into_the_whole_tournament() -> None:
+    from kirifuda.tournament import merge_summaries
+
+    whole, _ = run_tournament("meitora", ["heuristic", "random"], 5, seed=3, jobs=1)
+    a, _ = run_tournament("meitora", ["heuristic", "random"], 2, seed=3, jobs=1, start=3)
+    b, _ = run_tournament("meitora", ["heuristic", "random"], 3, seed=3, jobs=1)
+    merged, results = merge_summaries([a, b])
+    assert [d.index for d in results] == [0, 1, 2, 3, 4]
+    for key in ("game", "deals", "seed", "bots", "diff", "per_deal", "first_deal", "options"):
+        assert merged[key] == whole[key], key
+    assert merged["shards"] == [{"first_deal": 0, "deals": 3}, {"first_deal": 3, "deals": 2}]
+
+
+def test_merging_refuses_what_is_not_one_tournament() -> None:
+    from kirifuda.tournament import merge_summaries
+
+    a, _ = run_tournament("meitora", ["heuristic", "random"], 2, seed=3, jobs=1)
+    b, _ = run_tournament("meitora", ["heuristic", "random"], 2, seed=3, jobs=1, start=1)
+    with pytest.raises(OptionError, match="overlap"):
+        merge_summaries([a, b])
+    c, _ = run_tournament("meitora", ["heuristic", "random"], 1, seed=4, jobs=1, start=2)
+    with pytest.raises(OptionError, match="seed 4, but summary 1 has 3"):
+        merge_summaries([a, c])
+    d, _ = run_tournament("meitora", ["random", "heuristic"], 1, seed=3, jobs=1, start=2)
+    with pytest.raises(OptionError, match="bots random, heuristic"):
+        merge_summaries([a, d])
+    e, _ = run_tournament("meitora", ["heuristic", "random"], 1, seed=3, jobs=1, start=2,
+                          options={"joker_lead": "trump"})
+    with pytest.raises(OptionError, match="local rules"):
+        merge_summaries([a, e])
+    with pytest.raises(OptionError, match="per_deal"):
+        merge_summaries([a, {**c, "seed": 3, "per_deal": {"heuristic": [1.0], "random": []}}])
+    with pytest.raises(OptionError, match="'seed' is missing or not a whole number"):
+        merge_summaries([a, {"game": "meitora"}])
+    with pytest.raises(OptionError, match="at least two"):
+        merge_summaries([a])
+
+
+def test_cli_merges_shard_summaries(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for start, deals in ((0, 2), (2, 1)):
+        assert main(["tournament", "meitora", "--bots", "heuristic,random", "--deals", str(deals), "--start", str(start),
+                     "--seed", "9", "--jobs", "1", "--quiet", "--out", str(tmp_path / f"s{start}")]) == 0
+    capsys.readouterr()
+    shards = [str(tmp_path / "s0" / "summary.json"), str(tmp_path / "s2" / "summary.json")]
+    assert main(["tournament-merge", *shards, "--out", str(tmp_path / "all"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["deals"] == 3 and out["first_deal"] == 0 and "per_deal" not in out
+    written = json.loads((tmp_path / "all" / "summary.json").read_text(encoding="utf-8"))
+    assert len(written["per_deal"]["heuristic"]) == 3
+    assert not (tmp_path / "all" / "records").exists()
+    # the same shard twice: refused, naming the files
+    assert main(["tournament-merge", shards[0], shards[0]]) == 2
+    err = capsys.readouterr().err
+    assert "overlap" in err and shards[0] in err
+    (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
+    assert main(["tournament-merge", shards[0], str(tmp_path / "bad.json")]) == 2
+    assert "bad.json: not JSON" in capsys.readouterr().err
+    assert main(["tournament-merge", shards[0], str(tmp_path / "missing.json")]) == 2
+    assert "missing.json: cannot be read" in capsys.readouterr().err
