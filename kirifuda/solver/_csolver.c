@@ -18,8 +18,9 @@
  * the cutting choice's cards, a merged run whose top card matters makes the run matter); once
  * a card below the lowest card that mattered in its suit has been searched, the others below
  * it are skipped (DDS's small cards); bounds from sure tricks in the strongest suit, from the
- * leader's quick tricks and, inside a trick, from a trick one side surely takes; leads ordered
- * much as DDS weighs them, followers taking a trick with the cheapest card that holds it.
+ * leader's quick tricks (in no-trump also a partner's, reached through an entry) and, inside a
+ * trick, from a trick one side surely takes; leads ordered much as DDS weighs them, the last
+ * lead that cut first (a killer), followers taking a trick with the cheapest card that holds it.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
