@@ -116,6 +116,7 @@ typedef struct {
     int tn, led, leader;
     int first;                       /* the current trick is the deal's first (special rules) */
     signed char killer[16][MAXP];    /* [cards left (< 16)][place in trick]: the last choice that cut */
+    signed char killer_led[16][MAXP];  /* and what it led (a multi-lead card's choice) */
     int strong[17][MAXP];            /* [leader's cards at the trick's start]: strongest_to_come after its lead */
     long long nodes, limit;   /* limit: stop after this many nodes (0: none) */
     int aborted;
@@ -930,7 +931,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     int left = popc(s->hands[seat]);
     int kc = left < 16 ? s->killer[left][s->tn] : -1;
     if (kc >= 0 && s->tn == 0) {
-        for (int i = 1; i < n; i++) if (mv[i].card == kc) {
+        for (int i = 1; i < n; i++) if (mv[i].card == kc && mv[i].led == s->killer_led[left][s->tn]) {
             Move m = mv[i]; memmove(&mv[1], &mv[0], i * sizeof(Move)); mv[0] = m; break;
         }
     }
@@ -960,7 +961,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
         if (alpha >= beta) {
             /* a cut: the bound rests on this choice alone (its cards, not the others') */
             memcpy(rel, crel, sizeof(crel));
-            if (left < 16) s->killer[left][s->tn] = (signed char)c;
+            if (left < 16) { s->killer[left][s->tn] = (signed char)c; s->killer_led[left][s->tn] = (signed char)mv[i].led; }
             break;
         }
         rel_max(rel, crel);
