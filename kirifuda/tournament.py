@@ -265,6 +265,12 @@ def merge_summaries(summaries: Sequence[Mapping[str, Any]]) -> tuple[dict[str, A
             if not isinstance(sm.get(key), kind) or isinstance(sm.get(key), bool):
                 raise OptionError(f"{where}: {key!r} is missing or not {what} "
                                   "(the summary.json that kirifuda tournament writes is needed)")
+        if sm["deals"] < 1 or sm["first_deal"] < 0:
+            raise OptionError(f"{where}: {sm['deals']} deals from deal {sm['first_deal']}: not a shard")
+        if "interrupted" in sm:
+            # the deals an interrupted run finished need not be one range
+            raise OptionError(f"{where}: an interrupted tournament's summary: play its deals again "
+                              "(--start, --deals) and merge that")
         names = list(sm["bots"])
         per_deal = sm["per_deal"]
         if sorted(per_deal) != sorted(names) or any(

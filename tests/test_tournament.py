@@ -140,6 +140,10 @@ def test_merging_refuses_what_is_not_one_tournament() -> None:
         merge_summaries([a, {"game": "meitora"}])
     with pytest.raises(OptionError, match="at least two"):
         merge_summaries([a])
+    with pytest.raises(OptionError, match="interrupted"):
+        merge_summaries([a, {**c, "seed": 3, "interrupted": {"deals_finished": 1, "deals_asked": 2}}])
+    with pytest.raises(OptionError, match="not a shard"):
+        merge_summaries([a, {**c, "seed": 3, "first_deal": -1}])
 
 
 def test_cli_merges_shard_summaries(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
