@@ -54,6 +54,9 @@ typedef struct {
     u64 as_any[NSUIT];               /* [led]: the cards as strong when `led` is led as when nothing is */
     int trick_base;
     int has_points;
+    /* lead weights (order_moves): tuned on the nodes of Meitora deals for the games that count
+     * tricks, and of Kakeya and Napoleon positions for those that count face cards */
+    struct { int opplen, rho_top, lho_part, master, other, pmaster, master_points; } lw;
     int trump;      /* the suit that beats every other led suit, or -1 */
     int nclass;                      /* cards of equal points: classes */
     u64 class_mask[8];
@@ -280,7 +283,7 @@ static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max) {
                         if (void_trumps) ruff = 1;
                     }
                 }
-                int sc = -(opplen * 64) / 13 + (ruff ? -1200 : 0) + (pruff ? 340 : 0);
+                int sc = -(opplen * r->lw.opplen) / 13 + (ruff ? -1200 : 0) + (pruff ? 340 : 0);
                 if (live_su && r->np == 4 && s->maxside[(seat + 2) % 4] == s->maxside[seat]
                     && s->maxside[(seat + 1) % 4] != s->maxside[seat]) {
                     /* into the last hand's top cards: worse; the next hand's top card with the
@@ -290,17 +293,17 @@ static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max) {
                     int h1 = highbit(rest); rest ^= 1ULL << h1;
                     int h2 = rest ? highbit(rest) : -1;
                     u64 hr = s->hands[rho];
-                    if ((((hr >> h1) & 1) || (h2 >= 0 && ((hr >> h2) & 1))) && popc(hr & r->suit_mask[su]) != 1) sc -= 60;
+                    if ((((hr >> h1) & 1) || (h2 >= 0 && ((hr >> h2) & 1))) && popc(hr & r->suit_mask[su]) != 1) sc -= r->lw.rho_top;
                     else if (((s->hands[lho] >> h1) & 1) && h2 >= 0 && ((s->hands[part] >> h2) & 1)
-                             && popc(s->hands[part] & r->suit_mask[su]) != 1) sc += 270;
+                             && popc(s->hands[part] & r->suit_mask[su]) != 1) sc += r->lw.lho_part;
                 }
                 suit_sc[su] = sc; suit_ruff[su] = ruff; suit_pmaster[su] = pmaster;
             }
             int st = r->strength[su][c];
             int master = !(others & r->suit_mask[su] & above(c)) && !(((r->free_mask >> c) & 1) && (others & r->free_mask));
             int sc = suit_sc[su];
-            if (master) sc += suit_ruff[su] ? 1000 : 2000 - st;   /* the lowest master first */
-            else sc += 1000 - st + (suit_pmaster[su] ? 400 : 0);
+            if (master) sc += suit_ruff[su] ? 1000 : r->lw.master - st + r->lw.master_points * r->points[c];   /* the lowest master first */
+            else sc += r->lw.other - st + (suit_pmaster[su] ? r->lw.pmaster : 0);
             mv[i].score = sc;
         }
     } else {
@@ -1123,6 +1126,15 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
         if (pts[c]) r->has_points = 1;
     }
     r->all_mask = next >= 64 ? ~0ULL : ((1ULL << next) - 1);
+    if (r->has_points) {
+        /* tuned on 100 Kakeya positions with 8 tricks left and 60 Napoleon ones with 6, checked
+         * on Kakeya's with 6, 9 and 10 left: 24-59% fewer nodes than the trick games' weights */
+        r->lw.opplen = 256; r->lw.rho_top = 0; r->lw.lho_part = 0; r->lw.master = 1500;
+        r->lw.other = 1500; r->lw.pmaster = 0; r->lw.master_points = 50;
+    } else {
+        r->lw.opplen = 64; r->lw.rho_top = 60; r->lw.lho_part = 270; r->lw.master = 2000;
+        r->lw.other = 1000; r->lw.pmaster = 400; r->lw.master_points = 0;
+    }
     r->free_mask = to_internal(r, free_mask); r->multi_lead_mask = to_internal(r, multi);
     r->last_forced_mask = to_internal(r, last_forced); r->nomerge_mask = to_internal(r, nomerge);
     r->trick_base = trick_base;
