@@ -59,3 +59,37 @@ def test_c_core_equals_python_on_random_endings(seed: int, tricks: int) -> None:
     rules = plain_rules(trump)
     want = solve(rules, hands, leader, (), 0, maxside, "python")
     assert solve(rules, hands, leader, (), 0, maxside, "c") == want
+
+
+_NODES_SCRIPT = """
+import random, sys
+from kirifuda.solver import _core
+from kirifuda.solver.kakeya import kakeya_rules
+from kirifuda.solver.rules import plain_trick_rules
+out = []
+for seed in range(40):
+    rng = random.Random(seed)
+    tricks = 5 + seed % 4
+    cards = list(range(52))
+    rng.shuffle(cards)
+    hands = [sum(1 << c for c in cards[tricks * p:tricks * p + tricks]) for p in range(4)]
+    trump = rng.randrange(4)
+    rules = plain_trick_rules(trump) if seed % 2 else kakeya_rules(trump)
+    out.append(_core.csolver.solve(rules.compiled(), hands, rng.randrange(4), [], 4, 0b0101, -1, 0))
+print(out)
+"""
+
+
+def test_the_squeezed_table_key_is_the_same_with_and_without_bmi2() -> None:
+    """The table key (hands with played cards squeezed out) has two implementations: BMI2's
+    pext/pdep where the CPU has them fast, a plain loop elsewhere.  The same keys give the same
+    table hits, so the same values and node counts, on trick and face-card rules alike."""
+    import os
+    import subprocess
+    import sys
+
+    runs = [subprocess.run([sys.executable, "-c", _NODES_SCRIPT], capture_output=True, text=True, check=True,
+                           env={**os.environ, **extra}).stdout
+            for extra in ({}, {"KIRIFUDA_SOLVER_NO_BMI2": "1"})]
+    assert runs[0] == runs[1]
+    assert runs[0].count("(") == 40

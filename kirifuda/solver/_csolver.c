@@ -31,6 +31,13 @@
 #ifdef DEBUGV
 #include <stdio.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define HAVE_BMI2_PATH 1
+/* BMI2's pext/pdep squeeze a hand in two instructions; on the AMD families before Zen 3 they
+ * are microcoded and slow, so there the plain loop is used (set once, at import) */
+static int use_bmi2 = 0;
+#endif
 
 #define MAXP 6
 #define NSUIT 5
@@ -65,6 +72,8 @@ typedef struct {
     int nclass;                      /* cards of equal points: classes */
     u64 class_mask[8];
     int canon_ok;                    /* each class a contiguous run of each suit's order */
+    int nrun;                        /* those runs (canon_ok), and all their slots */
+    u64 run[NSUIT * 8], run_slots;
     int top_suit;   /* the suit whose every card beats every other card, whatever is led, or -1 */
     int mono;       /* every suit's cards rise in strength with their bit, whatever is led */
     /* Special tricks (Napoleon), off (special = 0) in the other games: a winner that depends on
@@ -497,10 +506,31 @@ static int quick_tricks(const S *s, int *qrel, int need) {
 /* The hands with played cards squeezed out: in each suit the live cards move to the top of the
  * suit's run of bits, keeping their order (cards with rules of their own stay where they are).
  * Two positions with the same canonical hands have the same value.  Not with card points. */
+#ifdef HAVE_BMI2_PATH
+/* The same with BMI2: the live cards of every run, in order, are deposited on the top slots of
+ * their runs (pext then pdep: the k-th live card from the bottom lands on the k-th slot). */
+__attribute__((target("bmi2"))) static void canonical_bmi2(const S *s, u64 *key) {
+    const Rules *r = s->r;
+    int np = r->np;
+    u64 all = 0;
+    for (int p = 0; p < np; p++) all |= s->hands[p];
+    u64 live = all & r->run_slots, target = 0;
+    for (int i = 0; i < r->nrun; i++) {
+        int cnt = popc(live & r->run[i]);
+        if (cnt) target |= (~0ULL >> (64 - cnt)) << (highbit(r->run[i]) - cnt + 1);
+    }
+    for (int p = 0; p < np; p++)
+        key[p] = (s->hands[p] & r->nomerge_mask) | _pdep_u64(_pext_u64(s->hands[p], live), target);
+}
+#endif
+
 static void canonical(const S *s, u64 *key) {
     const Rules *r = s->r;
     int np = r->np;
     if (!r->canon_ok) { for (int p = 0; p < np; p++) key[p] = s->hands[p]; return; }
+#ifdef HAVE_BMI2_PATH
+    if (use_bmi2) { canonical_bmi2(s, key); return; }
+#endif
     u64 all = 0;
     for (int p = 0; p < np; p++) { key[p] = s->hands[p] & r->nomerge_mask; all |= s->hands[p]; }
     for (int su = 0; su < NSUIT; su++) {
@@ -1184,6 +1214,12 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
             if (m && ((m >> lowbit(m)) & ((m >> lowbit(m)) + 1))) r->canon_ok = 0;
         }
     if (r->special) r->canon_ok = 0;
+    r->nrun = 0; r->run_slots = 0;
+    for (int su = 0; su < NSUIT && r->canon_ok; su++)
+        for (int k = 0; k < r->nclass; k++) {
+            u64 m = r->suit_mask[su] & r->class_mask[k] & ~r->nomerge_mask;
+            if (m) { r->run[r->nrun++] = m; r->run_slots |= m; }
+        }
     r->trump = -1;
     for (int su = 0; su < 4 && !r->special; su++) {
         /* the trump suit: its lowest card beats the ace of every other led suit */
@@ -1365,4 +1401,12 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_csolver", "kirifuda's compiled solver core", -1, methods};
 
-PyMODINIT_FUNC PyInit__csolver(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__csolver(void) {
+#ifdef HAVE_BMI2_PATH
+    __builtin_cpu_init();
+    /* KIRIFUDA_SOLVER_NO_BMI2 set: the plain loop (tests compare the two) */
+    use_bmi2 = __builtin_cpu_supports("bmi2") && !getenv("KIRIFUDA_SOLVER_NO_BMI2")
+               && !(__builtin_cpu_is("amd") && (__builtin_cpu_is("amdfam15h") || __builtin_cpu_is("amdfam17h")));
+#endif
+    return PyModule_Create(&module);
+}
