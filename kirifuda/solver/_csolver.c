@@ -72,6 +72,12 @@ typedef struct {
     int nclass;                      /* cards of equal points: classes */
     u64 class_mask[8];
     int canon_ok;                    /* each class a contiguous run of each suit's order */
+    /* The table's chains are per leader and suit lengths (what canonical hands keep of the
+     * hands: the lengths per class of points, and the cards with rules of their own): their
+     * signature is a sum of random words, zlead[leader] plus zcard[p][c] for each card c that
+     * p holds (the same word for the cards of one suit and class, one of its own for a card
+     * with rules of its own), kept up to date as cards are played. */
+    u64 zlead[MAXP], zcard[MAXP][NCARD];
     int nrun;                        /* those runs (canon_ok), and all their slots */
     u64 run[NSUIT * 8], run_slots;
     int top_suit;   /* the suit whose every card beats every other card, whatever is led, or -1 */
@@ -127,6 +133,7 @@ typedef struct {
     const Rules *r;
     u64 hands[MAXP];
     u64 gone;                        /* cards of completed tricks */
+    u64 zhands;                      /* the sum of r->zcard over the hands */
     int maxside[MAXP];
     int tcard[MAXP];
     int tn, led, leader;
@@ -718,17 +725,10 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     }
     if (alpha >= maxv) return maxv;
     if (beta <= 0) return 0;
-    /* the table's chain for this leader and these suit lengths (what canonical hands keep of
-     * the hands: the lengths per class of points, and the cards with rules of their own),
-     * fetched from memory while the bounds below are worked out */
-    u64 lensig = (u64)(s->leader + 1) * 0x9E3779B97F4A7C15ULL;
-    for (int p = 0; p < np; p++) {
-        u64 hp = s->hands[p] & r->nomerge_mask;
-        for (int su = 0; su < NSUIT; su++)
-            for (int k = 0; k < r->nclass; k++) hp = hp * 31 + (u64)popc(s->hands[p] & r->suit_mask[su] & r->class_mask[k]);
-        lensig = mix(lensig ^ hp) + (u64)p;
-    }
-    uint32_t bidx = (uint32_t)(lensig & (TT_SIZE - 1));
+    /* the table's chain for this leader and these suit lengths (Rules.zcard), fetched from
+     * memory while the bounds below are worked out */
+    u64 lensig = s->zhands + r->zlead[s->leader];
+    uint32_t bidx = (uint32_t)(lensig >> (64 - TT_BITS));
     __builtin_prefetch(&tt_heads[bidx]);
     if (!r->has_points && !r->special) {
         int sure[2], depth[2], need[2];
@@ -835,6 +835,7 @@ static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int 
     u64 b = 1ULL << c;
     int saved_led = s->led;
     s->hands[seat] ^= b;
+    s->zhands -= r->zcard[seat][c];
     s->tcard[s->tn] = c;
     if (s->tn == 0) s->led = m->led;
     s->tn++;
@@ -886,6 +887,7 @@ static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int 
     s->tn--;
     s->led = saved_led;
     s->hands[seat] ^= b;
+    s->zhands += r->zcard[seat][c];
     return v;
 }
 
@@ -1214,6 +1216,23 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
             if (m && ((m >> lowbit(m)) & ((m >> lowbit(m)) + 1))) r->canon_ok = 0;
         }
     if (r->special) r->canon_ok = 0;
+    {
+        /* the signature's words: splitmix64 from a fixed seed (the same in every run) */
+        u64 z = 0x6b697269667564ULL;
+        for (int p = 0; p < MAXP; p++) {
+            z += 0x9E3779B97F4A7C15ULL; r->zlead[p] = mix(z);
+            for (int su = 0; su < NSUIT; su++)
+                for (int k = 0; k < r->nclass; k++) {
+                    z += 0x9E3779B97F4A7C15ULL;
+                    u64 w = mix(z);
+                    for (u64 m = r->suit_mask[su] & r->class_mask[k]; m; m &= m - 1) r->zcard[p][lowbit(m)] = w;
+                }
+            for (u64 m = r->nomerge_mask; m; m &= m - 1) {
+                z += 0x9E3779B97F4A7C15ULL;
+                r->zcard[p][lowbit(m)] += mix(z);
+            }
+        }
+    }
     r->nrun = 0; r->run_slots = 0;
     for (int su = 0; su < NSUIT && r->canon_ok; su++)
         for (int k = 0; k < r->nclass; k++) {
@@ -1296,6 +1315,8 @@ static int setup(S *s, PyObject *cap, PyObject *hands, int leader, PyObject *tri
     s->leader = leader;
     s->first = r->first_rules;
     s->gone = r->all_mask & ~held;
+    for (int p = 0; p < r->np; p++)
+        for (u64 h = s->hands[p]; h; h &= h - 1) s->zhands += r->zcard[p][lowbit(h)];
     (void)gone;
     if (led < 0 || led > NOSUIT || leader < 0 || leader >= r->np) { PyErr_SetString(PyExc_ValueError, "bad led or leader"); return -1; }
     if (s->tn > 0) {                 /* a trick in progress: its strongest cards to come */
