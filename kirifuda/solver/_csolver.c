@@ -48,6 +48,7 @@ typedef uint64_t u64;
 
 typedef struct {
     int np;
+    unsigned char mod_np[2 * MAXP];  /* i % np: the seat i places after seat 0 (no division) */
     int off[NSUIT], len[NSUIT];      /* internal bit range of each effective suit */
     u64 suit_mask[NSUIT];            /* internal */
     unsigned char isuit[NCARD];      /* internal bit -> effective suit */
@@ -330,7 +331,7 @@ static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max) {
         const short *stl = r->strength[s->led];
         int bi = 0, bv = stl[s->tcard[0]];
         for (int i = 1; i < s->tn; i++) { int v = stl[s->tcard[i]]; if (v > bv) { bv = v; bi = i; } }
-        int wseat = (s->leader + bi) % r->np;
+        int wseat = r->mod_np[s->leader + bi];
         int partner_winning = s->maxside[wseat] == s->maxside[seat];
         /* a partner's card an opponent can still beat is not a won trick: beat it (the
          * cheapest card that holds first), as an opponent's */
@@ -586,7 +587,7 @@ static int last_trick_rel(const S *s, int *rel) {
     int np = r->np;
     int cards[MAXP];
     u64 live = 0;
-    for (int i = 0; i < np; i++) { cards[i] = lowbit(s->hands[(s->leader + i) % np]); live |= 1ULL << cards[i]; }
+    for (int i = 0; i < np; i++) { cards[i] = lowbit(s->hands[r->mod_np[s->leader + i]]); live |= 1ULL << cards[i]; }
     int led = ((r->multi_lead_mask >> cards[0]) & 1) ? r->lead_choices[0] : r->isuit[cards[0]];
     int bi = winner_of(r, s->first, cards, led);
     if (r->special && ((r->multi_lead_mask >> cards[0]) & 1)) {
@@ -594,7 +595,7 @@ static int last_trick_rel(const S *s, int *rel) {
         int side = s->maxside[s->leader];
         for (int j = 1; j < r->n_lead_choices; j++) {
             int b2 = winner_of(r, s->first, cards, r->lead_choices[j]);
-            if (s->maxside[(s->leader + b2) % np] == side) { bi = b2; break; }
+            if (s->maxside[r->mod_np[s->leader + b2]] == side) { bi = b2; break; }
         }
     }
     int pts = r->trick_base;
@@ -602,7 +603,7 @@ static int last_trick_rel(const S *s, int *rel) {
     int w = cards[bi], su = r->isuit[w];
     if (popc(live & r->suit_mask[su]) > 1 && !((r->nomerge_mask >> w) & 1))
         rel[su] = popc(live & r->suit_mask[su] & ~r->nomerge_mask & above(w)) + 1;
-    return s->maxside[(s->leader + bi) % np] ? pts : 0;
+    return s->maxside[r->mod_np[s->leader + bi]] ? pts : 0;
 }
 
 static int horizon_value(const S *s) {
@@ -634,7 +635,7 @@ static int plain_ab(S *s, int alpha, int beta) {
     const Rules *r = s->r;
     int np = r->np;
     if (s->tn == 0 && popc(s->hands[s->leader]) == 0) return 0;
-    int seat = (s->leader + s->tn) % np;
+    int seat = r->mod_np[s->leader + s->tn];
     u64 legal = legal_mask(r, s->hands[seat], s->tn, s->led);
     int ismax = s->maxside[seat];
     int best = ismax ? -1000 : 1000;
@@ -651,10 +652,10 @@ static int plain_ab(S *s, int alpha, int beta) {
             int v;
             if (s->tn == np) {
                 int wi = trick_winner_idx(s);
-                int w = s->maxside[(s->leader + wi) % np] ? trick_value(s) : 0;
+                int w = s->maxside[r->mod_np[s->leader + wi]] ? trick_value(s) : 0;
                 int saved_leader = s->leader, saved_cards[MAXP];
                 memcpy(saved_cards, s->tcard, sizeof saved_cards);
-                s->leader = (s->leader + wi) % np;
+                s->leader = r->mod_np[s->leader + wi];
                 s->tn = 0;
                 v = w + plain_ab(s, alpha - w, beta - w);
                 s->leader = saved_leader;
@@ -842,14 +843,14 @@ static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int 
     int v;
     if (s->tn == np) {
         int wi = trick_winner_idx(s);
-        int w = s->maxside[(s->leader + wi) % np] ? trick_value(s) : 0;
+        int w = s->maxside[r->mod_np[s->leader + wi]] ? trick_value(s) : 0;
         int saved_leader = s->leader;
         int saved_cards[MAXP];
         u64 tmask = 0;
         for (int i = 0; i < np; i++) tmask |= 1ULL << s->tcard[i];
         memcpy(saved_cards, s->tcard, sizeof(saved_cards));
         int saved_first = s->first;
-        s->leader = (s->leader + wi) % np;
+        s->leader = r->mod_np[s->leader + wi];
         s->tn = 0;
         s->first = 0;
         s->gone |= tmask;
@@ -896,14 +897,14 @@ static void strongest_to_come(const S *s, int *strong) {
     const Rules *r = s->r;
     const short *stl = r->strength[s->led];
     for (int k = s->tn; k < r->np; k++)
-        strong[k] = strongest_card(r, legal_mask(r, s->hands[(s->leader + k) % r->np], 1, s->led), stl);
+        strong[k] = strongest_card(r, legal_mask(r, s->hands[r->mod_np[s->leader + k]], 1, s->led), stl);
 }
 
 static int opp_max_after(const S *s, int seat, const int *strong) {
     const short *stl = s->r->strength[s->led];
     int m = -1;
     for (int k = s->tn + 1; k < s->r->np; k++) {
-        int p = (s->leader + k) % s->r->np;
+        int p = s->r->mod_np[s->leader + k];
         if (s->maxside[p] != s->maxside[seat] && strong[k] >= 0 && stl[strong[k]] > m) m = stl[strong[k]];
     }
     return m;
@@ -914,7 +915,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     s->nodes++;
     if (s->limit && s->nodes > s->limit) s->aborted = 1;
     if (s->aborted) { for (int i = 0; i < NSUIT; i++) rel[i] = 0; return alpha; }
-    int seat = (s->leader + s->tn) % r->np;
+    int seat = r->mod_np[s->leader + s->tn];
     /* the players still to play hold what they held when the trick was led: their strongest
      * cards are worked out once per trick */
     int *strong = NULL, fresh[MAXP];
@@ -937,11 +938,11 @@ static int ab(S *s, int alpha, int beta, int *rel) {
         int our = -1, our_card = -1, opp = -1, opp_card = -1;
         for (int i = 0; i < s->tn; i++) {
             int v = stl[s->tcard[i]];
-            if (s->maxside[(s->leader + i) % r->np] == side) { if (v > our) { our = v; our_card = s->tcard[i]; } }
+            if (s->maxside[r->mod_np[s->leader + i]] == side) { if (v > our) { our = v; our_card = s->tcard[i]; } }
             else if (v > opp) { opp = v; opp_card = s->tcard[i]; }
         }
         for (int k = s->tn; k < r->np; k++) {
-            int p = (s->leader + k) % r->np;
+            int p = r->mod_np[s->leader + k];
             int x = strong[k];
             if (x < 0) continue;
             int v = stl[x];
@@ -1113,6 +1114,7 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     memset(hpw, 0, sizeof(hpw));
     int str[NSUIT][NCARD];
     r->np = np;
+    for (int i = 0; i < 2 * MAXP; i++) r->mod_np[i] = (unsigned char)(i % np);
     for (int i = 0; i < NCARD; i++) r->int_of[i] = -1;
     if (read_int_seq(eff, effv, NCARD, "eff") < 0) goto fail;
     if (read_int_seq(points, pts, NCARD, "points") < 0) goto fail;
@@ -1367,8 +1369,7 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     S s;
     if (parse_position(args, &s, &guess, &max_nodes) < 0) return NULL;
     const Rules *r = s.r;
-    int np = r->np;
-    int seat = (s.leader + s.tn) % np;
+    int seat = r->mod_np[s.leader + s.tn];
     u64 legal = legal_mask(r, s.hands[seat], s.tn, s.led);
     Move mv[NCARD * 2];
     int n = gen_moves(&s, seat, legal, mv);
