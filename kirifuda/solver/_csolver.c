@@ -968,7 +968,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     u64 legal = legal_mask(r, s->hands[seat], s->tn, s->led);
     Move mv[NCARD * 2];
     int n = gen_moves(s, seat, legal, mv);
-    order_moves(s, seat, mv, n, s->tn ? opp_max_after(s, seat, strong) : -1);
+    if (n > 1) order_moves(s, seat, mv, n, s->tn ? opp_max_after(s, seat, strong) : -1);
     int left = popc(s->hands[seat]);
     int kc = left < 16 ? s->killer[left][s->tn] : -1;
     if (kc >= 0 && s->tn == 0) {
