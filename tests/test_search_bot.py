@@ -206,3 +206,30 @@ def test_the_bot_reads_the_joker_lead_option_from_the_view(joker_lead: str) -> N
     memory = MeitoraMemory()
     memory.update(s.view(s.to_act))
     assert memory.joker_lead == joker_lead
+
+
+def test_the_bot_reads_voids_from_a_joker_leads_request_in_a_finished_trick() -> None:
+    """A joker lead asking for diamonds, followed by two players with none: a seat shown the
+    trick only once it is finished (just taken, or in its own team's pile) knows them void."""
+    from kirifuda.actions import Bid, Pass, Play
+    from kirifuda.cards import JOKER
+
+    s = MeitoraState()
+    s.deal([parse_cards(h.split()) for h in ("JK JH JD AH KH QH TH AS AC AD", "9H 8H 7H KS QS TS 9S KC QC TC",
+                                              "6H 5H JS 8S 7S 6S 5S 9C 8C 7C", "KD QD TD 9D 8D 7D 6D 5D JC 6C")],
+           parse_cards(["5C"]))
+    s.apply(Bid(7, "H"))
+    for _ in range(3):
+        s.apply(Pass())
+    s.apply(Discard(parse_cards(["5C"])))
+    s.apply(Play(JOKER, "D"))
+    for code in ("9S", "8S", "5D"):
+        s.apply(Play(parse_cards([code])[0]))
+    diamonds = 2
+    memory = MeitoraMemory()
+    memory.update(s.view(3))                 # the trick just taken, with its request
+    assert {(1, diamonds), (2, diamonds)} <= memory.voids and (3, diamonds) not in memory.voids
+    s.apply(Play(parse_cards(["AS"])[0]))    # the next trick: only team 0 still sees it
+    memory = MeitoraMemory()
+    memory.update(s.view(2))
+    assert (1, diamonds) in memory.voids

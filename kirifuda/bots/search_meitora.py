@@ -2,12 +2,12 @@
 
 What the seat remembers (:class:`MeitoraMemory`): every card seen played and by whom (from the
 trick in progress, the trick just completed and its own team's tricks, in every view it is
-shown), the voids shown (a player who did not follow the led suit, the joker apart, has none of
-it), and the bidding.  What it samples: the cards it has not seen are dealt at random to the
-other hands (their sizes are public) and to the cards out of play (the negri, and any card
-played while the bot was not shown the table), a void seat never getting a card of its void
-suit and a seat that has played its ninth card never holding the joker (it may not be kept to
-the end).
+shown), the voids shown (a player who did not follow the led suit — a joker lead's request —
+the joker apart, has none of it), and the bidding.  What it samples: the cards it has not seen
+are dealt at random to the other hands (their sizes are public) and to the cards out of play
+(the negri, and any card played while the bot was not shown the table), a void seat never
+getting a card of its void suit and a seat that has played its ninth card never holding the
+joker (it may not be kept to the end).
 
 Decisions:
 
@@ -37,11 +37,12 @@ import random
 from typing import Any
 
 from ..actions import CLAIM, Action, Bid, Broken, Claim, Discard, Pass, Play
-from ..cards import JOKER_ID, ids_of
+from ..cards import JOKER_ID, Card, ids_of
 from ..game import GameState, View
 from ..games.meitora import DECK_IDS, EFF_SUIT, STRAINS, STRENGTH, MeitoraState, MeitoraView, Phase
 from ..solver.meitora import MeitoraPosition, position_of
 from ..solver.rules import NO_SUIT
+from ..tricks import Trick
 from .meitora_heuristic import estimate_tricks
 from .search import Level, register_search
 
@@ -76,10 +77,15 @@ def _mask(ids: Any) -> int:
 def _led_of(view: MeitoraView, strain: int) -> int:
     """The led suit of the trick in progress (a joker lead: its request)."""
     assert view.trick is not None and view.trick.plays
-    first = view.trick.plays[0][1]
+    return _led_suit(view.trick.plays[0][1], view.joker_request, strain)
+
+
+def _led_suit(first: Card, request: str | None, strain: int) -> int:
+    """The led suit of a trick led by ``first`` (a joker lead: its request, None under
+    ``joker_lead=trump``)."""
     if first.id == JOKER_ID:
-        if view.joker_request is not None:
-            return REQUEST_INDEX[view.joker_request]
+        if request is not None:
+            return REQUEST_INDEX[request]
         return EFF_SUIT[strain][JOKER_ID]  # joker_lead="trump": it asks for trump
     return EFF_SUIT[strain][first.id]
 
@@ -108,24 +114,24 @@ class MeitoraMemory:
         if view.contract is None:
             return
         strain = STRAINS.index(view.contract.strain)
-        tricks = list(view.own_team_tricks)
+        requests = view.own_team_requests or (None,) * len(view.own_team_tricks)
+        tricks: list[tuple[Trick, str | None]] = list(zip(view.own_team_tricks, requests))
         if view.trick is not None:
-            tricks.append(view.trick)
+            tricks.append((view.trick, view.joker_request))
         if view.last_trick is not None:
-            tricks.append(view.last_trick)
-        for trick in tricks:
+            tricks.append((view.last_trick, view.last_trick_request))
+        for trick, request in tricks:
             plays = trick.plays
             if not plays:
                 continue
             first = plays[0][1]
-            if first.id == JOKER_ID and trick is view.trick:
-                if view.joker_request is None:
+            if first.id == JOKER_ID and request is None:
+                if trick is view.trick:
                     self.joker_lead = "trump"
-                led = _led_of(view, strain)
-            elif first.id == JOKER_ID:
-                led = NO_SUIT  # a past joker lead: its request is not shown; infer nothing
+                # a joker lead shows no request under joker_lead=trump (it asks for trump)
+                led = _led_suit(first, None, strain) if self.joker_lead == "trump" else NO_SUIT
             else:
-                led = EFF_SUIT[strain][first.id]
+                led = _led_suit(first, request, strain)
             for i, (seat, card) in enumerate(plays):
                 self.played[card.id] = seat
                 if i and led != NO_SUIT and card.id != JOKER_ID and EFF_SUIT[strain][card.id] != led:

@@ -519,6 +519,8 @@ class ObservationEncoder:
                 add(name, N, f"action one-hot ({N})", lambda v, seat, out, o: _enc_action(v, out, o, catalog))
             elif hint is str or typing.get_origin(hint) is typing.Literal:
                 add(name, len(_VOCAB) + 1, "one-hot " + " ".join(_VOCAB) + " other", _enc_word)
+            elif elem is str:
+                add(name, len(_VOCAB) + 1, "counts " + " ".join(_VOCAB) + " other (None entries: none)", _enc_word_counts)
             elif hint is Suit:
                 add(name, 4, "suit one-hot S H D C", _enc_suit)
             elif origin is tuple and len(args) == 2 and args[1] is Ellipsis and _is_number(args[0]):
@@ -653,6 +655,12 @@ def _enc_word(v: Any, seat: int, out: np.ndarray, o: int) -> None:
         out[o + _VOCAB.index(v)] = 1.0
     except ValueError:
         out[o + len(_VOCAB)] = 1.0
+
+
+def _enc_word_counts(v: Sequence[str | None], seat: int, out: np.ndarray, o: int) -> None:
+    for w in v:
+        if w is not None:
+            out[o + (_VOCAB.index(w) if w in _VOCAB else len(_VOCAB))] += 1.0
 
 
 def _enc_suit(v: Suit, seat: int, out: np.ndarray, o: int) -> None:

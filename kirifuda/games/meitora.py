@@ -234,6 +234,10 @@ class MeitoraView(View):
     last_deal: Mapping[str, Any] | None = None
     """The result of the previous deal, with every hand, the agari and the negri face up."""
     target: int = 17
+    last_trick_request: str | None = None
+    """The request of ``last_trick`` where the joker led it (``joker_lead=request``)."""
+    own_team_requests: tuple[str | None, ...] = ()
+    """The request of each of ``own_team_tricks`` that the joker led, else None."""
 
     SEAT_FIELDS: ClassVar[frozenset[str]] = frozenset({"to_act", "first_bidder", "declarer", "last_trick_winner"})
 
@@ -266,6 +270,8 @@ add_terms(fields={
     "last_trick_winner": ("直前の場を取った人", "last trick taken by"),
     "team_tricks": ("チームの取り数", "tricks per team"),
     "own_team_tricks": ("味方の取り札", "your team's tricks"),
+    "last_trick_request": ("直前の場のジョーカーの請求", "joker request of the last trick"),
+    "own_team_requests": ("味方の取り札のジョーカーの請求", "joker requests of your team's tricks"),
     "target": ("目標点", "target"),
     "broken": ("ブロークン", "broken"),
     "chombo": ("チョンボ", "chombo"),
@@ -813,8 +819,11 @@ class _MeitoraRules(_RulesBase):
             trick = _trick_of(self._leader, tuple(c for _, c in self._trick))
         last = self._last if in_deal and not self._trick else None
         own: tuple[Trick, ...] = ()
+        own_requests: tuple[str | None, ...] = ()
         if seat is not None and in_deal:
-            own = tuple(_trick_of(lead, cards) for lead, cards, w in self._tricks if w % 2 == seat % 2)
+            mine = [(lead, cards) for lead, cards, w in self._tricks if w % 2 == seat % 2]
+            own = tuple(_trick_of(lead, cards) for lead, cards in mine)
+            own_requests = tuple(self._joker_lead_request() if cards[0] == JOKER_ID else None for _, cards in mine)
         return MeitoraView(
             options=public_options(self.options, self.options_json),
             game="meitora",
@@ -842,7 +851,16 @@ class _MeitoraRules(_RulesBase):
             own_team_tricks=own,
             last_deal=self._results[-1].result() if self._results else None,
             target=self.options.target,
+            last_trick_request=self._request if last and last[1][0] == JOKER_ID else None,
+            own_team_requests=own_requests,
         )
+
+    def _joker_lead_request(self) -> str | None:
+        """The request of this deal's joker lead (the joker is played once a deal)."""
+        for _, action in reversed(self._log):
+            if isinstance(action, Play) and action.card.id == JOKER_ID:
+                return action.request
+        return None
 
     def unit_name(self, unit: int, lang: str = "en") -> str:
         """Teams: 0 is seats 0 and 2, 1 is seats 1 and 3."""

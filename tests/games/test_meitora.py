@@ -607,6 +607,34 @@ def test_views_hide_the_other_hands_and_the_other_teams_tricks():
         assert f'"{code}"' not in text
 
 
+def test_views_show_a_joker_leads_request_with_the_trick_it_led():
+    """The request is public: it stays with the trick just taken (until the next card) and
+    with the taking team's own tricks; the other team sees neither once the trick is turned."""
+    s = play_phase()
+    play_to(s, "JK:C", "KC", "9C", "6C")   # seat 0's joker asks for clubs: team 0 takes it
+    for seat in range(4):
+        v = s.view(seat)
+        assert v.last_trick is not None and v.last_trick.plays[0][1] == JOKER
+        assert v.last_trick_request == "C"
+    assert s.view(0).own_team_requests == ("C",) and s.view(2).own_team_requests == ("C",)
+    assert s.view(1).own_team_requests == ()
+    play_to(s, "AS", "KS", "JS", "KD")     # the next trick: the joker's is only team 0's now
+    v0, v1 = s.view(0), s.view(1)
+    assert v0.last_trick_request is None and v1.last_trick_request is None
+    assert v0.own_team_requests == ("C", None)
+    assert v1.own_team_requests == ()
+    assert json.loads(json.dumps(v0.to_json()))["own_team_requests"] == ["C", None]
+
+
+def test_views_show_no_request_under_joker_lead_trump():
+    s = play_phase(joker_lead="trump")
+    play_to(s, "JK", "9H", "6H")
+    play_to(s, "KD")
+    v = s.view(1)
+    assert v.last_trick is not None and v.last_trick_request is None
+    assert s.view(0).own_team_requests == (None,)
+
+
 def test_views_refuse_a_seat_that_is_not_at_the_table():
     s = hearts_game()
     with pytest.raises(ValueError):

@@ -154,6 +154,7 @@ function bidText(b) {
   if (!m) return String(b);
   return m[1] + (m[2] === "N" && LANG === "ja" ? "トラ" : STRAIN[m[2]]);
 }
+function requestText(r) { return r === "any" ? (LANG === "ja" ? "何でも" : "anything") : SUIT_SYMBOL[r]; }
 function actionText(a) {
   if (!a || typeof a !== "object") return String(a);
   if ("play" in a) {
@@ -526,8 +527,9 @@ const Table = {
     const rest = others.filter((e) => !bids.includes(e));
     if (rest.length) html += `<div class="buttons">${rest.map((e) => `<button data-act='${esc(JSON.stringify(e.action))}' class="${"claim" in e.action ? "claim" : ""}">${esc(e.label[LANG])}</button>`).join("")}</div>`;
     if (discardN > 1) html += `<div class="buttons"><span>${t("selectN", discardN)}</span><button id="discard" ${this.selected.length === discardN ? "" : "disabled"}>${t("send")}</button></div>`;
-    const jr = f.view.joker_request;
-    if (jr) html += `<div class="note">${esc(term(f.table.game, "joker_request"))}: ${jr === "any" ? (LANG === "ja" ? "何でも" : "anything") : SUIT_SYMBOL[jr]}</div>`;
+    // the request of the joker lead on the table: the trick in progress, else the one just taken
+    const jr = f.view.joker_request || (f.view.trick ? null : f.view.last_trick_request);
+    if (jr) html += `<div class="note">${esc(term(f.table.game, "joker_request"))}: ${requestText(jr)}</div>`;
     el.innerHTML = html;
     $$("#controls [data-act]").forEach((b) => b.addEventListener("click", () => {
       const a = JSON.parse(b.dataset.act);
@@ -541,7 +543,8 @@ const Table = {
     const f = this.frame, v = f.view, n = f.table.seats.length;
     if (k === "last") {
       const tr = v.last_trick;
-      dialog(`<h3>${t("lastTrick")}</h3>` + (tr ? trickCardsHTML(tr, n) + (v.last_trick_winner != null ? `<p>${t("winner")}: ${esc(seatName(v.last_trick_winner))}</p>` : "") : `<p>${t("noTrick")}</p>`));
+      const jr = v.last_trick_request ? `<p>${esc(term(f.table.game, "joker_request"))}: ${requestText(v.last_trick_request)}</p>` : "";
+      dialog(`<h3>${t("lastTrick")}</h3>` + (tr ? trickCardsHTML(tr, n) + jr + (v.last_trick_winner != null ? `<p>${t("winner")}: ${esc(seatName(v.last_trick_winner))}</p>` : "") : `<p>${t("noTrick")}</p>`));
     } else if (k === "sheet") dialog(sheetHTML(f.sheet, f.table.units[LANG], v.totals, f.table.game));
     else if (k === "deal") this.showLastDeal();
     else if (k === "rules") dialog(rulesHTML(f.table.game));
