@@ -93,3 +93,35 @@ def test_the_squeezed_table_key_is_the_same_with_and_without_bmi2() -> None:
             for extra in ({}, {"KIRIFUDA_SOLVER_NO_BMI2": "1"})]
     assert runs[0] == runs[1]
     assert runs[0].count("(") == 40
+
+
+def test_threads_solve_at_once_with_the_same_results() -> None:
+    """The C core searches without the GIL, each solve with a table of its own: four threads
+    solving at once find what one thread finds, node for node (a shared table would not)."""
+    import threading
+
+    from kirifuda.solver import _core
+
+    core = _core.csolver
+    positions = []
+    for seed in range(24):
+        hands, trump, leader, maxside = random_ending(seed, 8)
+        positions.append((plain_rules(trump).compiled(), hands, leader, [], 0, maxside, -1, 0))
+    alone = [core.solve(*p) for p in positions]
+    moves_alone = [core.solve_moves(*p) for p in positions[:6]]
+    together: list[object] = [None] * len(positions)
+    moves_together: list[object] = [None] * 6
+
+    def work(k: int) -> None:
+        for i in range(k, len(positions), 4):
+            together[i] = core.solve(*positions[i])
+            if i < 6:
+                moves_together[i] = core.solve_moves(*positions[i])
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert together == alone
+    assert moves_together == moves_alone

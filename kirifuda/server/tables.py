@@ -5,7 +5,7 @@ without changing anything, applies a legal one to a copy of the state, commits t
 database, and only then replaces the state and tells every connection (each its own view).
 
 Seats: a **bot** seat is played by ``kirifuda.bots.make_bot(kind, game)`` (deciding in a worker
-thread, one bot at a time); a **human** seat by
+thread: one per core, so the bots of different tables think at once); a **human** seat by
 whoever holds its secret token.  A human who drops keeps the seat for ``grace`` seconds, then a
 bot (the table's stand-in, the game's default bot) plays for them until they come back.  With a turn timer
 (30/60/120 s) the stand-in also plays a move a present human lets run out.
@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
 import random
 import secrets
 import time
@@ -43,9 +44,10 @@ STANDIN_BOT = "default"
 """The bot that plays for a dropped human or one whose turn timer ran out: the game's default
 (``search`` where the game has it, else ``heuristic``)."""
 
-_BOT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kirifuda-bots")
-"""Bots decide here, one at a time (the solver's table is one per process), so that a search
-of up to a second never stalls the event loop and the other tables' messages."""
+_BOT_THREAD = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="kirifuda-bots")
+"""Bots decide here, so that a search of up to a second never stalls the event loop and the
+other tables' messages; a table's bots one at a time (its driver awaits each), different
+tables' at once (the C solver searches without the GIL, each solve with its own table)."""
 
 
 def hash_token(token: str) -> str:

@@ -9,7 +9,8 @@
  * Inside, cards are renumbered so that each effective suit is one contiguous run of bits with
  * its strongest card on the highest bit: "is any other hand stronger in this suit", runs of top
  * cards, equivalent cards and played cards squeezed out of the table key are then a few bit
- * operations.  The Python side speaks card ids (kirifuda.cards).
+ * operations.  The Python side speaks card ids (kirifuda.cards).  A solve runs without the GIL,
+ * with a table of its own: threads solve at once.
  *
  * The search: null-window alpha-beta at the value's binary-search points (the table keeps
  * the bounds found), a table entry per trick start keyed by the hands with played cards
@@ -123,10 +124,12 @@ typedef struct {
 #define TT_SIZE (1u << TT_BITS)
 #define POOL_SIZE (1u << 20)
 typedef struct { uint32_t gen, head; } Head;
-static Head *tt_heads = NULL;
-static Ent *pool = NULL;
-static uint32_t pool_n = 0;
-static uint32_t tt_gen = 0;
+/* A table: the chains' heads, the pool of entries (n used) and the generation (a new solve
+ * starts a new one: older heads read as empty).  A solve takes a table from the free list and
+ * gives it back when done, both under the GIL; in between it searches without the GIL, so
+ * threads solve at once, each with its own table (as many tables as solves ever at once). */
+typedef struct Table { Head *heads; Ent *pool; uint32_t n, gen; struct Table *next_free; } Table;
+static Table *free_tables = NULL;
 
 static inline u64 mix(u64 x);
 
@@ -143,6 +146,7 @@ typedef struct {
     signed char killer_led[16][MAXP];  /* and what it led (a multi-lead card's choice) */
     int strong[17][MAXP];            /* [leader's cards at the trick's start]: strongest_to_come after its lead */
     long long nodes, limit;   /* limit: stop after this many nodes (0: none) */
+    Table *tt;
     int aborted;
 } S;
 
@@ -562,7 +566,7 @@ static void canonical(const S *s, u64 *key) {
 }
 
 static int ab(S *s, int alpha, int beta, int *rel);
-static void new_generation(void);
+static void new_generation(Table *t);
 
 static inline void rel_max(int *a, const int *b) { for (int i = 0; i < NSUIT; i++) if (b[i] > a[i]) a[i] = b[i]; }
 
@@ -730,6 +734,10 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
      * memory while the bounds below are worked out */
     u64 lensig = s->zhands + r->zlead[s->leader];
     uint32_t bidx = (uint32_t)(lensig >> (64 - TT_BITS));
+    Table *tt = s->tt;
+    Head *tt_heads = tt->heads;
+    Ent *pool = tt->pool;
+    uint32_t tt_gen = tt->gen;
     __builtin_prefetch(&tt_heads[bidx]);
     if (!r->has_points && !r->special) {
         int sure[2], depth[2], need[2];
@@ -809,8 +817,8 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         if (nlo > e->lo) e->lo = (int16_t)nlo;
         if (nhi < e->hi) e->hi = (int16_t)nhi;
     } else {
-        if (pool_n + 1 >= POOL_SIZE) return v;     /* full: this solve stores no more */
-        uint32_t idx = ++pool_n;
+        if (tt->n + 1 >= POOL_SIZE) return v;     /* full: this solve stores no more */
+        uint32_t idx = ++tt->n;
         e = &pool[idx];
         for (int p = 0; p < MAXP; p++) e->k[p] = p < np ? (key[p] & relmask) : 0;
         e->relmask = relmask; e->lensig = lensig;
@@ -1283,11 +1291,6 @@ static int setup(S *s, PyObject *cap, PyObject *hands, int leader, PyObject *tri
                  unsigned long long maxside, PyObject *gone) {
     const Rules *r = PyCapsule_GetPointer(cap, "kirifuda.solver.rules");
     if (!r) return -1;
-    if (!pool) {
-        tt_heads = calloc(TT_SIZE, sizeof(Head));
-        pool = malloc(POOL_SIZE * sizeof(Ent));
-        if (!tt_heads || !pool) { PyErr_NoMemory(); return -1; }
-    }
     memset(s, 0, sizeof(*s));
     s->r = r;
     memset(s->killer, -1, sizeof(s->killer));
@@ -1325,14 +1328,33 @@ static int setup(S *s, PyObject *cap, PyObject *hands, int leader, PyObject *tri
         int d = popc(s->hands[leader]) + 1;
         if (d <= 16) strongest_to_come(s, s->strong[d]);
     }
-    new_generation();
+    Table *t = free_tables;
+    if (t) free_tables = t->next_free;
+    else {
+        t = calloc(1, sizeof(Table));
+        if (t) { t->heads = calloc(TT_SIZE, sizeof(Head)); t->pool = malloc(POOL_SIZE * sizeof(Ent)); }
+        if (!t || !t->heads || !t->pool) {
+            if (t) { free(t->heads); free(t->pool); free(t); }
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    s->tt = t;
+    new_generation(t);
     return 0;
 }
 
-static void new_generation(void) {
-    tt_gen++;
-    if (tt_gen == 0) { memset(tt_heads, 0, TT_SIZE * sizeof(Head)); tt_gen = 1; }
-    pool_n = 0;
+/* The solve's table back to the free list (under the GIL). */
+static void release(S *s) {
+    s->tt->next_free = free_tables;
+    free_tables = s->tt;
+    s->tt = NULL;
+}
+
+static void new_generation(Table *t) {
+    t->gen++;
+    if (t->gen == 0) { memset(t->heads, 0, TT_SIZE * sizeof(Head)); t->gen = 1; }
+    t->n = 0;
 }
 
 /* solve(rules, hands, leader, trick_cards, led, maxside_mask, guess=-1, max_nodes=0)
@@ -1355,8 +1377,11 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     S s;
     if (parse_position(args, &s, &guess, &max_nodes) < 0) return NULL;
     s.limit = max_nodes > 0 ? max_nodes : 0;
-    int hi;
-    int lo = search_exact(&s, 0, upper_bound(&s), guess, &hi);
+    int lo, hi;
+    Py_BEGIN_ALLOW_THREADS
+    lo = search_exact(&s, 0, upper_bound(&s), guess, &hi);
+    Py_END_ALLOW_THREADS
+    release(&s);
     return Py_BuildValue("iiL", lo, hi, s.nodes);
 }
 
@@ -1377,7 +1402,7 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     if (s.tn) strongest_to_come(&s, strong);
     order_moves(&s, seat, mv, n, s.tn ? opp_max_after(&s, seat, strong) : -1);
     PyObject *out = PyList_New(n);
-    if (!out) return NULL;
+    if (!out) { release(&s); return NULL; }
     long long total = 0;
     for (int i = 0; i < n; i++) {
         int lo = 0, hi = upper_bound(&s);
@@ -1385,6 +1410,7 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
         s.nodes = 0;
         s.limit = max_nodes > 0 ? max_nodes : 0;
         s.aborted = 0;
+        Py_BEGIN_ALLOW_THREADS
         while (lo < hi) {
             int beta = g;
             if (beta <= lo) beta = lo + 1;
@@ -1395,10 +1421,13 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
             if (v >= beta) { lo = v < hi ? v : hi; g = lo + 1; }
             else { hi = v > lo ? v : lo; g = hi; }
         }
+        Py_END_ALLOW_THREADS
         total += s.nodes;
-        if (s.aborted) new_generation();   /* the table may hold the stopped probe's guesses */
+        if (s.aborted) new_generation(s.tt);   /* the table may hold the stopped probe's guesses */
         else guess = lo;
-        PyList_SET_ITEM(out, i, Py_BuildValue("iiii", r->card_of[mv[i].card], mv[i].led, lo, hi));
+        PyObject *item = Py_BuildValue("iiii", r->card_of[mv[i].card], mv[i].led, lo, hi);
+        if (!item) { Py_DECREF(out); release(&s); return NULL; }
+        PyList_SET_ITEM(out, i, item);
         if (s.tn == 0 && mv[i].led == NOSUIT && ((r->multi_lead_mask >> mv[i].card) & 1)) {
             /* the requests found equal to asking for nothing (gen_moves) have its value */
             for (int j = 0; j < r->n_lead_choices; j++) {
@@ -1406,11 +1435,12 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
                 for (int k = 0; k < n && !found; k++) found = mv[k].card == mv[i].card && mv[k].led == ld;
                 if (found) continue;
                 PyObject *t = Py_BuildValue("iiii", r->card_of[mv[i].card], ld, lo, hi);
-                if (!t || PyList_Append(out, t) < 0) { Py_XDECREF(t); Py_DECREF(out); return NULL; }
+                if (!t || PyList_Append(out, t) < 0) { Py_XDECREF(t); Py_DECREF(out); release(&s); return NULL; }
                 Py_DECREF(t);
             }
         }
     }
+    release(&s);
     return Py_BuildValue("NL", out, total);
 }
 
