@@ -114,9 +114,18 @@ class LiveTable:
         self.grace = grace
         self.bot_delay = bot_delay
         self.state: GameState = self.info.new_state(self.options, first=stored.first)
+        self._bots: dict[int, Bot] = {}
+        self._standins: dict[int, Bot] = {}
+        """Each human seat's stand-in: a bot of its own, remembering that seat's views only."""
+        for s, spec in enumerate(self.seats):
+            if spec["kind"] == "bot":
+                self._bots[s] = _bot(spec.get("bot", "default"), self.info.id)
+            else:
+                self._standins[s] = _bot(STANDIN_BOT, self.info.id)
         self.events: list[dict[str, Any]] = []
         for ev in stored.events:
             self._replay_event(ev)
+            self._observe()
         self.events = list(stored.events)
         self.clients: list[Client] = []
         self.lock = asyncio.Lock()
@@ -128,11 +137,6 @@ class LiveTable:
         self._timed_out: int | None = None
         """The version whose turn timer ran out (the stand-in plays that one move)."""
         self._driver: asyncio.Task[None] | None = None
-        self._bots: dict[int, Bot] = {}
-        self._standin: Bot = _bot(STANDIN_BOT, self.info.id)
-        for s, spec in enumerate(self.seats):
-            if spec["kind"] == "bot":
-                self._bots[s] = _bot(spec.get("bot", "default"), self.info.id)
         self._sheet_cache: tuple[int, list[dict[str, Any]]] | None = None
         self.closed = False
         # a human seat nobody has joined since the (re)start counts as dropped: a restart
@@ -229,9 +233,22 @@ class LiveTable:
         await self.store.append_events(self.id, self.version, [event], finished=new_state.is_over)
         self.state = new_state
         self.events.append(event)
+        self._observe()
         self._timed_out = None
         self._arm_timer()
         self.broadcast()
+
+    def _observe(self) -> None:
+        """Every bot, and every human seat's stand-in, is shown what its seat now sees (as the
+        tournament runner and the terminal do after each action): a bot remembers the cards
+        played while it was not to act, and after a restart the events replayed."""
+        for seat, bot in (*self._bots.items(), *self._standins.items()):
+            observe = getattr(bot, "observe", None)
+            if observe is not None:
+                try:
+                    observe(self.state.view(seat))
+                except Exception:
+                    log.exception("table %s: the bot of seat %d could not observe", self.id, seat)
 
     async def act(self, seat: int | None, version: int, action: Action) -> None:
         """A player's action: refused (``ProtocolError``, nothing changed) or committed."""
@@ -274,7 +291,7 @@ class LiveTable:
         if seat in self._bots:
             return self._bots[seat]
         if seat in self.away or self._timed_out == self.version:
-            return self._standin
+            return self._standins.get(seat)
         return None
 
     def kick(self) -> None:
