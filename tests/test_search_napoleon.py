@@ -149,3 +149,35 @@ def test_the_bot_reads_the_joker_option_from_the_view(joker: bool) -> None:
         assert memory.joker is joker
         return
     raise AssertionError("no seat without the joker in 20 deals")
+
+
+def _napoleon_at_redeclare(hand: str, declared: int) -> NapoleonState:
+    """Seat 0 holds ``hand``, declares ``declared`` spades, names ♥K as the adjutant and
+    discards the middle: the re-declaration is its to propose."""
+    from kirifuda.actions import Adjutant, Bid, Discard, Pass
+    from kirifuda.cards import parse_card
+
+    from .games.test_napoleon import make_deal
+
+    state = NapoleonState(NapoleonOptions(), first=0)
+    state.deal(*make_deal(5, False, {0: hand.split()}, ["2C", "3C"]))
+    state.apply(Bid(declared, "S"))
+    for _ in range(5):
+        state.apply(Pass())
+    state.apply(Adjutant(parse_card("KH")))
+    state.apply(Discard((parse_card("2C"), parse_card("3C"))))
+    assert state.phase is Phase.REDECLARE and state.to_act == 0
+    return state
+
+
+def test_napoleon_proposes_a_higher_declaration_only_with_the_cards_for_it() -> None:
+    """The almighty, both jacks, trumps K Q 10 9 and three aces, declared at 13: the bot raises
+    its declaration; a hand with a few trumps and nothing else, declared at 13, keeps it."""
+    from kirifuda.actions import Redeclare
+
+    strong = _napoleon_at_redeclare("AS JS JC KS QS TS 9S AH AD AC", 13)
+    got = make_bot("search", "napoleon").choose(strong.view(0), random.Random(1))
+    assert isinstance(got, Redeclare) and got.count is not None and got.count > 13
+    assert got in strong.legal_actions()
+    weak = _napoleon_at_redeclare("AS JS 9S 8S 7S 4H 5H 6D 7D 4C", 13)
+    assert make_bot("search", "napoleon").choose(weak.view(0), random.Random(1)) == Redeclare()

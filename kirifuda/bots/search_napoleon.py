@@ -22,8 +22,12 @@ Decisions:
 - **adjutant**: the three strongest cards not in hand (almighty, main jack, back jack, trump
   A K Q, side aces) compared by simulation; **exchange**: the discards made of the weakest cards
   (by the heuristic's keep order) compared by simulation.
-- **re-declaration**: none; **approval**: approve only holding the adjutant's card (as the
-  heuristic).
+- **re-declaration**: Napoleon after the exchange samples the unseen cards into the other
+  hands and plays each sample out for each trump with the hand as it is now; a higher
+  declaration is proposed where its expected points (as in the bidding) beat the one in force
+  by ``REDECLARE_MARGIN``.  **Approval**: approve only holding the adjutant's card (as the
+  heuristic): a proposal says Napoleon expects to make it, so the allies refuse and the
+  adjutant agrees.
 - The ♠3 call is never made (the solver does not model it; a called joker is a forced play).
 
 The table's ``joker`` and ``strategy_b`` options are read from the view (a view without
@@ -56,6 +60,9 @@ _HEURISTIC = NapoleonHeuristicBot()
 BID_BIAS = 1.5
 """Face cards taken off the simulated count when bidding (the horizon's estimate from the first
 trick runs high; tuned against the heuristic)."""
+REDECLARE_MARGIN = 0.5
+"""Expected points a re-declaration must gain over the declaration in force to be proposed
+(proposing costs nothing when refused, but an approved one cannot be taken back)."""
 
 
 @dataclass(frozen=True)
@@ -196,7 +203,9 @@ class NapoleonSearch:
             return self._adjutant(view, rng)
         if isinstance(first, Discard):
             return self._discard(view, rng)
-        if isinstance(first, (Redeclare, Approve)):
+        if isinstance(first, Redeclare):
+            return self._redeclare(view, rng)
+        if isinstance(first, Approve):
             return _HEURISTIC.choose(view, rng)
         return self._play(view, rng)
 
@@ -380,6 +389,44 @@ class NapoleonSearch:
         scores = {c: sum(self._contract_value(view, *self._napoleon_value(view, h, m, trump, adj=c))
                          for h, m in worlds) for c in candidates}
         return Adjutant(CARDS[max(candidates, key=lambda c: scores[c])])
+
+    def _redeclare(self, view: NapoleonView, rng: random.Random) -> Action:
+        legal = view.legal_actions
+        keep = next(a for a in legal if isinstance(a, Redeclare) and a.count is None)
+        proposals = [a for a in legal if isinstance(a, Redeclare) and a.count is not None]
+        me, contract = view.seat, view.contract
+        if not proposals or me is None or contract is None:
+            return keep
+        n = view.players
+        mine = _mask(c.id for c in view.hand)
+        out = mine | _mask(c.id for c in view.discard)
+        pool = [c for c in self._deck() if not out >> c & 1]
+        sizes = [view.hand_sizes[s] for s in range(n)]
+        if len(pool) != sum(sizes) - sizes[me]:
+            return keep  # the unseen cards do not fill the other hands (an unknown joker): no guess
+        adj = view.adjutant_card.id if view.adjutant_card is not None else None
+        est: dict[int, list[float]] = {t: [] for t in range(4)}
+        for _ in range(self.budget.bid_samples):
+            rng.shuffle(pool)
+            hands, k = [], 0
+            for seat in range(n):
+                if seat == me:
+                    hands.append(mine)
+                else:
+                    hands.append(_mask(pool[k:k + sizes[seat]]))
+                    k += sizes[seat]
+            for t in range(4):
+                est[t].append(self._napoleon_value(view, hands, 0, t, adj=adj, discard=[])[0])
+        solo = bool(view.solo)
+
+        def expected(count: int, strain: str) -> float:
+            pts = seat_points(n, count, solo, True, "napoleon")
+            values = est[SUIT_INDEX[strain]]
+            return sum((2 * win_chance(v - BID_BIAS, count) - 1) * pts for v in values) / len(values)
+
+        best = max(proposals, key=lambda a: expected(a.count or 0, a.strain or "S"))
+        gain = expected(best.count or 0, best.strain or "S") - expected(contract.count, contract.strain)
+        return best if gain > REDECLARE_MARGIN else keep
 
     def _discard(self, view: NapoleonView, rng: random.Random) -> Action:
         assert view.contract is not None and view.adjutant_card is not None
