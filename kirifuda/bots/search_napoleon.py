@@ -104,6 +104,17 @@ def win_chance(count: float, declared: int) -> float:
     return 1.0 / (1.0 + math.exp(-(count + 0.5 - declared) / 1.2))
 
 
+def declaration_value(players: int, count: int, outcomes: list[tuple[float, bool]]) -> float:
+    """Napoleon's expected points declaring ``count``, over simulated outcomes (the army's
+    estimated face cards, solo or not): a smoothed chance of making it, ``BID_BIAS`` taken off."""
+    value = 0.0
+    for v, solo in outcomes:
+        pts = seat_points(players, count, solo, True, "napoleon")
+        p = win_chance(v - BID_BIAS, count)
+        value += p * pts - (1 - p) * pts
+    return value / len(outcomes)
+
+
 def seat_points(players: int, declared: int, solo: bool, wins: bool, role: str) -> int:
     nap, adj, ally = deal_points(players, declared, solo, wins)
     return nap if role == "napoleon" else adj if role == "adjutant" else ally
@@ -293,15 +304,15 @@ class NapoleonSearch:
         return [c for c in self._deck() if not mine >> c & 1]
 
     def _deal_worlds(self, view: NapoleonView, rng: random.Random, count: int,
-                     middle_known: bool = False) -> list[tuple[list[int], int]]:
-        """Sampled hands of every seat and the middle (as a mask), before play."""
+                     known: int = 0) -> list[tuple[list[int], int]]:
+        """Sampled hands of every seat and the middle (as a mask), before play; ``known``: the
+        cards this seat knows lie in no other hand (the middle it took, or its discard), then
+        given as the middle."""
         me = view.seat
         assert me is not None
         n = view.players
         size = 10 if n == 5 else 12
-        pool = self._unseen(view)
-        middle = _mask(c.id for c in view.middle) if middle_known else 0
-        pool = [c for c in pool if not middle >> c & 1]
+        pool = [c for c in self._unseen(view) if not known >> c & 1]
         worlds = []
         for _ in range(count):
             rng.shuffle(pool)
@@ -313,7 +324,7 @@ class NapoleonSearch:
                 else:
                     hands.append(_mask(pool[k:k + size]))
                     k += size
-            worlds.append((hands, middle if middle_known else _mask(pool[k:])))
+            worlds.append((hands, known or _mask(pool[k:])))
         return worlds
 
     def _bid(self, view: NapoleonView, rng: random.Random) -> Action:
@@ -328,13 +339,7 @@ class NapoleonSearch:
         best: Action = legal[0]
         best_value = 0.5
         for a in bids:
-            t = SUIT_INDEX[a.strain]
-            value = 0.0
-            for v, solo in est[t]:
-                pts = seat_points(view.players, a.count, solo, True, "napoleon")
-                p = win_chance(v - BID_BIAS, a.count)
-                value += p * pts - (1 - p) * pts
-            value /= len(est[t])
+            value = declaration_value(view.players, a.count, est[SUIT_INDEX[a.strain]])
             if value > best_value:
                 best, best_value = a, value
         return best
@@ -397,32 +402,17 @@ class NapoleonSearch:
         me, contract = view.seat, view.contract
         if not proposals or me is None or contract is None:
             return keep
-        n = view.players
-        mine = _mask(c.id for c in view.hand)
-        out = mine | _mask(c.id for c in view.discard)
-        pool = [c for c in self._deck() if not out >> c & 1]
-        sizes = [view.hand_sizes[s] for s in range(n)]
-        if len(pool) != sum(sizes) - sizes[me]:
+        discard = _mask(c.id for c in view.discard)
+        if len(self._unseen(view)) - len(view.discard) != sum(view.hand_sizes) - len(view.hand):
             return keep  # the unseen cards do not fill the other hands (an unknown joker): no guess
         adj = view.adjutant_card.id if view.adjutant_card is not None else None
-        est: dict[int, list[float]] = {t: [] for t in range(4)}
-        for _ in range(self.budget.bid_samples):
-            rng.shuffle(pool)
-            hands, k = [], 0
-            for seat in range(n):
-                if seat == me:
-                    hands.append(mine)
-                else:
-                    hands.append(_mask(pool[k:k + sizes[seat]]))
-                    k += sizes[seat]
+        est: dict[int, list[tuple[float, bool]]] = {t: [] for t in range(4)}
+        for hands, _ in self._deal_worlds(view, rng, self.budget.bid_samples, known=discard):
             for t in range(4):
-                est[t].append(self._napoleon_value(view, hands, 0, t, adj=adj, discard=[])[0])
-        solo = bool(view.solo)
+                est[t].append(self._napoleon_value(view, hands, 0, t, adj=adj, discard=[]))
 
         def expected(count: int, strain: str) -> float:
-            pts = seat_points(n, count, solo, True, "napoleon")
-            values = est[SUIT_INDEX[strain]]
-            return sum((2 * win_chance(v - BID_BIAS, count) - 1) * pts for v in values) / len(values)
+            return declaration_value(view.players, count, est[SUIT_INDEX[strain]])
 
         best = max(proposals, key=lambda a: expected(a.count or 0, a.strain or "S"))
         gain = expected(best.count or 0, best.strain or "S") - expected(contract.count, contract.strain)
@@ -437,7 +427,7 @@ class NapoleonSearch:
         k = len(view.middle)
         order = rule_discard(hand, trump, k)
         candidates = [list(c) for c in itertools.combinations(order[:k + 2], k)][:self.budget.discard_candidates]
-        worlds = self._deal_worlds(view, rng, self.budget.bid_samples, middle_known=True)
+        worlds = self._deal_worlds(view, rng, self.budget.bid_samples, known=_mask(c.id for c in view.middle))
         adj = view.adjutant_card.id
         scores = []
         for cand in candidates:
@@ -506,9 +496,9 @@ class _OracleSearch(NapoleonSearch):
         self.memory.joker = state.options.joker
 
     def _deal_worlds(self, view: NapoleonView, rng: random.Random, count: int,
-                     middle_known: bool = False) -> list[tuple[list[int], int]]:
+                     known: int = 0) -> list[tuple[list[int], int]]:
         s = self.state
-        return [(list(s._hands), 0 if middle_known else _mask(s._middle))]
+        return [(list(s._hands), known or _mask(s._middle))]
 
 
 register_search("napoleon", NapoleonSearch, NapoleonOracle)
