@@ -649,18 +649,20 @@ def _enc_optional_number(v: Any, seat: int, out: np.ndarray, o: int) -> None:
     out[o + 1] = 1.0
 
 
+def _word_index(w: Any) -> int:
+    """A word's place in ``_VOCAB`` (an enum by its value); ``len(_VOCAB)``: other."""
+    w = getattr(w, "value", w)
+    return _VOCAB.index(w) if w in _VOCAB else len(_VOCAB)
+
+
 def _enc_word(v: Any, seat: int, out: np.ndarray, o: int) -> None:
-    v = getattr(v, "value", v)
-    try:
-        out[o + _VOCAB.index(v)] = 1.0
-    except ValueError:
-        out[o + len(_VOCAB)] = 1.0
+    out[o + _word_index(v)] = 1.0
 
 
 def _enc_word_counts(v: Sequence[str | None], seat: int, out: np.ndarray, o: int) -> None:
     for w in v:
         if w is not None:
-            out[o + (_VOCAB.index(w) if w in _VOCAB else len(_VOCAB))] += 1.0
+            out[o + _word_index(w)] += 1.0
 
 
 def _enc_suit(v: Suit, seat: int, out: np.ndarray, o: int) -> None:
