@@ -44,7 +44,9 @@ def solve(rules: TrickRules, hands: Sequence[int], leader: int, trick: Sequence[
           maxside: int, backend: str | None = None, guess: int = -1) -> int:
     """The points (tricks, when cards carry no points) the side ``maxside`` (a mask of seats)
     takes from this position on, with best play by everyone.  ``trick``: the cards of the trick
-    in progress from ``leader`` on; ``led``: its led suit (ignored when the trick is empty)."""
+    in progress from ``leader`` on; ``led``: its led suit (ignored when the trick is empty).
+    ``guess``: where the search makes its first probe (the value is the same whatever it is; only
+    the time depends on it); -1: the solver's own estimate."""
     lo, hi = solve_bounds(rules, hands, leader, trick, led, maxside, backend, guess)
     return lo
 

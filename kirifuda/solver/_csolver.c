@@ -1042,10 +1042,52 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     return best;
 }
 
+/* A quick estimate of the value: the position played out with each player's first choice in
+ * the search's own order (no search, no table).  On full Meitora deals it is exact in a third
+ * of the deals and one trick low or high in another half; more often low than high. */
+static int playout_estimate(const S *s0) {
+    S s = *s0;
+    const Rules *r = s.r;
+    int np = r->np, v = 0;
+    for (;;) {
+        if (s.tn == 0 && !s.hands[s.leader]) break;
+        int seat = r->mod_np[s.leader + s.tn];
+        int strong[MAXP];
+        if (s.tn > 0) strongest_to_come(&s, strong);
+        u64 legal = legal_mask(r, s.hands[seat], s.tn, s.led);
+        Move mv[NCARD * 2];
+        int n = gen_moves(&s, seat, legal, mv);
+        if (n > 1) order_moves(&s, seat, mv, n, s.tn ? opp_max_after(&s, seat, strong) : -1);
+        int c = mv[0].card;
+        s.hands[seat] ^= 1ULL << c;
+        s.tcard[s.tn] = c;
+        if (s.tn == 0) s.led = mv[0].led;
+        s.tn++;
+        if (s.tn == np) {
+            int wi = trick_winner_idx(&s);
+            if (s.maxside[r->mod_np[s.leader + wi]]) v += trick_value(&s);
+            for (int i = 0; i < np; i++) s.gone |= 1ULL << s.tcard[i];
+            s.leader = r->mod_np[s.leader + wi];
+            s.tn = 0;
+            s.first = 0;
+        }
+    }
+    return v;
+}
+
+/* The first probe's guess: the caller's, else the playout's value plus a trick (a probe just
+ * above the value costs about as little as one at it, one below costs a probe more: on full
+ * Meitora deals this starts at the value or one above it in two deals of three). */
+static int first_guess(const S *s, int guess, int hi) {
+    if (guess >= 0) return guess;
+    int g = playout_estimate(s) + s->r->trick_base;
+    return g > hi ? hi : g;
+}
+
 /* The exact value by null-window searches (MTD(f): probe at the guess, move towards the value;
- * the table keeps the bounds found between probes).  guess < 0: start in the middle. */
+ * the table keeps the bounds found between probes).  guess < 0: start from first_guess. */
 static int search_exact(S *s, int lo, int hi, int guess, int *out_hi) {
-    int g = guess < 0 ? (lo + hi + 1) / 2 : guess;
+    int g = first_guess(s, guess, hi);
     while (lo < hi) {
         int beta = g;
         if (beta <= lo) beta = lo + 1;
@@ -1404,9 +1446,10 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     PyObject *out = PyList_New(n);
     if (!out) { release(&s); return NULL; }
     long long total = 0;
+    guess = first_guess(&s, guess, upper_bound(&s));
     for (int i = 0; i < n; i++) {
         int lo = 0, hi = upper_bound(&s);
-        int g = guess < 0 ? (lo + hi + 1) / 2 : guess;
+        int g = guess;
         s.nodes = 0;
         s.limit = max_nodes > 0 ? max_nodes : 0;
         s.aborted = 0;
