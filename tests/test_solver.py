@@ -195,3 +195,50 @@ def test_kakeya_solver_equals_brute_force(backend: str) -> None:
         value = solve(kakeya_rules(s.trump.index), [s._hands[x] for x in active], leader, trick,
                       trick[0] // 13 if trick else 4, maxside, backend)
         assert len(s._faces[pair]) + value == kakeya_brute_force(s, pair), seed
+
+
+@pytest.mark.skipif(not has_c_core(), reason="the C core is not built")
+@pytest.mark.parametrize("joker_lead", ["request", "trump"])
+def test_joker_requests_left_out_as_dominated_change_no_value(joker_lead: str) -> None:
+    """The C core does not search a joker lead's request that another is at least as good as
+    (asking for nothing where a suit no partner holds and an opponent does could be asked for;
+    a suit no opponent holds where nothing could be); the Python core searches them all.
+    Random endings with the joker on lead, every strain, either side on lead: the same values,
+    and every request still has its own."""
+    from kirifuda.solver.meitora import MeitoraPosition
+
+    deck = [c for c in range(52) if c % 13 >= 3]
+    rng = random.Random(2026)
+    for i in range(150):
+        n = 2 + i % 3
+        cards = rng.sample(deck, 4 * n - 1)
+        hands = [1 << 52] + [0, 0, 0]
+        for k, c in enumerate(cards):
+            hands[(k + 1) // n] |= 1 << c
+        leader = rng.randrange(4)
+        hands = hands[-leader:] + hands[:-leader]      # the joker's holder leads
+        pos = MeitoraPosition(strain=rng.randrange(5), hands=tuple(hands), leader=leader,  # type: ignore[arg-type]
+                              trick=(), led=4, declarer=rng.randrange(4), joker_lead=joker_lead)
+        assert pos.value("c") == pos.value("python"), i
+        assert pos.move_values("c") == pos.move_values("python"), i
+
+
+def test_a_joker_lead_asking_for_nothing_is_kept_where_every_request_binds_the_partner() -> None:
+    """Hearts trump; the partner holds every suit an opponent holds, so each request would bind
+    the partner too: only the joker asking for nothing takes three tricks (every other lead
+    takes two), and both cores find it."""
+    from kirifuda.solver.meitora import MeitoraPosition
+
+    def mask(*codes: str) -> int:
+        return sum(1 << parse_card(c).id for c in codes)
+
+    hands = (mask("JK", "7S", "QH", "6D"), mask("KS", "9H", "TH", "AD"),
+             mask("TS", "6H", "TD", "TC"), mask("9S", "KD", "5C", "AC"))
+    pos = MeitoraPosition(strain=STRAINS.index("H"), hands=hands, leader=0, trick=(), led=4,  # type: ignore[arg-type]
+                          declarer=0)
+    for backend in BACKENDS:
+        values = pos.move_values(backend)
+        joker = {req: v for (c, req), v in values.items() if c == parse_card("JK").id}
+        assert joker == {"any": 3, "S": 2, "H": 2, "D": 2, "C": 2}, backend
+        assert max(v for (c, _), v in values.items() if c != parse_card("JK").id) == 2, backend
+        assert pos.value(backend) == 3, backend

@@ -62,6 +62,7 @@ typedef struct {
     int lead_choices[NSUIT];
     int any_choice;                  /* lead_choices has NOSUIT (a lead asking for nothing) */
     u64 as_any[NSUIT];               /* [led]: the cards as strong when `led` is led as when nothing is */
+    u64 lead_wins_mask;              /* multi-lead cards that take the trick whatever they ask for */
     int trick_base;
     int has_points;
     /* lead weights (order_moves): tuned on the nodes of Meitora deals for the games that count
@@ -148,6 +149,7 @@ typedef struct {
     long long nodes, limit;   /* limit: stop after this many nodes (0: none) */
     Table *tt;
     int aborted;
+    int every_choice;                /* gen_moves leaves out no dominated choice (solve_moves' root) */
 } S;
 
 static inline int popc(u64 x) { return __builtin_popcountll(x); }
@@ -224,10 +226,29 @@ typedef struct { int card, led, score, low; } Move;  /* low: the lowest card of 
 static inline void add_move(const S *s, int seat, int c, Move *mv, int *n) {
     const Rules *r = s->r;
     if (s->tn == 0 && ((r->multi_lead_mask >> c) & 1)) {
-        u64 others = 0;
-        for (int p = 0; p < r->np; p++) if (p != seat) others |= s->hands[p];
+        u64 others = 0, team = 0, opps = 0;
+        for (int p = 0; p < r->np; p++) {
+            if (p == seat) continue;
+            others |= s->hands[p];
+            if (s->maxside[p] == s->maxside[seat]) team |= s->hands[p]; else opps |= s->hands[p];
+        }
+        /* A card that takes the trick whatever it asks for: what it asks for changes only who
+         * may play what.  Asking for a suit no partner holds and an opponent does is at least
+         * as good as asking for nothing (the partners' choices are the same, the opponents'
+         * fewer), and asking for nothing at least as good as asking for a suit no opponent
+         * holds (the opponents' choices are the same, the partners' more): the dominated
+         * requests are not searched (-3% nodes on full Meitora deals). */
+        int dominance = ((r->lead_wins_mask >> c) & 1) && r->any_choice && !s->every_choice;
+        int any_dominated = 0;
+        if (dominance)
+            for (int j = 0; j < r->n_lead_choices; j++) {
+                int led = r->lead_choices[j];
+                if (led != NOSUIT && !(team & r->suit_mask[led]) && (opps & r->suit_mask[led])) any_dominated = 1;
+            }
         for (int j = 0; j < r->n_lead_choices; j++) {
             int led = r->lead_choices[j];
+            if (led == NOSUIT && any_dominated) continue;
+            if (led != NOSUIT && dominance && !(opps & r->suit_mask[led]) && (team & r->suit_mask[led])) continue;
             /* asking for a suit nobody else holds is asking for nothing, where that changes no
              * card's strength: one choice */
             if (led != NOSUIT && r->any_choice && !r->special && !(others & r->suit_mask[led])
@@ -1251,6 +1272,16 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
         for (int b = 0; b < next; b++)
             if (r->strength[led][b] == r->strength[NOSUIT][b] && r->first_strength[led][b] == r->first_strength[NOSUIT][b])
                 r->as_any[led] |= 1ULL << b;
+    for (int b = 0; b < next && !r->special; b++) {
+        if (!((r->multi_lead_mask >> b) & 1)) continue;
+        int wins = 1;
+        for (int j = 0; j < r->n_lead_choices && wins; j++) {
+            int led = r->lead_choices[j];
+            for (int o = 0; o < next && wins; o++)
+                if (o != b && (r->strength[led][o] >= r->strength[led][b] || r->first_strength[led][o] >= r->first_strength[led][b])) wins = 0;
+        }
+        if (wins) r->lead_wins_mask |= 1ULL << b;
+    }
     r->nclass = 0;
     r->canon_ok = 1;
     for (int b = 0; b < next; b++) {
@@ -1439,7 +1470,9 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     int seat = r->mod_np[s.leader + s.tn];
     u64 legal = legal_mask(r, s.hands[seat], s.tn, s.led);
     Move mv[NCARD * 2];
+    s.every_choice = 1;                /* a value for every choice, dominated or not */
     int n = gen_moves(&s, seat, legal, mv);
+    s.every_choice = 0;
     int strong[MAXP];
     if (s.tn) strongest_to_come(&s, strong);
     order_moves(&s, seat, mv, n, s.tn ? opp_max_after(&s, seat, strong) : -1);
