@@ -2,8 +2,8 @@
 
 - Endings of real deals (up to 4 tricks left, a random number of cards into the current trick,
   every option sample): the brute force plays every legal action through the engine itself
-  (joker leads with every named suit; ♠3 calls are left out: the solver does not model them)
-  and reads the Napoleon army's face cards off the state.
+  (joker leads with every named suit, ♠3 leads with and without the joker call) and reads the
+  Napoleon army's face cards off the state.
 - The first trick and its options (first-trick ace, ``first_trick_plain``), same-2, yoromeki:
   small deals of 3 cards each solved with the first-trick flag, against a minimax that decides
   each trick with the engine's own ``trick_winner``.
@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 
 from kirifuda.actions import Adjutant, Bid, Discard, Pass, Play, Redeclare
-from kirifuda.cards import JOKER_ID
-from kirifuda.games.napoleon import FACE_MASK, NapoleonOptions, NapoleonState, Phase, trick_winner
+from kirifuda.cards import CARDS, JOKER_ID
+from kirifuda.games.napoleon import FACE_MASK, S3, NapoleonOptions, NapoleonState, Phase, trick_winner
 from kirifuda.solver import has_c_core, solve, solve_moves
 from kirifuda.solver.napoleon import napoleon_rules, position_of
+from kirifuda.solver.rules import CALLED
 
 BACKENDS = ["python"] + (["c"] if has_c_core() else [])
 
@@ -35,8 +36,8 @@ OPTION_SAMPLES = [
 
 def play_state(seed: int, tricks_left: int, options: dict[str, Any]) -> NapoleonState:
     """A random deal with a random declaration, adjutant and discard, played at random down to
-    ``tricks_left`` tricks and a random number of cards into the current trick (never with a
-    ♠3 call in progress)."""
+    ``tricks_left`` tricks and a random number of cards into the current trick (♠3 calls
+    included: a call may be in progress)."""
     rng = random.Random(seed)
     opts = NapoleonOptions(**options)
     n = opts.players
@@ -53,9 +54,8 @@ def play_state(seed: int, tricks_left: int, options: dict[str, Any]) -> Napoleon
             s.apply(Redeclare())
         plays = n * (size - tricks_left) + rng.randrange(n)
         for _ in range(plays):
-            s.apply(rng.choice([a for a in s.legal_actions() if not (isinstance(a, Play) and a.call_joker)]))
-        if not s._called:
-            return s
+            s.apply(rng.choice(s.legal_actions()))
+        return s
 
 
 def brute_force(state: NapoleonState) -> int:
@@ -67,14 +67,12 @@ def brute_force(state: NapoleonState) -> int:
     def value(s: NapoleonState) -> int:
         if s.phase is not Phase.PLAY:
             return s.army_face_cards() - start
-        key = (tuple(s._hands), tuple(s._trick), s._led, s._to_act, s.army_face_cards())
+        key = (tuple(s._hands), tuple(s._trick), s._led, s._called, s._to_act, s.army_face_cards())
         hit = memo.get(key)
         if hit is not None:
             return hit
         results = []
         for a in s.legal_actions():
-            if isinstance(a, Play) and a.call_joker:
-                continue
             child = s.copy()
             child.apply(a)
             results.append(value(child))
@@ -113,13 +111,83 @@ def test_move_values_match_children(options: dict[str, Any]) -> None:
         before = s.army_face_cards()
         for a in s.legal_actions():
             assert isinstance(a, Play)
-            if a.call_joker:
-                continue
             child = s.copy()
             child.apply(a)
             led = "SHDC".index(a.request) if a.request else (pos.led if pos.trick else a.card.id // 13)
+            if a.call_joker:
+                others = [h for p, h in enumerate(child._hands) if p != s.to_act]
+                # where nobody else holds the joker, the call changes nothing: the plain lead's value
+                led = CALLED if any(h >> JOKER_ID & 1 for h in others) else a.card.id // 13
             expect = child.army_face_cards() - before + brute_force(child)
             assert values[(a.card.id, led)] == expect, (seed, a)
+
+
+def call_state(seed: int, options: dict[str, Any]) -> NapoleonState | None:
+    """A deal played at random (♠3 never led) to a trick start with 2 or 3 tricks left where
+    the leader holds ♠3 and another player the joker; None where the deal gets there another
+    way."""
+    rng = random.Random(seed)
+    opts = NapoleonOptions(joker=True, **options)
+    size = 10 if opts.players == 5 else 12
+    s = NapoleonState(opts)
+    s.deal_random(rng)
+    s.apply(Bid(rng.randrange(13, 17), rng.choice("SHDC")))
+    for _ in range(opts.players):
+        s.apply(Pass())
+    s.apply(rng.choice([a for a in s.legal_actions() if isinstance(a, Adjutant)]))
+    s.apply(rng.choice([a for a in s.legal_actions() if isinstance(a, Discard)]))
+    if s.phase is Phase.REDECLARE:
+        s.apply(Redeclare())
+    left = 2 + seed % 2
+    while s.phase is Phase.PLAY:
+        hands = s._hands
+        if not s._trick and hands[s.to_act].bit_count() == left:
+            others = [h for p, h in enumerate(hands) if p != s.to_act]
+            if hands[s.to_act] >> S3 & 1 and any(h >> JOKER_ID & 1 for h in others):
+                return s
+            return None
+        legal = [a for a in s.legal_actions() if not (isinstance(a, Play) and a.card.id == S3)]
+        s.apply(rng.choice(legal or list(s.legal_actions())))
+    return None
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 4}], ids=["5 players", "4 players"])
+def test_spade_three_calls_against_brute_force(options: dict[str, Any]) -> None:
+    """♠3 on lead with the joker in another hand: the solver weighs the call (the joker's holder
+    must play it to the trick) against the plain lead.  Both cores against the engine's brute
+    force at the lead and after the called lead (every card of the trick so far), and each
+    lead's value, the call's among them, against the brute force after it."""
+    found = calls_differ = 0
+    for seed in range(2000):
+        s = call_state(seed, options)
+        if s is None:
+            continue
+        found += 1
+        pos = position_of(s)
+        assert pos.rules.call_card == S3
+        values = pos.move_values()
+        before = s.army_face_cards()
+        for a in s.legal_actions():
+            assert isinstance(a, Play)
+            child = s.copy()
+            child.apply(a)
+            led = CALLED if a.call_joker else "SHDC".index(a.request) if a.request else a.card.id // 13
+            assert values[(a.card.id, led)] == child.army_face_cards() - before + brute_force(child), (seed, a)
+        calls_differ += values[(S3, CALLED)] != values[(S3, 0)]
+        # into the called trick, card by card
+        t = s.copy()
+        t.apply(Play(CARDS[S3], call_joker=True))
+        while t._trick:
+            p = position_of(t)
+            assert p.led == CALLED
+            want = brute_force(t)
+            for backend in BACKENDS:
+                assert solve(p.rules, p.hands, p.leader, p.trick, p.led, p.maxside, backend) == want, (seed, backend)
+            t.apply(next(iter(t.legal_actions())))
+        if found >= 25:
+            break
+    assert found >= 25
+    assert calls_differ >= 3      # the call matters in some of them
 
 
 # -- the first trick, same-2 and yoromeki on small deals ------------------------------------

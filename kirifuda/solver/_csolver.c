@@ -43,6 +43,8 @@ static int use_bmi2 = 0;
 #define MAXP 6
 #define NSUIT 5
 #define NOSUIT 4
+#define CALLED 5   /* a led value: the call card's suit led, calling the restricted cards (Napoleon's ♠3 call) */
+#define NLED 6
 #define NCARD 64
 
 typedef uint64_t u64;
@@ -55,7 +57,7 @@ typedef struct {
     unsigned char isuit[NCARD];      /* internal bit -> effective suit */
     int card_of[NCARD];              /* internal bit -> card id */
     int int_of[NCARD];               /* card id -> internal bit, -1 if none */
-    short strength[NSUIT][NCARD];    /* [led][internal] */
+    short strength[NLED][NCARD];     /* [led][internal] (CALLED: the call card's suit's) */
     short points[NCARD];             /* internal */
     u64 free_mask, multi_lead_mask, last_forced_mask, nomerge_mask, all_mask;
     int n_lead_choices;
@@ -91,7 +93,8 @@ typedef struct {
      * tricks, and merging during the deal's first trick. */
     int special;
     int first_rules;                    /* the root position's trick is the deal's first */
-    short first_strength[NSUIT][NCARD]; /* [led][internal]: the first trick's table */
+    short first_strength[NLED][NCARD]; /* [led][internal]: the first trick's table */
+    int call_card;                   /* internal: a card whose lead may call the restricted cards, or -1 */
     u64 restricted_mask;                /* internal: playable only on lead or as the last card */
     int almighty, yoromeki;             /* internal bits (-1: none): yoromeki beats almighty */
     u64 same2_mask;                     /* internal: the 2s (same-2: a trick of one printed suit) */
@@ -160,6 +163,10 @@ static inline u64 above(int c) { return c >= 63 ? 0 : (~0ULL << (c + 1)); }
 static inline u64 legal_mask(const Rules *r, u64 hand, int tn, int led) {
     if ((hand & r->last_forced_mask) && popc(hand) == 2) return hand & r->last_forced_mask;
     if (tn == 0) return hand;
+    if (led == CALLED) {                 /* called: a restricted card must be played */
+        if (hand & r->restricted_mask) return hand & r->restricted_mask;
+        led = r->isuit[r->call_card];
+    }
     if ((hand & r->restricted_mask) && (hand & ~r->restricted_mask)) hand &= ~r->restricted_mask;
     if (led == NOSUIT) return hand;
     u64 f = hand & r->suit_mask[led];
@@ -257,6 +264,12 @@ static inline void add_move(const S *s, int seat, int c, Move *mv, int *n) {
         }
     } else {
         mv[*n].card = mv[*n].low = c; mv[*n].led = (s->tn == 0) ? r->isuit[c] : s->led; (*n)++;
+        if (s->tn == 0 && c == r->call_card) {
+            /* the call: a choice only where another player holds a card it calls */
+            u64 others = 0;
+            for (int p = 0; p < r->np; p++) if (p != seat) others |= s->hands[p];
+            if (others & r->restricted_mask) { mv[*n].card = mv[*n].low = c; mv[*n].led = CALLED; (*n)++; }
+        }
     }
 }
 
@@ -668,11 +681,12 @@ static int plain_ab(S *s, int alpha, int beta) {
         int c = lowbit(legal);
         legal &= legal - 1;
         int multi = s->tn == 0 && ((r->multi_lead_mask >> c) & 1);
-        for (int j = 0; j < (multi ? r->n_lead_choices : 1); j++) {
+        int call = s->tn == 0 && c == r->call_card;
+        for (int j = 0; j < (multi ? r->n_lead_choices : call ? 2 : 1); j++) {
             int saved_led = s->led;
             s->hands[seat] ^= 1ULL << c;
             s->tcard[s->tn] = c;
-            if (s->tn == 0) s->led = multi ? r->lead_choices[j] : r->isuit[c];
+            if (s->tn == 0) s->led = multi ? r->lead_choices[j] : j ? CALLED : r->isuit[c];
             s->tn++;
             int v;
             if (s->tn == np) {
@@ -1174,10 +1188,11 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     unsigned long long restricted = 0, same2 = 0;
     int almighty = -1, yoromeki = -1, same2_max = 0, first_same2_max = 0, first = 0, horizon = 0;
     PyObject *hpower = Py_None;
-    if (!PyArg_ParseTuple(args, "iOOKKOKiOKO|OKiiKiiiiO", &np, &eff, &strength, &free_mask, &multi, &lead_choices,
+    int call_card = -1;
+    if (!PyArg_ParseTuple(args, "iOOKKOKiOKO|OKiiKiiiiOi", &np, &eff, &strength, &free_mask, &multi, &lead_choices,
                           &last_forced, &trick_base, &points, &nomerge, &order, &first_strength,
                           &restricted, &almighty, &yoromeki, &same2, &same2_max, &first_same2_max,
-                          &first, &horizon, &hpower)) return NULL;
+                          &first, &horizon, &hpower, &call_card)) return NULL;
     if (np < 2 || np > MAXP) { PyErr_SetString(PyExc_ValueError, "2 to 6 players"); return NULL; }
     Rules *r = calloc(1, sizeof(Rules));
     if (!r) return PyErr_NoMemory();
@@ -1256,6 +1271,13 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     r->restricted_mask = to_internal(r, restricted);
     r->same2_mask = to_internal(r, same2);
     r->almighty = (almighty >= 0 && almighty < NCARD) ? r->int_of[almighty] : -1;
+    /* the call card: its lead may call the restricted cards (led CALLED: its suit's table) */
+    r->call_card = (call_card >= 0 && call_card < NCARD && r->restricted_mask) ? r->int_of[call_card] : -1;
+    if (r->call_card >= 0)
+        for (int b = 0; b < next; b++) {
+            r->strength[CALLED][b] = r->strength[r->isuit[r->call_card]][b];
+            r->first_strength[CALLED][b] = r->first_strength[r->isuit[r->call_card]][b];
+        }
     r->yoromeki = (yoromeki >= 0 && yoromeki < NCARD && r->almighty >= 0) ? r->int_of[yoromeki] : -1;
     r->same2_max = same2_max; r->first_same2_max = first_same2_max;
     r->first_rules = r->special && first;
@@ -1396,7 +1418,7 @@ static int setup(S *s, PyObject *cap, PyObject *hands, int leader, PyObject *tri
     for (int p = 0; p < r->np; p++)
         for (u64 h = s->hands[p]; h; h &= h - 1) s->zhands += r->zcard[p][lowbit(h)];
     (void)gone;
-    if (led < 0 || led > NOSUIT || leader < 0 || leader >= r->np) { PyErr_SetString(PyExc_ValueError, "bad led or leader"); return -1; }
+    if (led < 0 || (led > NOSUIT && !(led == CALLED && r->call_card >= 0)) || leader < 0 || leader >= r->np) { PyErr_SetString(PyExc_ValueError, "bad led or leader"); return -1; }
     if (s->tn > 0) {                 /* a trick in progress: its strongest cards to come */
         int d = popc(s->hands[leader]) + 1;
         if (d <= 16) strongest_to_come(s, s->strong[d]);

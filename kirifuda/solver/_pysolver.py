@@ -6,7 +6,7 @@ is tested against, and the fallback where the C core was not built."""
 from __future__ import annotations
 
 from ..cards import ids_of
-from .rules import NO_SUIT, TrickRules
+from .rules import CALLED, NO_SUIT, TrickRules
 
 __all__ = ["PySolver", "OutOfNodes", "bounds_after"]
 
@@ -70,8 +70,14 @@ class PySolver:
             else:
                 out.append((self._score(seat, trick, led, c, led if trick else r.eff[c]), c,
                             led if trick else r.eff[c]))
+                if not trick and c == r.call_card and self._called_held(seat):
+                    out.append((self._score(seat, trick, led, c, CALLED), c, CALLED))
         out.sort(key=lambda m: -m[0])  # stable, as the C insertion sort
         return [(c, ld) for _, c, ld in out]
+
+    def _called_held(self, seat: int) -> bool:
+        """Another player holds a card the call card's lead may call."""
+        return any(h & self.r.restricted_mask for p, h in enumerate(self.hands) if p != seat)
 
     def _score(self, seat: int, trick: list[int], led: int, c: int, new_led: int) -> int:
         r = self.r
@@ -88,11 +94,6 @@ class PySolver:
             if r.multi_lead_mask >> c & 1:
                 return 300 + (1 if new_led == NO_SUIT else 0)
             return 2000 + st if master else 1000 - st
-        stl = r.strength[led]
-        bi, bv = 0, stl[trick[0]]
-        for i in range(1, len(trick)):
-            if stl[trick[i]] > bv:
-                bi, bv = i, stl[trick[i]]
         return 0  # followers: order by the caller's rule below
 
     def value(self, leader: int, trick: list[int], led: int, alpha: int, beta: int) -> int:
@@ -164,7 +165,7 @@ class PySolver:
         if not trick:
             return moves
         r = self.r
-        stl = r.strength[led]
+        stl = r.by_led[led]
         bi, bv = 0, stl[trick[0]]
         for i in range(1, len(trick)):
             if stl[trick[i]] > bv:

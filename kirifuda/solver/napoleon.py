@@ -19,11 +19,9 @@ The card order of spec §6 as tables, with the generic core's *special tricks*
 - same-2 is special: it beats every card but the almighty (and the first-trick ace), never in
   a trick with the joker, never in the first trick under ``first_trick_plain``;
 - the joker (where in use) is a multi-lead card (one lead per named suit) *restricted* to the
-  lead or the last card in hand.
-
-**Not modelled:** the ♠3 joker call: the solver's players never call, and a position with a
-call in progress is solved as if there were none (a bot facing a call takes its forced joker
-directly).  The solver's values are exact for the game without calls.
+  lead or the last card in hand;
+- ♠3 (where the joker is in use) is the *call card*: its lead may call the joker (the led value
+  ``CALLED``, spades' tables), and whoever holds the joker must then play it to the trick.
 """
 
 from __future__ import annotations
@@ -32,9 +30,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..cards import JOKER_ID
-from ..games.napoleon import FACE_MASK, HQ, SA, SK, NapoleonState, Phase
+from ..games.napoleon import FACE_MASK, HQ, S3, SA, SK, NapoleonState, Phase
 from . import solve_bounds, solve_moves
-from .rules import NCARD, TrickRules
+from .rules import CALLED, NCARD, TrickRules
 
 __all__ = ["napoleon_rules", "horizon_power", "NapoleonPosition", "position_of", "army_seats"]
 
@@ -121,7 +119,8 @@ def napoleon_rules(trump: int, players: int = 5, joker: bool = False, yoromeki: 
         restricted_mask=jk, almighty=SA, yoromeki=HQ if yoromeki else -1,
         same2_mask=sum(1 << (s * 13) for s in range(4)), same2_max=FIRST_ACE - 1,
         first_same2_max=-1 if first_trick_plain else FIRST_ACE - 1, horizon=horizon,
-        horizon_power=tuple(horizon_power(trump, c) if c in cards else 0 for c in range(NCARD)))
+        horizon_power=tuple(horizon_power(trump, c) if c in cards else 0 for c in range(NCARD)),
+        call_card=S3 if joker else -1)
 
 
 @dataclass(frozen=True)
@@ -129,7 +128,7 @@ class NapoleonPosition:
     """A play position with every hand open: players in turn order (seats), ``maxside`` a mask
     of them (the Napoleon army), ``first`` whether the trick in progress (or about to be led)
     is the deal's first; ``led`` the led suit of the trick in progress (a joker lead's named
-    suit)."""
+    suit; ``CALLED`` where ♠3 was led calling the joker)."""
 
     trump: int
     hands: tuple[int, ...]
@@ -155,7 +154,8 @@ class NapoleonPosition:
         return lo if lo == hi else (lo + hi) / 2
 
     def move_values(self, max_nodes: int = 0, guess: int = -1) -> dict[tuple[int, int], float]:
-        """``{(card, led): value}``: the led suit a joker lead names; else the trick's."""
+        """``{(card, led): value}``: the led suit a joker lead names (``CALLED``: ♠3 led calling
+        the joker); else the trick's."""
         return solve_moves(self.rules, self.hands, self.leader, self.trick, self.led if self.trick else 4,
                            self.maxside, None, guess, max_nodes)
 
@@ -178,6 +178,7 @@ def position_of(state: NapoleonState) -> NapoleonPosition:
     leader = s._trick[0][0] if s._trick else s.to_act
     assert leader is not None
     return NapoleonPosition(
-        trump=s._trump, hands=tuple(s._hands), leader=leader, trick=trick, led=s._led if trick else 4,
+        trump=s._trump, hands=tuple(s._hands), leader=leader, trick=trick,
+        led=(CALLED if s._called else s._led) if trick else 4,
         maxside=army_seats(nap, s._adjutant), first=not s._tricks, joker=opts.joker,
         yoromeki=opts.yoromeki, first_trick_plain=opts.first_trick_plain)

@@ -13,7 +13,9 @@ for the deal's first trick (``first_trick``: the root position's trick is the fi
 *restricted* to the lead or the last card in hand (Napoleon's joker), the *almighty* beaten by
 the *yoromeki* card when both are in a trick, and *same-2*: in a trick whose cards all have one
 printed suit, the 2 of that suit (``same2_mask``) wins unless the table's winner is stronger
-than ``same2_max`` (``first_same2_max`` in the first trick; -1: never).  The parts of the
+than ``same2_max`` (``first_same2_max`` in the first trick; -1: never).  A *call card*
+(Napoleon's ♠3) may be led calling the restricted cards: the led value :data:`CALLED`, its
+suit's tables, and a player holding a restricted card must play it.  The parts of the
 solvers that assume a plain monotone strength (squeezed and winning-ranks table keys, sure and
 quick tricks, merging in the first trick) are off where these rules are on.
 
@@ -25,9 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["TrickRules", "NO_SUIT", "plain_trick_rules"]
+__all__ = ["TrickRules", "NO_SUIT", "CALLED", "plain_trick_rules"]
 
 NO_SUIT = 4
+CALLED = 5
+"""The led value of a call card's lead that calls the restricted cards (its suit's tables)."""
 NCARD = 64
 
 
@@ -60,9 +64,15 @@ class TrickRules:
     than one) is not searched; its value is the points in the hands times the maximising side's
     share of ``horizon_power`` (``pts * (2 * side + 1) // (2 * all + 2)``)."""
     horizon_power: tuple[int, ...] = ()
+    call_card: int = -1
+    """Special rules only (-1: none): a card whose lead may call the restricted cards (led
+    :data:`CALLED`): each player holding one must play it to that trick."""
     order: tuple[tuple[int, ...], ...] = field(init=False)
     """Per effective suit, its cards strongest first (derived)."""
     suit_masks: tuple[int, ...] = field(init=False)
+    by_led: tuple[tuple[int, ...], ...] = field(init=False)
+    """``strength`` with a row for :data:`CALLED` (the call card's suit's), where there is one."""
+    first_by_led: tuple[tuple[int, ...], ...] | None = field(init=False)
 
     def __post_init__(self) -> None:
         if len(self.eff) != NCARD or len(self.points) != NCARD or len(self.strength) != 5:
@@ -71,7 +81,15 @@ class TrickRules:
         object.__setattr__(self, "nomerge_mask", self.nomerge_mask | self.free_mask
                            | self.multi_lead_mask | self.last_forced_mask | self.restricted_mask
                            | self.same2_mask | (1 << self.almighty if self.almighty >= 0 else 0)
-                           | (1 << self.yoromeki if self.yoromeki >= 0 else 0))
+                           | (1 << self.yoromeki if self.yoromeki >= 0 else 0)
+                           | (1 << self.call_card if self.call_card >= 0 else 0))
+        if self.call_card >= 0 and (not self.restricted_mask or self.eff[self.call_card] not in range(4)):
+            raise ValueError("a call card needs restricted cards to call and a suit of its own")
+        called = (self.eff[self.call_card],) if self.call_card >= 0 else ()
+        object.__setattr__(self, "by_led", self.strength + tuple(self.strength[su] for su in called))
+        first = self.first_strength
+        object.__setattr__(self, "first_by_led",
+                           None if first is None else first + tuple(first[su] for su in called))
         order = []
         masks = []
         for su in range(5):
@@ -96,7 +114,8 @@ class TrickRules:
             if self.special:
                 args += (self.first_strength, self.restricted_mask, self.almighty, self.yoromeki,
                          self.same2_mask, self.same2_max, self.first_same2_max, int(self.first_trick),
-                         self.horizon, list(self.horizon_power) if self.horizon_power else None)
+                         self.horizon, list(self.horizon_power) if self.horizon_power else None,
+                         self.call_card)
             cache = _core.csolver.make_rules(*args)
             object.__setattr__(self, "_compiled", cache)
         return cache
@@ -134,7 +153,7 @@ class TrickRules:
 
     def winner(self, trick: tuple[int, ...] | list[int], led: int, first: bool = False) -> int:
         """The index of the card that wins a complete trick (``first``: the deal's first)."""
-        st = self.first_strength[led] if first and self.first_strength is not None else self.strength[led]
+        st = self.first_by_led[led] if first and self.first_by_led is not None else self.by_led[led]
         best, bv = 0, st[trick[0]]
         for i in range(1, len(trick)):
             if st[trick[i]] > bv:
@@ -159,6 +178,10 @@ class TrickRules:
             return hand & self.last_forced_mask
         if trick_len == 0:
             return hand
+        if led == CALLED:
+            if hand & self.restricted_mask:
+                return hand & self.restricted_mask
+            led = self.eff[self.call_card]
         if hand & self.restricted_mask and hand & ~self.restricted_mask:
             hand &= ~self.restricted_mask
         if led == NO_SUIT:
