@@ -181,3 +181,78 @@ def test_napoleon_proposes_a_higher_declaration_only_with_the_cards_for_it() -> 
     assert got in strong.legal_actions()
     weak = _napoleon_at_redeclare("AS JS 9S 8S 7S 4H 5H 6D 7D 4C", 13)
     assert make_bot("search", "napoleon").choose(weak.view(0), random.Random(1)) == Redeclare()
+
+
+def test_the_oracle_weighs_the_spade_three_call() -> None:
+    """♠3 on lead with the joker in another hand: the oracle (the solver on the true deal) calls
+    the joker where the call takes more for its side than every other lead, and leads ♠3
+    without the call where the plain lead takes more than the call."""
+    from kirifuda.actions import Play
+    from kirifuda.bots.search_napoleon import NapoleonOracle
+    from kirifuda.games.napoleon import S3
+    from kirifuda.solver.napoleon import position_of
+    from kirifuda.solver.rules import CALLED
+
+    from .test_solver_napoleon import call_state
+
+    called = plain = 0
+    for seed in range(3000):
+        s = call_state(seed, {})
+        if s is None:
+            continue
+        values = position_of(s).move_values()
+        sign = 1 if s.to_act in (s.napoleon, s.adjutant) else -1
+        call, lead = sign * values[(S3, CALLED)], sign * values[(S3, 0)]
+        best_other = max(sign * v for (c, ld), v in values.items() if c != S3)
+        a = NapoleonOracle().choose_state(s, random.Random(seed))
+        assert isinstance(a, Play)
+        if call > max(lead, best_other):
+            assert a.card.id == S3 and a.call_joker, seed
+            called += 1
+        elif lead > max(call, best_other):
+            assert a.card.id == S3 and not a.call_joker, seed
+            plain += 1
+        if called >= 3 and plain >= 3:
+            break
+    assert called >= 3 and plain >= 3
+
+
+def test_the_search_bot_calls_the_joker_with_spade_three() -> None:
+    """Search bots at a table with the joker lead ♠3 calling it (they never did: the solver did
+    not model the call), and a seat that plays another card to a call is known not to hold the
+    joker."""
+    from kirifuda.actions import Play
+    from kirifuda.bots.search import SearchBot
+
+    calls = 0
+    for seed in range(40):
+        state = NapoleonState(NapoleonOptions(joker=True), first=seed % 5)
+        bots = [SearchBot("napoleon") for _ in range(5)]
+        rng = random.Random(seed)
+        state.deal_random(rng)
+        deal = state.deal_number
+        while state.deal_number == deal and state.to_act is not None:
+            for i, b in enumerate(bots):
+                b.observe(state.view(i))
+            seat = state.to_act
+            a = bots[seat].choose(state.view(seat), rng)
+            if isinstance(a, Play) and a.call_joker:
+                calls += 1
+                state.apply(a)
+                while state._trick:
+                    for i, b in enumerate(bots):
+                        b.observe(state.view(i))
+                    played = state.to_act
+                    assert played is not None
+                    card = bots[played].choose(state.view(played), rng)
+                    state.apply(card)
+                    if state._trick and isinstance(card, Play) and not card.card.is_joker:
+                        for i, b in enumerate(bots):
+                            b.observe(state.view(i))
+                            if i != played:
+                                assert played in b._part.memory.no_joker, (seed, i, played)  # type: ignore[attr-defined]
+                continue
+            state.apply(a)
+        if calls >= 2:
+            break
+    assert calls >= 2

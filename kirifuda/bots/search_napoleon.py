@@ -28,7 +28,9 @@ Decisions:
   by ``REDECLARE_MARGIN``.  **Approval**: approve only holding the adjutant's card (as the
   heuristic): a proposal says Napoleon expects to make it, so the allies refuse and the
   adjutant agrees.
-- The ♠3 call is never made (the solver does not model it; a called joker is a forced play).
+- **♠3 call** (with the joker): the lead of ♠3 calling the joker is one more choice the solver
+  weighs in every sample (the joker's holder must play it to the trick); in a sample where no
+  other hand holds the joker the call changes nothing and gets the plain lead's value.
 
 The table's ``joker`` and ``strategy_b`` options are read from the view (a view without
 options: the joker assumed off until it is seen — in hand, played, offered as the adjutant, or
@@ -45,9 +47,10 @@ from dataclasses import dataclass
 from ..actions import Action, Adjutant, Approve, Bid, Discard, Pass, Play, Redeclare
 from ..cards import CARDS, JOKER_ID, Card
 from ..game import GameState, View
-from ..games.napoleon import (FACE_MASK, SA, NapoleonState, NapoleonView, Phase, deal_points,
+from ..games.napoleon import (FACE_MASK, S3, SA, NapoleonState, NapoleonView, Phase, deal_points,
                               napoleon_army_wins)
 from ..solver.napoleon import NapoleonPosition, army_seats
+from ..solver.rules import CALLED
 from .napoleon_heuristic import NapoleonHeuristicBot, power
 from .search import Level, register_search
 from .search_meitora import GONE, _mask, _sample
@@ -164,6 +167,8 @@ class NapoleonMemory:
         self.deal = -1
         self.played: dict[int, int] = {}
         self.voids: set[tuple[int, int]] = set()
+        self.no_joker: set[int] = set()
+        """Seats that played another card to a ♠3 lead calling the joker: they do not hold it."""
         self.joker = False
 
     def update(self, view: View) -> None:
@@ -172,6 +177,7 @@ class NapoleonMemory:
             self.deal = view.deal_number
             self.played = {}
             self.voids = set()
+            self.no_joker = set()
         if "joker" in view.options:
             self.joker = bool(view.options["joker"])
         if any(c.id == JOKER_ID for c in view.hand) or any(
@@ -190,6 +196,8 @@ class NapoleonMemory:
                     self.joker = True
                 elif i and led is not None and card.id // 13 != led:
                     self.voids.add((seat, led))
+                if i and trick is view.trick and view.joker_called and card.id != JOKER_ID:
+                    self.no_joker.add(seat)
 
 
 class NapoleonSearch:
@@ -246,6 +254,9 @@ class NapoleonSearch:
         for seat, suit in self.memory.voids:
             if seat in sizes:
                 forbidden[seat] = forbidden.get(seat, 0) | (0x1FFF << (13 * suit))
+        for seat in self.memory.no_joker:
+            if seat in sizes:
+                forbidden[seat] = forbidden.get(seat, 0) | 1 << JOKER_ID
         adj = view.adjutant_card.id if view.adjutant_card is not None else -1
         adj_free = adj >= 0 and not seen >> adj & 1
         if adj_free and view.adjutant is not None:
@@ -282,6 +293,8 @@ class NapoleonSearch:
         led = 4
         if cards:
             led = SUIT_INDEX[view.joker_request] if cards[0] == JOKER_ID and view.joker_request else cards[0] // 13
+            if view.joker_called:
+                led = CALLED
         horizon = horizon_for(len(view.hand), self.budget)
         taken = [len(t) for t in view.face_cards_taken]
         totals: dict[tuple[int, int], float] = {}
@@ -292,7 +305,7 @@ class NapoleonSearch:
                                    first_trick_plain=view.first_trick_plain, horizon=horizon)
             so_far = sum(taken[s] for s in range(view.players) if army >> s & 1)
             solo = army == 1 << nap
-            for k, v in pos.move_values(self.budget.nodes).items():
+            for k, v in _with_call(pos.move_values(self.budget.nodes)).items():
                 u = utility(view.players, contract.count, me, nap, army, solo, so_far + v, horizon == 0,
                             bool(view.options.get("strategy_b", True)))
                 totals[k] = totals.get(k, 0.0) + u
@@ -444,10 +457,21 @@ def _key(a: Play, cards: tuple[int, ...], led: int) -> tuple[int, int]:
     cid = a.card.id
     if cards:
         return (cid, led)
+    if a.call_joker:
+        return (cid, CALLED)
     if cid == JOKER_ID:
         assert a.request is not None
         return (cid, SUIT_INDEX[a.request])
     return (cid, cid // 13)
+
+
+def _with_call(values: dict[tuple[int, int], float]) -> dict[tuple[int, int], float]:
+    """The solver's values with the ♠3 call's where the solver has none (no other hand holds
+    the joker: the call changes nothing, so it is worth the plain lead)."""
+    plain = values.get((S3, 0))
+    if plain is not None and (S3, CALLED) not in values:
+        values[(S3, CALLED)] = plain
+    return values
 
 
 ORACLE_BUDGET = Budget(play_samples=1, ahead=3, exact=6, bid_samples=1, adjutant_candidates=4,
@@ -479,7 +503,7 @@ class NapoleonOracle:
         contract = state.contract
         assert nap is not None and contract is not None
         so_far = state.army_face_cards()
-        values = pos.move_values(ORACLE_BUDGET.nodes)
+        values = _with_call(pos.move_values(ORACLE_BUDGET.nodes))
         plays = [a for a in legal if isinstance(a, Play)]
         return max(plays, key=lambda a: utility(
             state.num_players, contract.count, seat, nap, base.maxside, state.solo,
