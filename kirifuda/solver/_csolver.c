@@ -1178,8 +1178,9 @@ static u64 to_internal(const Rules *r, u64 m) {
 /* make_rules(np, eff[64], strength[5][64], free, multi_lead, lead_choices, last_forced,
  *            trick_base, points[64], nomerge, order[5] (card ids strongest first)
  *            [, first_strength[5][64] or None, restricted, almighty, yoromeki, same2,
- *             same2_max, first_same2_max, first, horizon, hpower[64]]): the bracketed part, special tricks, only
- *            where the rules have them (first_strength given turns them on). */
+ *             same2_max, first_same2_max, first, horizon, hpower[64], call_card]): the bracketed
+ *            part, special tricks, only where the rules have them (first_strength given turns
+ *            them on). */
 static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     int np, trick_base;
     PyObject *eff, *strength, *lead_choices, *points, *order;
