@@ -279,6 +279,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tables", type=int, default=20, help="concurrent tables (default 20, at most 200)")
     p.add_argument("--seconds", type=float, default=10.0, help="how long to drive them (default 10, at most 120)")
     p.add_argument("--game", default="meitora")
+    p.add_argument("--bot-seats", type=int, default=0,
+                   help="seats of each table played by the server's search bot (default 0: all human)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_bench_server)
 

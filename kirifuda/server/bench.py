@@ -1,10 +1,13 @@
 """``kirifuda bench-server``: a load benchmark of the web app (not a test).
 
-Starts ``kirifuda serve`` on a loopback port (a separate process), creates ``--tables`` tables of
-four human seats, and drives every seat with a WebSocket client that plays a random legal action
-as soon as it is its turn.  Reports the tables, the actions per second the server committed and
-broadcast, and the p50 / p99 time from sending an action to receiving the broadcast it causes.
-Bounded: at most 200 tables and 120 seconds; loopback only.
+Starts ``kirifuda serve`` on a loopback port (a separate process), creates ``--tables`` tables
+(as many seats as the game has; ``--bot-seats`` of them played by the server's ``search`` bot, the
+others human), and drives every human seat with a WebSocket client that plays a random legal
+action as soon as it is its turn.  Reports the tables, the actions per second the clients sent
+and the server committed and broadcast, and the p50 / p99 time from sending an action to
+receiving the broadcast it causes; with bots, also the events committed at the tables per
+second (every action, the bots' too, and each deal).  Bounded: at most 200 tables and 120
+seconds; loopback only.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["run", "main"]
+__all__ = ["run", "main", "table_seats"]
 
 MAX_TABLES = 200
 MAX_SECONDS = 120.0
@@ -33,10 +36,13 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _seat(url: str, token: str, deadline: float, latencies: list[float], rng: random.Random) -> int:
+async def _seat(url: str, token: str, deadline: float, latencies: list[float],
+                rng: random.Random) -> tuple[int, int]:
+    """Play one human seat until the match ends or the deadline: (actions sent, the last state
+    version seen: the events committed at the table)."""
     import websockets
 
-    acted = 0
+    acted = version = 0
     async with websockets.connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         pending: tuple[int, float] | None = None
@@ -50,6 +56,7 @@ async def _seat(url: str, token: str, deadline: float, latencies: list[float], r
                 if m["type"] == "error":
                     pending = None
                 continue
+            version = max(version, m["version"])
             now = time.perf_counter()
             if pending is not None and m["version"] > pending[0]:
                 latencies.append(now - pending[1])
@@ -64,11 +71,11 @@ async def _seat(url: str, token: str, deadline: float, latencies: list[float], r
                 pending = (m["version"], time.perf_counter())
                 await ws.send(json.dumps({"type": "act", "version": m["version"], "action": action}))
                 acted += 1
-    return acted
+    return acted, version
 
 
 async def _table_worker(k: int, base: str, ws_base: str, deadline: float, game: str,
-                        latencies: list[float], counts: dict[str, int]) -> None:
+                        seats: list[dict[str, str]], latencies: list[float], counts: dict[str, int]) -> None:
     """Keep one table busy until the deadline: a new match whenever one ends."""
     import httpx
 
@@ -76,20 +83,34 @@ async def _table_worker(k: int, base: str, ws_base: str, deadline: float, game: 
     async with httpx.AsyncClient(timeout=30) as client:
         while time.monotonic() < deadline:
             r = await client.post(base + "/api/tables", json={
-                "game": game, "seats": [{"kind": "human"}] * 4, "seed": rng.randrange(2**31)})
+                "game": game, "seats": seats, "seed": rng.randrange(2**31)})
             r.raise_for_status()
             t = r.json()
             counts["matches"] += 1
-            await asyncio.gather(*[_seat(f"{ws_base}/ws/{t['id']}", tok, deadline, latencies,
-                                         random.Random(rng.random())) for tok in t["tokens"] if tok])
+            played = await asyncio.gather(*[_seat(f"{ws_base}/ws/{t['id']}", tok, deadline, latencies,
+                                                  random.Random(rng.random())) for tok in t["tokens"] if tok])
+            counts["committed"] += max(v for _, v in played)
 
 
-async def _drive(base: str, ws_base: str, tables: int, seconds: float, game: str) -> dict[str, Any]:
+def table_seats(game: str, bot_seats: int) -> list[dict[str, str]]:
+    """A table's seats for the benchmark: as many as ``game`` has (with its default options),
+    the last ``bot_seats`` of them the ``search`` bot's, at least one human."""
+    from ..games import find_game
+
+    info = find_game(game)
+    n = info.new_state(info.options({})).num_players
+    bots = max(0, min(bot_seats, n - 1))
+    return [{"kind": "human"}] * (n - bots) + [{"kind": "bot", "bot": "search"}] * bots
+
+
+async def _drive(base: str, ws_base: str, tables: int, seconds: float, game: str,
+                 bot_seats: int) -> dict[str, Any]:
     latencies: list[float] = []
-    counts = {"matches": 0}
+    counts = {"matches": 0, "committed": 0}
+    seats = table_seats(game, bot_seats)
     deadline = time.monotonic() + seconds
     t0 = time.perf_counter()
-    results = await asyncio.gather(*[_table_worker(k, base, ws_base, deadline, game, latencies, counts)
+    results = await asyncio.gather(*[_table_worker(k, base, ws_base, deadline, game, seats, latencies, counts)
                                      for k in range(tables)], return_exceptions=True)
     elapsed = time.perf_counter() - t0
     errors = [r for r in results if isinstance(r, BaseException)]
@@ -98,12 +119,17 @@ async def _drive(base: str, ws_base: str, tables: int, seconds: float, game: str
     def pct(p: float) -> float:
         return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else float("nan")
 
-    return {"tables": tables, "matches": counts["matches"], "seconds": round(elapsed, 2),
-            "actions": len(lat), "actions_per_s": round(len(lat) / elapsed, 1),
+    return {"tables": tables, "bot_seats": sum(s["kind"] == "bot" for s in seats), "matches": counts["matches"],
+            "seconds": round(elapsed, 2), "actions": len(lat), "actions_per_s": round(len(lat) / elapsed, 1),
+            "committed": counts["committed"], "committed_per_s": round(counts["committed"] / elapsed, 1),
             "p50_ms": pct(0.50), "p99_ms": pct(0.99), "client_errors": len(errors)}
 
 
-def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "meitora") -> dict[str, Any]:
+def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "meitora",
+        bot_seats: int = 0) -> dict[str, Any]:
+    from ..games import find_game
+
+    game = find_game(game).id      # before the server starts: an unknown game is an OptionError
     tables = max(1, min(tables, MAX_TABLES))
     seconds = max(1.0, min(seconds, MAX_SECONDS))
     tmp = None
@@ -126,7 +152,7 @@ def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "me
                 time.sleep(0.1)
         else:
             raise RuntimeError("the server did not start")
-        out = asyncio.run(_drive(base, f"ws://127.0.0.1:{port}", tables, seconds, game))
+        out = asyncio.run(_drive(base, f"ws://127.0.0.1:{port}", tables, seconds, game, bot_seats))
     finally:
         proc.terminate()
         try:
@@ -141,12 +167,14 @@ def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "me
 
 
 def main(args: argparse.Namespace) -> int:
-    results = [run(db, args.tables, args.seconds, args.game) for db in (args.db or [None])]
+    results = [run(db, args.tables, args.seconds, args.game, args.bot_seats) for db in (args.db or [None])]
     if args.json:
         print(json.dumps(results))
         return 0
     for r in results:
+        bots = (f"  {r['committed_per_s']:8.1f} committed/s with {r['bot_seats']} search bots a table"
+                if r["bot_seats"] else "")
         print(f"{r['db']:40s} {r['tables']:4d} tables  {r['actions_per_s']:8.1f} actions/s  "
-              f"p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms  ({r['actions']} actions in {r['seconds']} s"
+              f"p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms{bots}  ({r['actions']} actions in {r['seconds']} s"
               f"{', ' + str(r['client_errors']) + ' client errors' if r['client_errors'] else ''})")
     return 0
