@@ -101,25 +101,29 @@ def test_endings_against_brute_force(backend: str, options: dict[str, Any]) -> N
     assert count >= 10
 
 
+def assert_move_values(s: NapoleonState, values: dict[tuple[int, int], float], context: Any) -> None:
+    """Each legal action's value in ``values`` (``solve_moves``'s ``{(card, led): value}``) is
+    the brute force's after it."""
+    pos = position_of(s)
+    before = s.army_face_cards()
+    for a in s.legal_actions():
+        assert isinstance(a, Play)
+        child = s.copy()
+        child.apply(a)
+        led = "SHDC".index(a.request) if a.request else (pos.led if pos.trick else a.card.id // 13)
+        if a.call_joker:
+            others = [h for p, h in enumerate(child._hands) if p != s.to_act]
+            # where nobody else holds the joker, the call changes nothing: the plain lead's value
+            led = CALLED if any(h >> JOKER_ID & 1 for h in others) else a.card.id // 13
+        assert values[(a.card.id, led)] == child.army_face_cards() - before + brute_force(child), (context, a)
+
+
 @pytest.mark.parametrize("options", OPTION_SAMPLES[:2], ids=lambda o: ",".join(o) or "default")
 def test_move_values_match_children(options: dict[str, Any]) -> None:
     """solve_moves: each legal action's value is the brute-force value after it."""
     for seed in range(6):
         s = play_state(100 + seed, 2 + seed % 2, options)
-        pos = position_of(s)
-        values = pos.move_values()
-        before = s.army_face_cards()
-        for a in s.legal_actions():
-            assert isinstance(a, Play)
-            child = s.copy()
-            child.apply(a)
-            led = "SHDC".index(a.request) if a.request else (pos.led if pos.trick else a.card.id // 13)
-            if a.call_joker:
-                others = [h for p, h in enumerate(child._hands) if p != s.to_act]
-                # where nobody else holds the joker, the call changes nothing: the plain lead's value
-                led = CALLED if any(h >> JOKER_ID & 1 for h in others) else a.card.id // 13
-            expect = child.army_face_cards() - before + brute_force(child)
-            assert values[(a.card.id, led)] == expect, (seed, a)
+        assert_move_values(s, position_of(s).move_values(), seed)
 
 
 def call_state(seed: int, options: dict[str, Any]) -> NapoleonState | None:
@@ -166,13 +170,7 @@ def test_spade_three_calls_against_brute_force(options: dict[str, Any]) -> None:
         pos = position_of(s)
         assert pos.rules.call_card == S3
         values = pos.move_values()
-        before = s.army_face_cards()
-        for a in s.legal_actions():
-            assert isinstance(a, Play)
-            child = s.copy()
-            child.apply(a)
-            led = CALLED if a.call_joker else "SHDC".index(a.request) if a.request else a.card.id // 13
-            assert values[(a.card.id, led)] == child.army_face_cards() - before + brute_force(child), (seed, a)
+        assert_move_values(s, values, seed)
         calls_differ += values[(S3, CALLED)] != values[(S3, 0)]
         # into the called trick, card by card
         t = s.copy()
