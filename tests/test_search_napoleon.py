@@ -256,3 +256,33 @@ def test_the_search_bot_calls_the_joker_with_spade_three() -> None:
         if calls >= 2:
             break
     assert calls >= 2
+
+
+def test_a_view_without_options_in_a_called_trick() -> None:
+    """A bot shown a view without the table's options, in a trick whose ♠3 lead called the
+    joker, knows the joker is in use (a call is made only then) and decides legally."""
+    import dataclasses
+
+    from kirifuda.actions import Play
+    from kirifuda.cards import CARDS
+    from kirifuda.games.napoleon import S3
+
+    from .test_solver_napoleon import call_state
+
+    checked = 0
+    for seed in range(3000):
+        s = call_state(seed, {})
+        if s is None:
+            continue
+        s.apply(Play(CARDS[S3], call_joker=True))
+        seat = s.to_act
+        assert seat is not None
+        if len(s.legal_actions()) < 2:
+            continue            # the joker's holder: forced
+        view = dataclasses.replace(s.view(seat), options={})
+        got = make_bot("search:easy", "napoleon").choose(view, random.Random(seed))
+        assert got in s.legal_actions()
+        checked += 1
+        if checked >= 3:
+            return
+    raise AssertionError("too few called tricks")

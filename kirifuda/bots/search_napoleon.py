@@ -180,9 +180,9 @@ class NapoleonMemory:
             self.no_joker = set()
         if "joker" in view.options:
             self.joker = bool(view.options["joker"])
-        if any(c.id == JOKER_ID for c in view.hand) or any(
+        if view.joker_called or any(c.id == JOKER_ID for c in view.hand) or any(
                 isinstance(a, Adjutant) and a.card.is_joker for a in view.legal_actions[-1:]):
-            self.joker = True
+            self.joker = True       # (a ♠3 call is made only where the joker is in use)
         for trick in (view.trick, view.last_trick):
             if trick is None or not trick.plays:
                 continue
