@@ -76,6 +76,9 @@ typedef struct {
     int trump;      /* the suit that beats every other led suit, or -1 */
     int nclass;                      /* cards of equal points: classes */
     u64 class_mask[8];
+    int classes_ok;                  /* every card in one of class_mask (at most 8 classes) */
+    u64 suit_tops;                   /* internal: each effective suit's highest bit */
+    u64 lead_own_mask;               /* internal: cards whose lead has choices of its own (multi-lead, the call card) */
     int canon_ok;                    /* each class a contiguous run of each suit's order */
     /* The table's chains are per leader and suit lengths (what canonical hands keep of the
      * hands: the lengths per class of points, and the cards with rules of their own): their
@@ -137,6 +140,22 @@ static Table *free_tables = NULL;
 
 static inline u64 mix(u64 x);
 
+/* A trick in progress, kept per the cards each hand held at its start (one trick of each such
+ * count is in progress at a time): what the players still to play can put on it, worked out
+ * once when it is led (they hold what they held then), and the strongest cards on it so far,
+ * kept up as they are played: the per-node work inside a trick needs no loop over the trick. */
+typedef struct {
+    int strong[MAXP];              /* [k]: the strongest card the trick's k-th player may put on it (-1: none) */
+    short sufv[MAXP + 1][2];       /* [k][side]: the strength of the strongest of strong[k..] of the side's (-1: none) */
+    signed char sufc[MAXP + 1][2]; /* and that card (the first of equals) */
+    short pv[MAXP + 1][2];         /* [cards on the trick][side]: the strongest the side has put on it (-1: none) */
+    signed char pc[MAXP + 1][2];   /* and that card (the first of equals) */
+    short wv[MAXP + 1];            /* [cards on the trick]: the strongest card on it (the first of equals) */
+    signed char wi[MAXP + 1];      /* and its place in the trick */
+} Trick;
+
+#define MAXLEFT (NCARD / 2 + 1)
+
 typedef struct {
     const Rules *r;
     u64 hands[MAXP];
@@ -148,7 +167,7 @@ typedef struct {
     int first;                       /* the current trick is the deal's first (special rules) */
     signed char killer[16][MAXP];    /* [cards left (< 16)][place in trick]: the last choice that cut */
     signed char killer_led[16][MAXP];  /* and what it led (a multi-lead card's choice) */
-    int strong[17][MAXP];            /* [leader's cards at the trick's start]: strongest_to_come after its lead */
+    Trick trick[MAXLEFT];            /* [the leader's cards at the trick's start] */
     long long nodes, limit;   /* limit: stop after this many nodes (0: none) */
     Table *tt;
     int aborted;
@@ -178,6 +197,9 @@ static inline u64 legal_mask(const Rules *r, u64 hand, int tn, int led) {
 static inline int strongest_card(const Rules *r, u64 l, const short *stl) {
     int best = -1, bv = -1;
     if (r->mono) {
+        if (!l) return -1;
+        int top = highbit(l);
+        if (!(l & ~r->suit_mask[r->isuit[top]])) return top;    /* one suit (following) */
         for (int su = 0; su < NSUIT; su++) {
             u64 m = l & r->suit_mask[su];
             if (m) { int c = highbit(m); if (stl[c] > bv) { bv = stl[c]; best = c; } }
@@ -276,7 +298,7 @@ static inline void add_move(const S *s, int seat, int c, Move *mv, int *n) {
 /* The mover's choices: legal cards with equivalents merged (cards of one effective suit, held
  * together, with nothing but played cards between them, are one choice: the strongest stands
  * for the run), the leads of a multi-lead card once per led choice. */
-static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
+static int gen_moves_loop(const S *s, int seat, u64 legal, Move *mv) {
     const Rules *r = s->r;
     u64 live = r->all_mask & ~s->gone;
     u64 mergeable = s->first ? 0 : legal & ~r->nomerge_mask;
@@ -299,9 +321,40 @@ static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
     return n;
 }
 
+/* The same, every suit's runs found at once: a carry added just above each mergeable card
+ * ripples through the played cards above it (the suits' top bits stop it) and lands on the
+ * next live card of the suit; a card it lands on that is mergeable too (and of the same points)
+ * is merged with the one below, so a run's lowest card is one nothing lands on. */
+static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
+    const Rules *r = s->r;
+    if (!r->classes_ok) return gen_moves_loop(s, seat, legal, mv);
+    u64 mergeable = s->first ? 0 : legal & ~r->nomerge_mask;
+    u64 through = s->gone & ~r->suit_tops;
+    u64 src = mergeable & ~r->suit_tops;
+    u64 joined = 0;                  /* cards merged with the card below them */
+    if (r->nclass == 1) joined = ((through + (src << 1)) & ~through) & mergeable;
+    else
+        for (int k = 0; k < r->nclass; k++)
+            joined |= ((through + ((src & r->class_mask[k]) << 1)) & ~through) & mergeable & r->class_mask[k];
+    u64 lows = legal & ~joined;
+    u64 own = s->tn == 0 ? r->lead_own_mask : 0;
+    int n = 0;
+    for (int su = 0; su < NSUIT; su++) {
+        u64 ls = legal & r->suit_mask[su];
+        while (ls) {
+            int c = highbit(ls), low = highbit(lows & ls);
+            ls &= (1ULL << low) - 1;
+            if ((own >> c) & 1) { add_move(s, seat, c, mv, &n); if (low != c) mv[n - 1].low = low; continue; }
+            mv[n].card = c; mv[n].low = low; mv[n].led = s->tn == 0 ? r->isuit[c] : s->led; n++;
+        }
+    }
+    return n;
+}
+
 /* The mover's choices, best first.  Following, opp_max: the strength of the strongest card an
- * opponent still to play can put on the trick (-1: none). */
-static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max) {
+ * opponent still to play can put on the trick (-1: none); bv and wseat: the strength of the
+ * strongest card on the trick and the seat that played it. */
+static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max, int bv, int wseat) {
     const Rules *r = s->r;
     if (s->tn == 0) {
         u64 others = 0;
@@ -367,9 +420,6 @@ static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max) {
         }
     } else {
         const short *stl = r->strength[s->led];
-        int bi = 0, bv = stl[s->tcard[0]];
-        for (int i = 1; i < s->tn; i++) { int v = stl[s->tcard[i]]; if (v > bv) { bv = v; bi = i; } }
-        int wseat = r->mod_np[s->leader + bi];
         int partner_winning = s->maxside[wseat] == s->maxside[seat];
         /* a partner's card an opponent can still beat is not a won trick: beat it (the
          * cheapest card that holds first), as an opponent's */
@@ -869,23 +919,100 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
 #ifdef DEBUGV
 #undef ab_trick_start
 #endif
+/* strong[k]: the strongest card the trick's k-th player, still to play, may put on it */
+static void strongest_to_come(const S *s, int *strong) {
+    const Rules *r = s->r;
+    const short *stl = r->strength[s->led];
+    for (int k = s->tn; k < r->np; k++)
+        strong[k] = strongest_card(r, legal_mask(r, s->hands[r->mod_np[s->leader + k]], 1, s->led), stl);
+}
+
+/* The trick's frame when its k-th player is to play: what the players still to play can put
+ * on it (trick_prepare) and the strongest cards on it so far (trick_so_far). */
+static void trick_prepare(S *s, Trick *t) {
+    const Rules *r = s->r;
+    const short *stl = r->strength[s->led];
+    int np = r->np;
+    int sv[2] = {-1, -1}, sc[2] = {-1, -1};
+    t->sufv[np][0] = t->sufv[np][1] = -1;
+    t->sufc[np][0] = t->sufc[np][1] = -1;
+    for (int k = np - 1; k >= s->tn; k--) {
+        int p = r->mod_np[s->leader + k];
+        int x = strongest_card(r, legal_mask(r, s->hands[p], 1, s->led), stl);
+        t->strong[k] = x;
+        if (x >= 0) {
+            int side = s->maxside[p];
+            if (stl[x] >= sv[side]) { sv[side] = stl[x]; sc[side] = x; }
+        }
+        t->sufv[k][0] = (short)sv[0]; t->sufv[k][1] = (short)sv[1];
+        t->sufc[k][0] = (signed char)sc[0]; t->sufc[k][1] = (signed char)sc[1];
+    }
+}
+
+/* Card i of the trick (the i-th played, by seat) into the frame's strongest cards so far. */
+static inline void trick_add(Trick *t, int i, int side, int c, int v) {
+    if (i == 0) {
+        t->pv[1][side] = (short)v; t->pc[1][side] = (signed char)c;
+        t->pv[1][!side] = -1; t->pc[1][!side] = -1;
+        t->wv[1] = (short)v; t->wi[1] = 0;
+        return;
+    }
+    t->pv[i + 1][0] = t->pv[i][0]; t->pv[i + 1][1] = t->pv[i][1];
+    t->pc[i + 1][0] = t->pc[i][0]; t->pc[i + 1][1] = t->pc[i][1];
+    if (v > t->pv[i][side]) { t->pv[i + 1][side] = (short)v; t->pc[i + 1][side] = (signed char)c; }
+    if (v > t->wv[i]) { t->wv[i + 1] = (short)v; t->wi[i + 1] = (signed char)i; }
+    else { t->wv[i + 1] = t->wv[i]; t->wi[i + 1] = t->wi[i]; }
+}
+
+static void trick_so_far(S *s, Trick *t) {
+    const Rules *r = s->r;
+    for (int i = 0; i < s->tn; i++) {
+        int c = s->tcard[i];
+        trick_add(t, i, s->maxside[r->mod_np[s->leader + i]], c, r->strength[s->led][c]);
+    }
+}
+
+static int opp_max_after(const S *s, int seat, const int *strong) {
+    const short *stl = s->r->strength[s->led];
+    int m = -1;
+    for (int k = s->tn + 1; k < s->r->np; k++) {
+        int p = s->r->mod_np[s->leader + k];
+        if (s->maxside[p] != s->maxside[seat] && strong[k] >= 0 && stl[strong[k]] > m) m = stl[strong[k]];
+    }
+    return m;
+}
+
+/* order_moves' arguments worked out from the position alone (outside the search) */
+static void order_moves_of(const S *s, int seat, Move *mv, int n) {
+    const Rules *r = s->r;
+    if (s->tn == 0) { order_moves(s, seat, mv, n, -1, 0, 0); return; }
+    int strong[MAXP];
+    strongest_to_come(s, strong);
+    const short *stl = r->strength[s->led];
+    int bi = 0, bv = stl[s->tcard[0]];
+    for (int i = 1; i < s->tn; i++) { int v = stl[s->tcard[i]]; if (v > bv) { bv = v; bi = i; } }
+    order_moves(s, seat, mv, n, opp_max_after(s, seat, strong), bv, r->mod_np[s->leader + bi]);
+}
+
 /* Play mv (card and led) for the player to act, recurse, take it back.  rel: the relevant
  * cards of the result, counted from the top of each suit among the cards live at the start of
  * the current trick. */
-static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int *rel) {
+static inline int child(S *s, int seat, Trick *t, const Move *m, int alpha, int beta, int *rel) {
     const Rules *r = s->r;
     int np = r->np;
     int c = m->card;
     u64 b = 1ULL << c;
     int saved_led = s->led;
+    int tn = s->tn;
     s->hands[seat] ^= b;
     s->zhands -= r->zcard[seat][c];
-    s->tcard[s->tn] = c;
-    if (s->tn == 0) s->led = m->led;
-    s->tn++;
+    s->tcard[tn] = c;
+    if (tn == 0) s->led = m->led;
+    int cv = r->strength[s->led][c];
+    s->tn = tn + 1;
     int v;
-    if (s->tn == np) {
-        int wi = trick_winner_idx(s);
+    if (tn + 1 == np) {
+        int wi = r->special ? trick_winner_idx(s) : cv > t->wv[tn] ? tn : t->wi[tn];
         int w = s->maxside[r->mod_np[s->leader + wi]] ? trick_value(s) : 0;
         int saved_leader = s->leader;
         int saved_cards[MAXP];
@@ -926,6 +1053,7 @@ static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int 
             if (rr > rel[su]) rel[su] = rr;
         }
     } else {
+        trick_add(t, tn, s->maxside[seat], c, cv);
         v = ab(s, alpha, beta, rel);
     }
     s->tn--;
@@ -935,67 +1063,32 @@ static inline int child(S *s, int seat, const Move *m, int alpha, int beta, int 
     return v;
 }
 
-/* strong[k]: the strongest card the trick's k-th player, still to play, may put on it */
-static void strongest_to_come(const S *s, int *strong) {
-    const Rules *r = s->r;
-    const short *stl = r->strength[s->led];
-    for (int k = s->tn; k < r->np; k++)
-        strong[k] = strongest_card(r, legal_mask(r, s->hands[r->mod_np[s->leader + k]], 1, s->led), stl);
-}
-
-static int opp_max_after(const S *s, int seat, const int *strong) {
-    const short *stl = s->r->strength[s->led];
-    int m = -1;
-    for (int k = s->tn + 1; k < s->r->np; k++) {
-        int p = s->r->mod_np[s->leader + k];
-        if (s->maxside[p] != s->maxside[seat] && strong[k] >= 0 && stl[strong[k]] > m) m = stl[strong[k]];
-    }
-    return m;
-}
-
 static int ab(S *s, int alpha, int beta, int *rel) {
     const Rules *r = s->r;
     s->nodes++;
     if (s->limit && s->nodes > s->limit) s->aborted = 1;
     if (s->aborted) { for (int i = 0; i < NSUIT; i++) rel[i] = 0; return alpha; }
-    int seat = r->mod_np[s->leader + s->tn];
+    int tn = s->tn;
+    int seat = r->mod_np[s->leader + tn];
+    Trick *t = &s->trick[popc(s->hands[s->leader]) + (tn > 0)];
     /* the players still to play hold what they held when the trick was led: their strongest
      * cards are worked out once per trick */
-    int *strong = NULL, fresh[MAXP];
-    if (s->tn > 0) {
-        int d = popc(s->hands[s->leader]) + 1;
-        if (d <= 16) {
-            strong = s->strong[d];
-            if (s->tn == 1) strongest_to_come(s, strong);
-        } else {
-            strong = fresh;
-            strongest_to_come(s, strong);
-        }
-    }
-    if (s->tn > 0 && !r->has_points && !r->special) {
+    if (tn == 1) trick_prepare(s, t);
+    if (tn > 0 && !r->has_points && !r->special) {
         /* The trick is the side's whatever the others play: its strongest card still to come
          * (or on the table) beats every card an opponent still to play may put on it.  A
          * bound of one trick for that side; relevant: the cards down to that card. */
-        const short *stl = r->strength[s->led];
         int side = s->maxside[seat];
-        int our = -1, our_card = -1, opp = -1, opp_card = -1;
-        for (int i = 0; i < s->tn; i++) {
-            int v = stl[s->tcard[i]];
-            if (s->maxside[r->mod_np[s->leader + i]] == side) { if (v > our) { our = v; our_card = s->tcard[i]; } }
-            else if (v > opp) { opp = v; opp_card = s->tcard[i]; }
-        }
-        for (int k = s->tn; k < r->np; k++) {
-            int p = r->mod_np[s->leader + k];
-            int x = strong[k];
-            if (x < 0) continue;
-            int v = stl[x];
-            if (s->maxside[p] == side) { if (v > our) { our = v; our_card = x; } }
-            else if (v > opp) { opp = v; opp_card = x; }
-        }
+        int our = t->pv[tn][side], opp = t->pv[tn][!side];
+        int our_to_come = t->sufv[tn][side] > our, opp_to_come = t->sufv[tn][!side] > opp;
+        if (our_to_come) our = t->sufv[tn][side];
+        if (opp_to_come) opp = t->sufv[tn][!side];
         if (our != opp) {
-            /* the side whose card it is takes the trick: one trick for it */
+            /* the side whose card it is takes the trick: one trick for it (a card on the
+             * trick before an equal one to come) */
             int wins = our > opp ? side : !side;
-            int card = our > opp ? our_card : opp_card;
+            int card = our > opp ? (our_to_come ? t->sufc[tn][side] : t->pc[tn][side])
+                                 : (opp_to_come ? t->sufc[tn][!side] : t->pc[tn][!side]);
             int maxv = popc(s->hands[seat]) * r->trick_base;
             int v = wins ? r->trick_base : maxv - r->trick_base;
             if (wins ? v >= beta : v <= alpha) {
@@ -1011,7 +1104,10 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     u64 legal = legal_mask(r, s->hands[seat], s->tn, s->led);
     Move mv[NCARD * 2];
     int n = gen_moves(s, seat, legal, mv);
-    if (n > 1) order_moves(s, seat, mv, n, s->tn ? opp_max_after(s, seat, strong) : -1);
+    if (n > 1) {
+        if (tn) order_moves(s, seat, mv, n, t->sufv[tn + 1][!s->maxside[seat]], t->wv[tn], r->mod_np[s->leader + t->wi[tn]]);
+        else order_moves(s, seat, mv, n, -1, 0, 0);
+    }
     int left = popc(s->hands[seat]);
     int kc = left < 16 ? s->killer[left][s->tn] : -1;
     if (kc >= 0 && s->tn == 0) {
@@ -1035,7 +1131,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
         int c = mv[i].card, su = r->isuit[c];
         if (skip_ok && floor_bit[su] >= 0 && c < floor_bit[su] && r->points[c] == floor_pts[su]
             && !((r->nomerge_mask >> c) & 1)) continue;
-        int v = child(s, seat, &mv[i], alpha, beta, crel);
+        int v = child(s, seat, t, &mv[i], alpha, beta, crel);
         if (s->aborted) return v;
         if (ismax) {
             if (v > best) { best = v; if (best > alpha) alpha = best; }
@@ -1087,12 +1183,10 @@ static int playout_estimate(const S *s0) {
     for (;;) {
         if (s.tn == 0 && !s.hands[s.leader]) break;
         int seat = r->mod_np[s.leader + s.tn];
-        int strong[MAXP];
-        if (s.tn > 0) strongest_to_come(&s, strong);
         u64 legal = legal_mask(r, s.hands[seat], s.tn, s.led);
         Move mv[NCARD * 2];
         int n = gen_moves(&s, seat, legal, mv);
-        if (n > 1) order_moves(&s, seat, mv, n, s.tn ? opp_max_after(&s, seat, strong) : -1);
+        if (n > 1) order_moves_of(&s, seat, mv, n);
         int c = mv[0].card;
         s.hands[seat] ^= 1ULL << c;
         s.tcard[s.tn] = c;
@@ -1307,11 +1401,12 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
     }
     r->nclass = 0;
     r->canon_ok = 1;
+    r->classes_ok = 1;
     for (int b = 0; b < next; b++) {
         int k;
         for (k = 0; k < r->nclass; k++) if (r->points[lowbit(r->class_mask[k])] == r->points[b]) break;
         if (k == r->nclass) {
-            if (r->nclass == 8) { r->canon_ok = 0; break; }
+            if (r->nclass == 8) { r->canon_ok = 0; r->classes_ok = 0; break; }
             r->class_mask[r->nclass++] = 0;
         }
         r->class_mask[k] |= 1ULL << b;
@@ -1345,6 +1440,9 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
             u64 m = r->suit_mask[su] & r->class_mask[k] & ~r->nomerge_mask;
             if (m) { r->run[r->nrun++] = m; r->run_slots |= m; }
         }
+    r->suit_tops = 0;
+    for (int su = 0; su < NSUIT; su++) if (r->len[su]) r->suit_tops |= 1ULL << (r->off[su] + r->len[su] - 1);
+    r->lead_own_mask = r->multi_lead_mask | (r->call_card >= 0 ? 1ULL << r->call_card : 0);
     r->trump = -1;
     for (int su = 0; su < 4 && !r->special; su++) {
         /* the trump suit: its lowest card beats the ace of every other led suit */
@@ -1420,9 +1518,10 @@ static int setup(S *s, PyObject *cap, PyObject *hands, int leader, PyObject *tri
         for (u64 h = s->hands[p]; h; h &= h - 1) s->zhands += r->zcard[p][lowbit(h)];
     (void)gone;
     if (led < 0 || (led > NOSUIT && !(led == CALLED && r->call_card >= 0)) || leader < 0 || leader >= r->np) { PyErr_SetString(PyExc_ValueError, "bad led or leader"); return -1; }
-    if (s->tn > 0) {                 /* a trick in progress: its strongest cards to come */
-        int d = popc(s->hands[leader]) + 1;
-        if (d <= 16) strongest_to_come(s, s->strong[d]);
+    if (s->tn > 0) {                 /* a trick in progress: its frame */
+        Trick *t = &s->trick[popc(s->hands[leader]) + 1];
+        trick_prepare(s, t);
+        trick_so_far(s, t);
     }
     Table *t = free_tables;
     if (t) free_tables = t->next_free;
@@ -1496,9 +1595,8 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     s.every_choice = 1;                /* a value for every choice, dominated or not */
     int n = gen_moves(&s, seat, legal, mv);
     s.every_choice = 0;
-    int strong[MAXP];
-    if (s.tn) strongest_to_come(&s, strong);
-    order_moves(&s, seat, mv, n, s.tn ? opp_max_after(&s, seat, strong) : -1);
+    order_moves_of(&s, seat, mv, n);
+    Trick *t = &s.trick[popc(s.hands[s.leader]) + (s.tn > 0)];
     PyObject *out = PyList_New(n);
     if (!out) { release(&s); return NULL; }
     long long total = 0;
@@ -1515,7 +1613,7 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
             if (beta <= lo) beta = lo + 1;
             if (beta > hi) beta = hi;
             int rel[NSUIT];
-            int v = child(&s, seat, &mv[i], beta - 1, beta, rel);
+            int v = child(&s, seat, t, &mv[i], beta - 1, beta, rel);
             if (s.aborted) break;
             if (v >= beta) { lo = v < hi ? v : hi; g = lo + 1; }
             else { hi = v > lo ? v : lo; g = hi; }
