@@ -1,3 +1,4 @@
+#ifndef CSOLVER_FAST_PASS
 /* The perfect-information trick-taking solver: exact alpha-beta with a transposition table,
  * move ordering, and equivalent cards merged.  Generic over a game's trick rules, given as
  * tables (kirifuda/solver/rules.py documents every field; kirifuda/solver/_pysolver.py is the
@@ -138,7 +139,11 @@ typedef struct { uint32_t gen, head; } Head;
 typedef struct Table { Head *heads; Ent *pool; uint32_t n, gen; struct Table *next_free; } Table;
 static Table *free_tables = NULL;
 
-static inline u64 mix(u64 x);
+static inline u64 mix(u64 x) {
+    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
+    return x;
+}
+
 
 /* A trick in progress, kept per the cards each hand held at its start (one trick of each such
  * count is in progress at a time): what the players still to play can put on it, worked out
@@ -155,6 +160,8 @@ typedef struct {
 } Trick;
 
 #define MAXLEFT (NCARD / 2 + 1)
+
+typedef struct { int card, led, score, low; } Move;  /* low: the lowest card of a merged run */
 
 typedef struct {
     const Rules *r;
@@ -174,10 +181,26 @@ typedef struct {
     int every_choice;                /* gen_moves leaves out no dominated choice (solve_moves' root) */
 } S;
 
+static void new_generation(Table *t);
+
+#endif /* CSOLVER_FAST_PASS */
+
+/* -- The search (the core) ---------------------------------------------------------------------- */
+
 static inline int popc(u64 x) { return __builtin_popcountll(x); }
 static inline int lowbit(u64 x) { return __builtin_ctzll(x); }
 static inline int highbit(u64 x) { return 63 - __builtin_clzll(x); }
 static inline u64 above(int c) { return c >= 63 ? 0 : (~0ULL << (c + 1)); }
+/* the k-th highest card of x (1 <= k <= popc(x)) */
+static inline int kth_high(u64 x, int k) {
+#ifdef CSOLVER_FAST_PASS
+    return lowbit(_pdep_u64(1ULL << (popc(x) - k), x));
+#else
+    int c = -1;
+    for (; k > 0; k--) { c = highbit(x); x ^= 1ULL << c; }
+    return c;
+#endif
+}
 
 static inline u64 legal_mask(const Rules *r, u64 hand, int tn, int led) {
     if ((hand & r->last_forced_mask) && popc(hand) == 2) return hand & r->last_forced_mask;
@@ -208,11 +231,6 @@ static inline int strongest_card(const Rules *r, u64 l, const short *stl) {
         while (l) { int c = lowbit(l); l &= l - 1; if (stl[c] > bv) { bv = stl[c]; best = c; } }
     }
     return best;
-}
-
-static inline u64 mix(u64 x) {
-    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
-    return x;
 }
 
 /* Special tricks: yoromeki beats the almighty; same-2 (every card of one printed suit, the 2
@@ -249,8 +267,6 @@ static inline int trick_value(const S *s) {
         for (int i = 0; i < s->r->np; i++) v += s->r->points[s->tcard[i]];
     return v;
 }
-
-typedef struct { int card, led, score, low; } Move;  /* low: the lowest card of a merged run */
 
 static inline void add_move(const S *s, int seat, int c, Move *mv, int *n) {
     const Rules *r = s->r;
@@ -650,7 +666,6 @@ static void canonical(const S *s, u64 *key) {
 }
 
 static int ab(S *s, int alpha, int beta, int *rel);
-static void new_generation(Table *t);
 
 static inline void rel_max(int *a, const int *b) { for (int i = 0; i < NSUIT; i++) if (b[i] > a[i]) a[i] = b[i]; }
 
@@ -660,7 +675,8 @@ static u64 rel_slots(const Rules *r, const int *rel, u64 occupied) {
     u64 m = r->nomerge_mask;
     for (int su = 0; su < NSUIT; su++) {
         u64 slots = r->suit_mask[su] & ~r->nomerge_mask & occupied;
-        for (int k = 0; k < rel[su] && slots; k++) { int b = highbit(slots); slots ^= 1ULL << b; m |= 1ULL << b; }
+        if (rel[su] <= 0 || !slots) continue;
+        m |= rel[su] >= popc(slots) ? slots : slots & ~((1ULL << kth_high(slots, rel[su])) - 1);
     }
     return m;
 }
@@ -964,14 +980,6 @@ static inline void trick_add(Trick *t, int i, int side, int c, int v) {
     else { t->wv[i + 1] = t->wv[i]; t->wi[i + 1] = t->wi[i]; }
 }
 
-static void trick_so_far(S *s, Trick *t) {
-    const Rules *r = s->r;
-    for (int i = 0; i < s->tn; i++) {
-        int c = s->tcard[i];
-        trick_add(t, i, s->maxside[r->mod_np[s->leader + i]], c, r->strength[s->led][c]);
-    }
-}
-
 static int opp_max_after(const S *s, int seat, const int *strong) {
     const short *stl = s->r->strength[s->led];
     int m = -1;
@@ -1038,13 +1046,8 @@ static inline int child(S *s, int seat, Trick *t, const Move *m, int alpha, int 
                 u64 x = live & ~tmask & r->suit_mask[su] & ~r->nomerge_mask;
                 u64 t = tmask & r->suit_mask[su] & ~r->nomerge_mask;
                 if (!t) continue;
-                int low = -1;
-                for (int k = 0; k < rel[su] && x; k++) { low = highbit(x); x ^= 1ULL << low; }
-                if (x == 0 && rel[su] >= popc(live & ~tmask & r->suit_mask[su] & ~r->nomerge_mask)) {
-                    rel[su] = popc(live & r->suit_mask[su] & ~r->nomerge_mask);
-                } else if (low >= 0) {
-                    rel[su] += popc(t & above(low));
-                }
+                if (rel[su] >= popc(x)) rel[su] = popc(live & r->suit_mask[su] & ~r->nomerge_mask);
+                else rel[su] += popc(t & above(kth_high(x, rel[su])));
             }
         }
         int wc = s->tcard[wi], su = r->isuit[wc];
@@ -1148,10 +1151,10 @@ static int ab(S *s, int alpha, int beta, int *rel) {
         if (skip_ok && floor_bit[su] < 0 && !((r->nomerge_mask >> c) & 1)) {
             /* the lowest relevant card of the suit now (bit 64: every card is relevant) */
             u64 x = live & r->suit_mask[su];
-            int low = -1;
-            for (int k = 0; k < rel[su] && x; k++) { low = highbit(x); x ^= 1ULL << low; }
+            int low;
             if (rel[su] == 0) low = 64;       /* no card of the suit mattered */
-            else if (!x) low = -1;            /* every card of the suit mattered */
+            else if (rel[su] >= popc(x)) low = -1;     /* every card of the suit mattered */
+            else low = kth_high(x, rel[su]);
             if (low >= 0 && c < low) { floor_bit[su] = low; floor_pts[su] = r->points[c]; }
         }
     }
@@ -1229,6 +1232,121 @@ static int search_exact(S *s, int lo, int hi, int guess, int *out_hi) {
     }
     *out_hi = hi;
     return lo;
+}
+
+/* The value after the choice m of the player to move (solve_moves), by null-window searches
+ * through child from the guess g, as search_exact; lo and hi: the bounds found. */
+static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int *hi, int g) {
+    while (*lo < *hi) {
+        int beta = g;
+        if (beta <= *lo) beta = *lo + 1;
+        if (beta > *hi) beta = *hi;
+        int rel[NSUIT];
+        int v = child(s, seat, t, m, beta - 1, beta, rel);
+        if (s->aborted) break;
+        if (v >= beta) { *lo = v < *hi ? v : *hi; g = *lo + 1; }
+        else { *hi = v > *lo ? v : *lo; g = *hi; }
+    }
+}
+
+
+#ifndef CSOLVER_FAST_PASS
+/* -- The same core again, compiled for CPUs with BMI1, BMI2 and LZCNT (where pdep and pext are
+ * fast: use_bmi2): a card's highest and lowest bits in one cycle instead of several, the
+ * squeezed table key in place.  A solve runs the one core or the other whole (CORE()). */
+#if defined(HAVE_BMI2_PATH) && defined(__GNUC__) && !defined(__clang__) && !defined(DEBUGV)
+#define FAST_CORE 1
+#define CSOLVER_FAST_PASS 1
+#pragma GCC push_options
+#pragma GCC target("popcnt,bmi,bmi2,lzcnt")
+#define ab ab_fast
+#define ab_trick_start ab_trick_start_fast
+#define above above_fast
+#define add_move add_move_fast
+#define canonical canonical_fast
+#define child child_fast
+#define first_guess first_guess_fast
+#define gen_moves gen_moves_fast
+#define gen_moves_loop gen_moves_loop_fast
+#define highbit highbit_fast
+#define kth_high kth_high_fast
+#define horizon_value horizon_value_fast
+#define last_trick_rel last_trick_rel_fast
+#define legal_mask legal_mask_fast
+#define lowbit lowbit_fast
+#define opp_max_after opp_max_after_fast
+#define order_moves order_moves_fast
+#define order_moves_of order_moves_of_fast
+#define playout_estimate playout_estimate_fast
+#define popc popc_fast
+#define quick_tricks quick_tricks_fast
+#define quick_tricks_of quick_tricks_of_fast
+#define rel_max rel_max_fast
+#define rel_slots rel_slots_fast
+#define search_exact search_exact_fast
+#define slots_rel slots_rel_fast
+#define special_winner special_winner_fast
+#define strongest_card strongest_card_fast
+#define strongest_to_come strongest_to_come_fast
+#define sure_tricks sure_tricks_fast
+#define trick_add trick_add_fast
+#define trick_prepare trick_prepare_fast
+#define trick_value trick_value_fast
+#define trick_winner_idx trick_winner_idx_fast
+#define winner_of winner_of_fast
+#define canonical_bmi2 canonical_bmi2_fast
+#define search_choice search_choice_fast
+#include "_csolver.c"
+#undef ab
+#undef ab_trick_start
+#undef above
+#undef add_move
+#undef canonical
+#undef child
+#undef first_guess
+#undef gen_moves
+#undef gen_moves_loop
+#undef highbit
+#undef kth_high
+#undef horizon_value
+#undef last_trick_rel
+#undef legal_mask
+#undef lowbit
+#undef opp_max_after
+#undef order_moves
+#undef order_moves_of
+#undef playout_estimate
+#undef popc
+#undef quick_tricks
+#undef quick_tricks_of
+#undef rel_max
+#undef rel_slots
+#undef search_exact
+#undef slots_rel
+#undef special_winner
+#undef strongest_card
+#undef strongest_to_come
+#undef sure_tricks
+#undef trick_add
+#undef trick_prepare
+#undef trick_value
+#undef trick_winner_idx
+#undef winner_of
+#undef canonical_bmi2
+#undef search_choice
+#pragma GCC pop_options
+#undef CSOLVER_FAST_PASS
+#define CORE(f) (use_bmi2 ? f##_fast : f)
+#else
+#define CORE(f) f
+#endif
+
+static void trick_so_far(S *s, Trick *t) {
+    const Rules *r = s->r;
+    for (int i = 0; i < s->tn; i++) {
+        int c = s->tcard[i];
+        trick_add(t, i, s->maxside[r->mod_np[s->leader + i]], c, r->strength[s->led][c]);
+    }
 }
 
 static int upper_bound(const S *s) {
@@ -1574,7 +1692,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.limit = max_nodes > 0 ? max_nodes : 0;
     int lo, hi;
     Py_BEGIN_ALLOW_THREADS
-    lo = search_exact(&s, 0, upper_bound(&s), guess, &hi);
+    lo = CORE(search_exact)(&s, 0, upper_bound(&s), guess, &hi);
     Py_END_ALLOW_THREADS
     release(&s);
     return Py_BuildValue("iiL", lo, hi, s.nodes);
@@ -1600,7 +1718,7 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     PyObject *out = PyList_New(n);
     if (!out) { release(&s); return NULL; }
     long long total = 0;
-    guess = first_guess(&s, guess, upper_bound(&s));
+    guess = CORE(first_guess)(&s, guess, upper_bound(&s));
     for (int i = 0; i < n; i++) {
         int lo = 0, hi = upper_bound(&s);
         int g = guess;
@@ -1608,16 +1726,7 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
         s.limit = max_nodes > 0 ? max_nodes : 0;
         s.aborted = 0;
         Py_BEGIN_ALLOW_THREADS
-        while (lo < hi) {
-            int beta = g;
-            if (beta <= lo) beta = lo + 1;
-            if (beta > hi) beta = hi;
-            int rel[NSUIT];
-            int v = child(&s, seat, t, &mv[i], beta - 1, beta, rel);
-            if (s.aborted) break;
-            if (v >= beta) { lo = v < hi ? v : hi; g = lo + 1; }
-            else { hi = v > lo ? v : lo; g = hi; }
-        }
+        CORE(search_choice)(&s, seat, t, &mv[i], &lo, &hi, g);
         Py_END_ALLOW_THREADS
         total += s.nodes;
         if (s.aborted) new_generation(s.tt);   /* the table may hold the stopped probe's guesses */
@@ -1659,3 +1768,4 @@ PyMODINIT_FUNC PyInit__csolver(void) {
 #endif
     return PyModule_Create(&module);
 }
+#endif /* CSOLVER_FAST_PASS */
