@@ -35,9 +35,11 @@
 #endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+#include <cpuid.h>
 #define HAVE_BMI2_PATH 1
 /* BMI2's pext/pdep squeeze a hand in two instructions; on the AMD families before Zen 3 they
- * are microcoded and slow, so there the plain loop is used (set once, at import) */
+ * are microcoded and slow, so there the plain loop is used (set once, at import).  Where set,
+ * solves run the core compiled for BMI1, BMI2 and LZCNT (FAST_CORE). */
 static int use_bmi2 = 0;
 #endif
 
@@ -1762,8 +1764,10 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_csolver", "kirifuda
 PyMODINIT_FUNC PyInit__csolver(void) {
 #ifdef HAVE_BMI2_PATH
     __builtin_cpu_init();
-    /* KIRIFUDA_SOLVER_NO_BMI2 set: the plain loop (tests compare the two) */
-    use_bmi2 = __builtin_cpu_supports("bmi2") && !getenv("KIRIFUDA_SOLVER_NO_BMI2")
+    /* KIRIFUDA_SOLVER_NO_BMI2 set: the plain loop and the portable core (tests compare the two) */
+    unsigned int a, b, c, d;
+    int lzcnt = __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & (1u << 5));  /* LZCNT (ABM) */
+    use_bmi2 = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("bmi") && lzcnt && !getenv("KIRIFUDA_SOLVER_NO_BMI2")
                && !(__builtin_cpu_is("amd") && (__builtin_cpu_is("amdfam15h") || __builtin_cpu_is("amdfam17h")));
 #endif
     return PyModule_Create(&module);
