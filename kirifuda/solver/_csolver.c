@@ -669,7 +669,7 @@ static void canonical(const S *s, u64 *key) {
 
 static int ab(S *s, int alpha, int beta, int *rel);
 
-static inline void rel_max(int *a, const int *b) { for (int i = 0; i < NSUIT; i++) if (b[i] > a[i]) a[i] = b[i]; }
+static inline void rel_max(int *a, const int *b) { for (int i = 0; i < NSUIT; i++) a[i] = b[i] > a[i] ? b[i] : a[i]; }
 
 /* The table slots of the top rel[su] cards of each suit: the highest occupied slots of the
  * canonical hands (the same slots in every position with the same suit lengths). */
@@ -1134,8 +1134,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     int skip_ok = !r->special;
     for (int i = 0; i < n; i++) {
         int c = mv[i].card, su = r->isuit[c];
-        if (skip_ok && floor_bit[su] >= 0 && c < floor_bit[su] && r->points[c] == floor_pts[su]
-            && !((r->nomerge_mask >> c) & 1)) continue;
+        if (c < floor_bit[su] && r->points[c] == floor_pts[su] && !((r->nomerge_mask >> c) & 1)) continue;
         int v = child(s, seat, t, &mv[i], alpha, beta, crel);
         if (s->aborted) return v;
         if (ismax) {
