@@ -117,12 +117,11 @@ typedef struct {
  * suit lengths per hand whose canonical hands agree with k on the slots of relmask (the cards
  * whose rank mattered to the bound: the top of each suit down to its lowest relevant card). */
 typedef struct {
-    u64 k[MAXP];     /* the canonical hands masked by relmask */
-    u64 relmask;
-    u64 lensig;
-    uint32_t gen, next;
+    u64 lensig;      /* first: a chain's walk reads it and next, mostly nothing else */
+    uint32_t next;
     int16_t lo, hi;
-    uint8_t leader, left;
+    u64 relmask;
+    u64 k[MAXP];     /* the canonical hands masked by relmask */
 #ifdef DEBUGV
     u64 src[MAXP];   /* the hands the entry was made in */
 #endif
@@ -369,6 +368,69 @@ static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
     return n;
 }
 
+/* Best first, equals in the order given (insertion). */
+static inline void sort_moves(Move *mv, int n) {
+    for (int i = 1; i < n; i++) {
+        Move m = mv[i]; int j = i - 1;
+        while (j >= 0 && mv[j].score < m.score) { mv[j + 1] = mv[j]; j--; }
+        mv[j + 1] = m;
+    }
+}
+
+/* A follower's weight for card c: the trick's strongest card so far has strength bv, need is
+ * what a card must beat to hold the trick (the strongest an opponent still to play can put on
+ * it, if more), partner_winning: the mover's side holds the trick whatever comes. */
+static inline int follow_score(const S *s, int seat, int c, int partner_winning, int bv, int need) {
+    const Rules *r = s->r;
+    int v = r->strength[s->led][c];
+    int free = (r->free_mask >> c) & 1;
+    /* a card that cannot matter to this trick (a discard): the lowest of its suit first, from
+     * the longest holding */
+    int low = v ? v * 4 : 2 * popc(r->suit_mask[r->isuit[c]] & ~above(c)) - popc(s->hands[seat] & r->suit_mask[r->isuit[c]]);
+    int pts = r->points[c];
+    if (partner_winning) return (free ? -5000 : 0) - low + r->fw.schmear * pts;
+    if (v > need) return (free ? 3000 : 6000) - v + r->fw.capture * pts;
+    if (v > bv) return (free ? 3000 : 5000) - v + r->fw.capture * pts;
+    return -low - r->fw.shed * pts;
+}
+
+static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max, int bv, int wseat);
+
+/* A follower's choices (gen_moves) with their weights (order_moves), best first, in one pass. */
+static int gen_follow(const S *s, int seat, u64 legal, Move *mv, int opp_max, int bv, int wseat) {
+    const Rules *r = s->r;
+    if (!r->classes_ok) {
+        int n = gen_moves_loop(s, seat, legal, mv);
+        if (n > 1) order_moves(s, seat, mv, n, opp_max, bv, wseat);
+        return n;
+    }
+    int partner_winning = s->maxside[wseat] == s->maxside[seat];
+    if (opp_max > bv) partner_winning = 0;
+    int need = bv > opp_max ? bv : opp_max;
+    u64 mergeable = s->first ? 0 : legal & ~r->nomerge_mask;
+    u64 through = s->gone & ~r->suit_tops;
+    u64 src = mergeable & ~r->suit_tops;
+    u64 joined = 0;
+    if (r->nclass == 1) joined = ((through + (src << 1)) & ~through) & mergeable;
+    else
+        for (int k = 0; k < r->nclass; k++)
+            joined |= ((through + ((src & r->class_mask[k]) << 1)) & ~through) & mergeable & r->class_mask[k];
+    u64 lows = legal & ~joined;
+    int n = 0, led = s->led;
+    for (int su = 0; su < NSUIT; su++) {
+        u64 ls = legal & r->suit_mask[su];
+        while (ls) {
+            int c = highbit(ls), low = highbit(lows & ls);
+            ls &= (1ULL << low) - 1;
+            Move m = {c, led, 0, low};
+            m.score = follow_score(s, seat, c, partner_winning, bv, need);
+            mv[n++] = m;
+        }
+    }
+    if (n > 1) sort_moves(mv, n);
+    return n;
+}
+
 /* The mover's choices, best first.  Following, opp_max: the strength of the strongest card an
  * opponent still to play can put on the trick (-1: none); bv and wseat: the strength of the
  * strongest card on the trick and the seat that played it. */
@@ -437,31 +499,14 @@ static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max, int 
             mv[i].score = sc;
         }
     } else {
-        const short *stl = r->strength[s->led];
         int partner_winning = s->maxside[wseat] == s->maxside[seat];
         /* a partner's card an opponent can still beat is not a won trick: beat it (the
          * cheapest card that holds first), as an opponent's */
         if (opp_max > bv) partner_winning = 0;
         int need = bv > opp_max ? bv : opp_max;
-        for (int i = 0; i < n; i++) {
-            int c = mv[i].card;
-            int v = stl[c];
-            int free = (r->free_mask >> c) & 1;
-            /* a card that cannot matter to this trick (a discard): the lowest of its suit
-             * first, from the longest holding */
-            int low = v ? v * 4 : 2 * popc(r->suit_mask[r->isuit[c]] & ~above(c)) - popc(s->hands[seat] & r->suit_mask[r->isuit[c]]);
-            int pts = r->points[c];
-            if (partner_winning) mv[i].score = (free ? -5000 : 0) - low + r->fw.schmear * pts;
-            else if (v > need) mv[i].score = (free ? 3000 : 6000) - v + r->fw.capture * pts;
-            else if (v > bv) mv[i].score = (free ? 3000 : 5000) - v + r->fw.capture * pts;
-            else mv[i].score = -low - r->fw.shed * pts;
-        }
+        for (int i = 0; i < n; i++) mv[i].score = follow_score(s, seat, mv[i].card, partner_winning, bv, need);
     }
-    for (int i = 1; i < n; i++) {
-        Move m = mv[i]; int j = i - 1;
-        while (j >= 0 && mv[j].score < m.score) { mv[j + 1] = mv[j]; j--; }
-        mv[j + 1] = m;
-    }
+    sort_moves(mv, n);
 }
 
 /* Sure tricks from the strongest suit (trumps with the joker; the joker alone in no-trump),
@@ -925,7 +970,6 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         e = &pool[idx];
         for (int p = 0; p < MAXP; p++) e->k[p] = p < np ? (key[p] & relmask) : 0;
         e->relmask = relmask; e->lensig = lensig;
-        e->gen = tt_gen; e->left = (uint8_t)left; e->leader = (uint8_t)s->leader;
         e->lo = (int16_t)nlo; e->hi = (int16_t)nhi;
         e->next = head;
         tt_heads[bidx].head = idx; tt_heads[bidx].gen = tt_gen;
@@ -1108,10 +1152,11 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     }
     u64 legal = legal_mask(r, s->hands[seat], s->tn, s->led);
     Move mv[NCARD * 2];
-    int n = gen_moves(s, seat, legal, mv);
-    if (n > 1) {
-        if (tn) order_moves(s, seat, mv, n, t->sufv[tn + 1][!s->maxside[seat]], t->wv[tn], r->mod_np[s->leader + t->wi[tn]]);
-        else order_moves(s, seat, mv, n, -1, 0, 0);
+    int n;
+    if (tn) n = gen_follow(s, seat, legal, mv, t->sufv[tn + 1][!s->maxside[seat]], t->wv[tn], r->mod_np[s->leader + t->wi[tn]]);
+    else {
+        n = gen_moves(s, seat, legal, mv);
+        if (n > 1) order_moves(s, seat, mv, n, -1, 0, 0);
     }
     int left = popc(s->hands[seat]);
     int kc = left < 16 ? s->killer[left][s->tn] : -1;
@@ -1270,6 +1315,9 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #define gen_moves gen_moves_fast
 #define gen_moves_loop gen_moves_loop_fast
 #define highbit highbit_fast
+#define gen_follow gen_follow_fast
+#define follow_score follow_score_fast
+#define sort_moves sort_moves_fast
 #define kth_high kth_high_fast
 #define horizon_value horizon_value_fast
 #define last_trick_rel last_trick_rel_fast
@@ -1308,6 +1356,9 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #undef gen_moves
 #undef gen_moves_loop
 #undef highbit
+#undef gen_follow
+#undef follow_score
+#undef sort_moves
 #undef kth_high
 #undef horizon_value
 #undef last_trick_rel
