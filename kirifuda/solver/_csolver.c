@@ -338,13 +338,14 @@ static int gen_moves_loop(const S *s, int seat, u64 legal, Move *mv) {
     return n;
 }
 
-/* The same, every suit's runs found at once: a carry added just above each mergeable card
- * ripples through the played cards above it (the suits' top bits stop it) and lands on the
- * next live card of the suit; a card it lands on that is mergeable too (and of the same points)
- * is merged with the one below, so a run's lowest card is one nothing lands on. */
-static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
+/* The lowest card of each run of legal cards gen_moves merges, every suit's runs found at once
+ * (r->classes_ok): a carry added just above each mergeable card ripples through the played
+ * cards above it (the suits' top bits stop it) and lands on the next live card of the suit; a
+ * card it lands on that is mergeable too (and of the same points) is merged with the one below,
+ * so a run's lowest card is one nothing lands on.  (Always inlined: as a call the search was
+ * 1.5% slower.) */
+static inline __attribute__((always_inline)) u64 run_lows(const S *s, u64 legal) {
     const Rules *r = s->r;
-    if (!r->classes_ok) return gen_moves_loop(s, seat, legal, mv);
     u64 mergeable = s->first ? 0 : legal & ~r->nomerge_mask;
     u64 through = s->gone & ~r->suit_tops;
     u64 src = mergeable & ~r->suit_tops;
@@ -353,7 +354,14 @@ static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
     else
         for (int k = 0; k < r->nclass; k++)
             joined |= ((through + ((src & r->class_mask[k]) << 1)) & ~through) & mergeable & r->class_mask[k];
-    u64 lows = legal & ~joined;
+    return legal & ~joined;
+}
+
+/* The same choices as gen_moves_loop, the runs found by run_lows. */
+static int gen_moves(const S *s, int seat, u64 legal, Move *mv) {
+    const Rules *r = s->r;
+    if (!r->classes_ok) return gen_moves_loop(s, seat, legal, mv);
+    u64 lows = run_lows(s, legal);
     u64 own = s->tn == 0 ? r->lead_own_mask : 0;
     int n = 0;
     for (int su = 0; su < NSUIT; su++) {
@@ -407,15 +415,7 @@ static int gen_follow(const S *s, int seat, u64 legal, Move *mv, int opp_max, in
     int partner_winning = s->maxside[wseat] == s->maxside[seat];
     if (opp_max > bv) partner_winning = 0;
     int need = bv > opp_max ? bv : opp_max;
-    u64 mergeable = s->first ? 0 : legal & ~r->nomerge_mask;
-    u64 through = s->gone & ~r->suit_tops;
-    u64 src = mergeable & ~r->suit_tops;
-    u64 joined = 0;
-    if (r->nclass == 1) joined = ((through + (src << 1)) & ~through) & mergeable;
-    else
-        for (int k = 0; k < r->nclass; k++)
-            joined |= ((through + ((src & r->class_mask[k]) << 1)) & ~through) & mergeable & r->class_mask[k];
-    u64 lows = legal & ~joined;
+    u64 lows = run_lows(s, legal);
     int n = 0, led = s->led;
     for (int su = 0; su < NSUIT; su++) {
         u64 ls = legal & r->suit_mask[su];
@@ -981,17 +981,10 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
 #ifdef DEBUGV
 #undef ab_trick_start
 #endif
-/* strong[k]: the strongest card the trick's k-th player, still to play, may put on it */
-static void strongest_to_come(const S *s, int *strong) {
-    const Rules *r = s->r;
-    const short *stl = r->strength[s->led];
-    for (int k = s->tn; k < r->np; k++)
-        strong[k] = strongest_card(r, legal_mask(r, s->hands[r->mod_np[s->leader + k]], 1, s->led), stl);
-}
-
 /* The trick's frame when its k-th player is to play: what the players still to play can put
- * on it (trick_prepare) and the strongest cards on it so far (trick_so_far). */
-static void trick_prepare(S *s, Trick *t) {
+ * on it (trick_prepare) and the strongest cards on it so far (trick_so_far).  (Always inlined:
+ * with order_moves_of as a second caller GCC called it out of ab(), 2-4% slower.) */
+static inline __attribute__((always_inline)) void trick_prepare(const S *s, Trick *t) {
     const Rules *r = s->r;
     const short *stl = r->strength[s->led];
     int np = r->np;
@@ -1026,26 +1019,25 @@ static inline void trick_add(Trick *t, int i, int side, int c, int v) {
     else { t->wv[i + 1] = t->wv[i]; t->wi[i + 1] = t->wi[i]; }
 }
 
-static int opp_max_after(const S *s, int seat, const int *strong) {
-    const short *stl = s->r->strength[s->led];
-    int m = -1;
-    for (int k = s->tn + 1; k < s->r->np; k++) {
-        int p = s->r->mod_np[s->leader + k];
-        if (s->maxside[p] != s->maxside[seat] && strong[k] >= 0 && stl[strong[k]] > m) m = stl[strong[k]];
+/* The trick's cards so far into its frame (where the search has not kept it up: a trick in
+ * progress at the root, the playout). */
+static void trick_so_far(const S *s, Trick *t) {
+    const Rules *r = s->r;
+    for (int i = 0; i < s->tn; i++) {
+        int c = s->tcard[i];
+        trick_add(t, i, s->maxside[r->mod_np[s->leader + i]], c, r->strength[s->led][c]);
     }
-    return m;
 }
 
-/* order_moves' arguments worked out from the position alone (outside the search) */
+/* order_moves' arguments worked out from the position alone (outside the search), as ab()
+ * reads them off the trick's frame */
 static void order_moves_of(const S *s, int seat, Move *mv, int n) {
     const Rules *r = s->r;
     if (s->tn == 0) { order_moves(s, seat, mv, n, -1, 0, 0); return; }
-    int strong[MAXP];
-    strongest_to_come(s, strong);
-    const short *stl = r->strength[s->led];
-    int bi = 0, bv = stl[s->tcard[0]];
-    for (int i = 1; i < s->tn; i++) { int v = stl[s->tcard[i]]; if (v > bv) { bv = v; bi = i; } }
-    order_moves(s, seat, mv, n, opp_max_after(s, seat, strong), bv, r->mod_np[s->leader + bi]);
+    Trick t;
+    trick_prepare(s, &t);
+    trick_so_far(s, &t);
+    order_moves(s, seat, mv, n, t.sufv[s->tn + 1][!s->maxside[seat]], t.wv[s->tn], r->mod_np[s->leader + t.wi[s->tn]]);
 }
 
 /* Play mv (card and led) for the player to act, recurse, take it back.  rel: the relevant
@@ -1314,6 +1306,7 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #define first_guess first_guess_fast
 #define gen_moves gen_moves_fast
 #define gen_moves_loop gen_moves_loop_fast
+#define run_lows run_lows_fast
 #define highbit highbit_fast
 #define gen_follow gen_follow_fast
 #define follow_score follow_score_fast
@@ -1323,7 +1316,6 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #define last_trick_rel last_trick_rel_fast
 #define legal_mask legal_mask_fast
 #define lowbit lowbit_fast
-#define opp_max_after opp_max_after_fast
 #define order_moves order_moves_fast
 #define order_moves_of order_moves_of_fast
 #define playout_estimate playout_estimate_fast
@@ -1336,7 +1328,7 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #define slots_rel slots_rel_fast
 #define special_winner special_winner_fast
 #define strongest_card strongest_card_fast
-#define strongest_to_come strongest_to_come_fast
+#define trick_so_far trick_so_far_fast
 #define sure_tricks sure_tricks_fast
 #define trick_add trick_add_fast
 #define trick_prepare trick_prepare_fast
@@ -1355,6 +1347,7 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #undef first_guess
 #undef gen_moves
 #undef gen_moves_loop
+#undef run_lows
 #undef highbit
 #undef gen_follow
 #undef follow_score
@@ -1364,7 +1357,6 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #undef last_trick_rel
 #undef legal_mask
 #undef lowbit
-#undef opp_max_after
 #undef order_moves
 #undef order_moves_of
 #undef playout_estimate
@@ -1377,7 +1369,7 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #undef slots_rel
 #undef special_winner
 #undef strongest_card
-#undef strongest_to_come
+#undef trick_so_far
 #undef sure_tricks
 #undef trick_add
 #undef trick_prepare
@@ -1392,14 +1384,6 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #else
 #define CORE(f) f
 #endif
-
-static void trick_so_far(S *s, Trick *t) {
-    const Rules *r = s->r;
-    for (int i = 0; i < s->tn; i++) {
-        int c = s->tcard[i];
-        trick_add(t, i, s->maxside[r->mod_np[s->leader + i]], c, r->strength[s->led][c]);
-    }
-}
 
 static int upper_bound(const S *s) {
     const Rules *r = s->r;
