@@ -130,6 +130,21 @@ def test_a_clang_build_gives_the_same_nodes_and_values(tmp_path: object) -> None
     assert runs[0].count("(") == 40
 
 
+@pytest.mark.parametrize("backend", ["c", "python"])
+def test_solve_moves_adds_its_nodes_to_a_work_count(backend: str) -> None:
+    """A bot budgets a decision's work over many solves: each ``solve_moves`` adds the nodes it
+    searched (the same every time for the same position), with either core."""
+    from kirifuda.solver import Work, solve_moves
+
+    hands, trump, leader, maxside = random_ending(7, 4)
+    work = Work()
+    first = solve_moves(plain_rules(trump), hands, leader, (), 0, maxside, backend, work=work)
+    once = work.nodes
+    assert once > len(first)
+    assert solve_moves(plain_rules(trump), hands, leader, (), 0, maxside, backend, work=work) == first
+    assert work.nodes == 2 * once
+
+
 def test_threads_solve_at_once_with_the_same_results() -> None:
     """The C core searches without the GIL, each solve with a table of its own: four threads
     solving at once find what one thread finds, node for node (a shared table would not)."""
