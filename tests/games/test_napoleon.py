@@ -835,9 +835,11 @@ def _check_deal_results(s: NapoleonState) -> None:
 
 @settings(max_examples=24, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), config=st.sampled_from(CONFIGS),
-       bots=st.sampled_from(["random", "heuristic"]))
-def test_random_matches_keep_the_invariants(seed, config, bots):
-    s = NapoleonState(NapoleonOptions(deals=2, **config))
+       bots=st.sampled_from(["random", "heuristic"]),
+       rules=st.fixed_dictionaries({k: st.booleans() for k in
+                                    ("yoromeki", "first_trick_plain", "strategy_b", "redeclare")}))
+def test_random_matches_keep_the_invariants(seed, config, bots, rules):
+    s = NapoleonState(NapoleonOptions(deals=2, **config, **rules))
     rng = random.Random(seed)
     bot = make_bot(bots, "napoleon")
     while not s.is_over:
