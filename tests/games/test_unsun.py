@@ -543,6 +543,13 @@ def test_options_defaults_and_errors():
             info.options(bad)
     with pytest.raises(OptionError, match="deals"):
         UnsunOptions(deals=0)
+    # the options object itself refuses bad values (not only the JSON reader), naming the option
+    for kwargs, name in (({"players": 6}, "players"), ({"players": True}, "players"),
+                         ({"reflip_face_card": 1}, "reflip_face_card"),
+                         ({"all_trumps_face_down": "yes"}, "all_trumps_face_down"),
+                         ({"deals": 2.0}, "deals")):
+        with pytest.raises(OptionError, match=name):
+            UnsunOptions(**kwargs)
     with pytest.raises(OptionError, match="first"):
         UnsunState(UnsunOptions(players=3), first=3)
 
@@ -555,6 +562,44 @@ def test_options_written_to_records_name_the_number_of_deals():
 
 # ------------------------------------------------------------------------------------------
 # Refused actions
+
+
+def _whole_state(s: UnsunState) -> str:
+    """Everything a state holds, hidden cards included, as text."""
+    n = s.num_players
+    return json.dumps({
+        "summary": s.summary(), "record": s.record_deals(), "to_act": s.to_act,
+        "phase": s.phase.value, "deal": s.deal_number, "dealer": s.dealer,
+        "hands": [[c.code for c in s.hand(p)] for p in range(n)],
+        "trick": [c.code for c in s.current_trick.cards], "legal": [a.to_json() for a in s.legal_actions()],
+        "views": [s.view(p).to_json() for p in [*range(n), None]],
+    })
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_a_copy_and_its_original_are_independent(n):
+    s = UnsunState(UnsunOptions(players=n, deals=2), first=1)
+    rng = random.Random(n)
+    s.deal_random(rng)
+    for _ in range(n * 3 + 1):  # inside a trick, after some tricks
+        s.apply(rng.choice(s.legal_actions()))
+    before = _whole_state(s)
+    twin = s.copy()
+    assert _whole_state(twin) == before
+    while not twin.is_over:  # the copy plays on, through the next deal to the match's end
+        if twin.needs_deal:
+            twin.deal_random(rng)
+        else:
+            twin.apply(rng.choice(twin.legal_actions()))
+    assert _whole_state(s) == before
+    # and the other way round: the original plays on, the copy taken before is unchanged
+    twin = s.copy()
+    twin_before = _whole_state(twin)
+    _play_out_the_deal(s)
+    assert s.needs_deal and _whole_state(twin) == twin_before
+    s.deal_random(rng)
+    s.apply(s.legal_actions()[0])
+    assert _whole_state(twin) == twin_before
 
 
 def test_refused_actions_name_the_rule_and_change_nothing():
