@@ -184,6 +184,32 @@ def test_six_player_deal_must_leave_the_sitting_out_seats_empty():
     assert s.phase is Phase.TRUMP
 
 
+def test_no_joker_in_the_pack_nor_in_play():
+    s = KakeyaState()
+    hands = build_hands(4, {})
+    bad = [h[:] for h in hands]
+    bad[0][0] = "JK"
+    with pytest.raises(DealError):
+        s.deal(bad, [])
+    with pytest.raises(DealError, match="rest"):
+        s.deal(hands, ["JK"])
+    assert s.needs_deal
+    s = new_game({})
+    with pytest.raises(IllegalActionError, match="without the joker"):
+        s.apply(Play(C("JK")))
+    with pytest.raises(IllegalActionError, match="no request"):
+        s.apply(Play(s.hand(0)[0], request="H"))
+
+
+def test_a_records_first_is_accepted_and_ignored():
+    """record.md: ``first`` is not used by Kakeya (the seed fixes game 1)."""
+    s = _match(2, stop_at_zero=False, games=2)
+    rec = json.loads(records.dumps(records.from_state(s)))
+    for first in (1, 3):
+        rec["first"] = first
+        assert records.replay(records.from_json(rec)).summary() == s.summary()
+
+
 def test_the_wrong_seat_cannot_decide_trump_or_leader():
     s = KakeyaState()
     s.deal_random(random.Random(3))
