@@ -392,6 +392,21 @@ def test_under_spade_trump_the_club_ace_is_the_rensho_and_beats_the_spade_ace():
     assert play_trick(s, "2H", "KS", "3H", "AS") == 3
 
 
+def test_under_spade_trump_a_club_ace_lead_is_a_club_lead_and_wins():
+    """The rensho keeps its printed suit: led under ♠ trump, the ♣A asks for clubs (not for
+    trumps), and it wins over the ♠A trumped in by a player void in clubs."""
+    s = new_game({0: ["AC"], 1: ["AS", "2S"], 2: ["2C", "3S"], 3: ["KC"]}, void={1: "C"},
+                 trump="S")
+    s.apply(P("AC"))
+    assert set(s.legal_actions()) == {Play(c) for c in s.hand(1)}  # void in clubs: anything
+    s.apply(P("AS"))  # seat 1, void in clubs, trumps with the ♠A
+    with pytest.raises(IllegalActionError, match="must follow"):
+        s.apply(P("3S"))  # seat 2 holds a club
+    s.apply(P("2C"))
+    s.apply(P("KC"))
+    assert s.tricks[-1][1] == 0 and s.face_counts == (3, 0)
+
+
 def test_under_club_trump_the_spade_ace_is_the_rensho_and_beats_the_club_ace():
     s = new_game({0: ["2H"], 1: ["AC"], 2: ["3H"], 3: ["AS"]}, void={1: "H", 3: "H"}, trump="C")
     assert play_trick(s, "2H", "AC", "3H", "AS") == 3
