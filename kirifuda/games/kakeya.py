@@ -13,6 +13,8 @@ Decisions where the spec leaves room (also in ``docs/kakeya.md``):
 - Scoring units are the pairs, by their lower seat: pair ``p`` is seats ``p`` and ``p + n/2``.
 - The trump decision offers ``keep`` and all four suits; naming the suit in force is recorded as
   written and means the same as ``keep``.
+- A rensho lead is a lead of its printed suit (♠, or ♣ under ♠ trump): the others follow that
+  suit, not trumps; it wins the trick all the same.
 - A deal's ``score`` is the chip change: ``+x`` for the winner, ``-x`` for the loser, ``0`` for a
   pair sitting out.
 - After a game, a view's ``last_deal`` shows its result (winner, face cards, payment and why)

@@ -184,6 +184,32 @@ def test_six_player_deal_must_leave_the_sitting_out_seats_empty():
     assert s.phase is Phase.TRUMP
 
 
+def test_no_joker_in_the_pack_nor_in_play():
+    s = KakeyaState()
+    hands = build_hands(4, {})
+    bad = [h[:] for h in hands]
+    bad[0][0] = "JK"
+    with pytest.raises(DealError):
+        s.deal(bad, [])
+    with pytest.raises(DealError, match="rest"):
+        s.deal(hands, ["JK"])
+    assert s.needs_deal
+    s = new_game({})
+    with pytest.raises(IllegalActionError, match="without the joker"):
+        s.apply(Play(C("JK")))
+    with pytest.raises(IllegalActionError, match="no request"):
+        s.apply(Play(s.hand(0)[0], request="H"))
+
+
+def test_a_records_first_is_accepted_and_ignored():
+    """record.md: ``first`` is not used by Kakeya (the seed fixes game 1)."""
+    s = _match(2, stop_at_zero=False, games=2)
+    rec = json.loads(records.dumps(records.from_state(s)))
+    for first in (1, 3):
+        rec["first"] = first
+        assert records.replay(records.from_json(rec)).summary() == s.summary()
+
+
 def test_the_wrong_seat_cannot_decide_trump_or_leader():
     s = KakeyaState()
     s.deal_random(random.Random(3))
@@ -366,6 +392,21 @@ def test_under_spade_trump_the_club_ace_is_the_rensho_and_beats_the_spade_ace():
     assert play_trick(s, "2H", "KS", "3H", "AS") == 3
 
 
+def test_under_spade_trump_a_club_ace_lead_is_a_club_lead_and_wins():
+    """The rensho keeps its printed suit: led under ♠ trump, the ♣A asks for clubs (not for
+    trumps), and it wins over the ♠A trumped in by a player void in clubs."""
+    s = new_game({0: ["AC"], 1: ["AS", "2S"], 2: ["2C", "3S"], 3: ["KC"]}, void={1: "C"},
+                 trump="S")
+    s.apply(P("AC"))
+    assert set(s.legal_actions()) == {Play(c) for c in s.hand(1)}  # void in clubs: anything
+    s.apply(P("AS"))  # seat 1, void in clubs, trumps with the ♠A
+    with pytest.raises(IllegalActionError, match="must follow"):
+        s.apply(P("3S"))  # seat 2 holds a club
+    s.apply(P("2C"))
+    s.apply(P("KC"))
+    assert s.tricks[-1][1] == 0 and s.face_counts == (3, 0)
+
+
 def test_under_club_trump_the_spade_ace_is_the_rensho_and_beats_the_club_ace():
     s = new_game({0: ["2H"], 1: ["AC"], 2: ["3H"], 3: ["AS"]}, void={1: "H", 3: "H"}, trump="C")
     assert play_trick(s, "2H", "AC", "3H", "AS") == 3
@@ -524,10 +565,24 @@ def test_match_ends_after_the_payment_that_leaves_a_pair_without_chips():
 
 
 def test_games_caps_the_match():
+    # a game pays at most 4 of the 5 starting chips: game 2 is always played, and the cap ends
+    # the match after it even where every pair still has chips
+    capped = 0
     for seed in range(10):
         s = _match(seed, games=2)
-        deals = s.summary()["deals"]
-        assert len(deals) == 2 or min(s.chips) <= 0
+        assert len(s.summary()["deals"]) == 2 and s.is_over
+        capped += min(s.chips) > 0
+    assert capped, "no match was ended by the cap alone"
+
+
+def test_with_a_cap_and_stop_at_zero_the_first_to_come_ends_the_match():
+    early = False
+    for seed in range(20):
+        s = _match(seed, games=6)
+        n = len(s.summary()["deals"])
+        assert n == 6 or (n < 6 and min(s.chips) <= 0)
+        early |= n < 6
+    assert early, "no match reached zero before the cap"
 
 
 def test_stop_at_zero_false_plays_exactly_games_games_whatever_the_chips():
@@ -686,6 +741,124 @@ def test_engine_agrees_with_the_reference_model(seed, players, initial):
         assert d["winning_pair"] == ref["winner"] and d["score"] == ref["score"]
         assert d["face_cards"] == ref["faces"]
         trump = ref["trump"]
+
+
+# -- an independent reference model of a whole match ------------------------------------------
+
+def reference_match(rec: dict[str, Any]) -> dict[str, Any]:
+    """Spec §2–§7 written plainly over a whole record (its hands and actions only): who deals,
+    leads and sits out each game, which seat decides the trump and the leader, the trump carried
+    over, every trick, the result, the chips, when the match ends and who wins.  Asserts the
+    seats of the trump and leader decisions; returns the replay JSON it expects."""
+    opts = {"players": 4, "initial_trump": "D", "stop_at_zero": True, "games": None,
+            **rec.get("options", {})}
+    n = opts["players"]
+    half = n // 2
+    trump = opts["initial_trump"]
+    chips = [5] * half
+    if n == 4:
+        dealing, leading, sitting = 1, 0, None
+    else:
+        dealing, leading, sitting = 2, 0, 2
+    rank = "23456789TJQKA".index
+    deals = []
+    over = False
+    for k, deal in enumerate(rec["deals"]):
+        assert not over, "a deal after the end of the match"
+        playing = (leading, 1 - leading) if sitting is None else (leading, 3 - leading - sitting)
+        hands, actions = deal["hands"], deal["actions"]
+        for p in range(half):
+            sizes = {len(hands[p]), len(hands[p + half])}
+            assert sizes == ({0} if p == sitting else {13}), (k, p)
+        assert actions[0]["seat"] == dealing, "the dealing pair's lower seat decides the trump"
+        if actions[0]["trump"] != "keep":
+            trump = actions[0]["trump"]
+        rensho = "AC" if trump == "S" else "AS"
+        assert actions[1]["seat"] == leading, "the leading pair's lower seat chooses the leader"
+        leader = actions[1]["leader"]
+        assert leader in (leading, leading + half)
+        order = sorted(s for p in playing for s in (p, p + half))
+        held = {s: set(hands[s]) for s in order}
+        faces = {p: 0 for p in playing}
+        tricks = []
+        plays = actions[2:]
+        assert len(plays) == 52
+        for t in range(13):
+            i = order.index(leader)
+            seats = [order[(i + j) % 4] for j in range(4)]
+            cards = []
+            for j, s in enumerate(seats):
+                a = plays[4 * t + j]
+                assert a["seat"] == s
+                c = a["play"]
+                assert c in held[s]
+                if j and c[1] != cards[0][1]:
+                    assert not any(x[1] == cards[0][1] for x in held[s]), "must follow"
+                held[s].discard(c)
+                cards.append(c)
+
+            def power(c: str, led: str = cards[0][1]) -> int:
+                if c == rensho:
+                    return 1000
+                if c[1] == trump:
+                    return 100 + rank(c[0])
+                return rank(c[0]) if c[1] == led else -1
+
+            win = seats[max(range(4), key=lambda j: power(cards[j]))]
+            faces[win % half] += sum(1 for c in cards if c[0] in "AKQJ")
+            tricks.append({"leader": leader, "cards": cards, "winner": win})
+            leader = win
+        dealt = {p: set(hands[p]) | set(hands[p + half]) for p in playing}
+        a, b = playing
+        rensho_pair = a if rensho in dealt[a] else b
+        winner = a if faces[a] >= 9 else b if faces[b] >= 9 else (b if rensho_pair == a else a)
+        loser = b if winner == a else a
+        w, lost = faces[winner], dealt[loser]
+        if {"AS", "AH", "AD", "AC"} <= lost:
+            pay, column = 4, "four_aces"
+        elif rensho in lost and "A" + trump in lost:
+            pay, column = 2, "rensho_trump_ace"
+        else:
+            pay, column = (1 if w <= 11 else 2 if w <= 15 else 4), "plain"
+        score = [0] * half
+        score[winner], score[loser] = pay, -pay
+        chips[winner] += pay
+        chips[loser] -= pay
+        deals.append({"outcome": "played", "tricks": tricks, "score": score, "trump": trump,
+                      "rensho": rensho, "face_cards": [faces.get(p) for p in range(half)],
+                      "dealing_pair": dealing, "leading_pair": leading, "sitting_out": sitting,
+                      "leader": actions[1]["leader"], "winning_pair": winner,
+                      "rensho_pair": rensho_pair, "payment": pay, "payment_column": column})
+        dealing, leading = loser, winner
+        if sitting is not None:
+            sitting = loser
+        over = ((opts["stop_at_zero"] and min(chips) <= 0)
+                or (opts["games"] is not None and k + 1 >= opts["games"]))
+    top = [p for p in range(half) if chips[p] == max(chips)]
+    return {"game": "kakeya", "deals": deals, "totals": chips, "finished": over,
+            "winner": (top[0] if len(top) == 1 else top) if over else None}
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([4, 6]),
+       initial=st.sampled_from(list(SUITS)),
+       end=st.sampled_from([{}, {"games": 3}, {"stop_at_zero": False, "games": 5}]))
+def test_whole_matches_agree_with_the_reference_match(seed, players, initial, end):
+    s = _match(seed, players=players, initial_trump=initial, **end)
+    rec = json.loads(records.dumps(records.from_state(s)))
+    assert s.summary() == reference_match(rec)
+
+
+def test_the_reference_match_sees_a_rotation_the_engine_could_get_wrong():
+    """The reference is not vacuous: a record whose game 2 is decided by the winner's seat
+    (instead of the loser's) is caught."""
+    s = _match(1, stop_at_zero=False, games=2)
+    rec = json.loads(records.dumps(records.from_state(s)))
+    assert s.summary() == reference_match(rec)
+    loser = 1 - s.summary()["deals"][0]["winning_pair"]
+    rec["deals"][1]["actions"][0]["seat"] = 1 - loser
+    with pytest.raises(AssertionError, match="dealing pair"):
+        reference_match(rec)
 
 
 # -- properties over random matches -----------------------------------------------------------
