@@ -348,6 +348,45 @@ def test_6_left_jack_follows_trump_not_its_printed_suit():
     assert legal_cards(s2) == {"JD"}
 
 
+def test_6_a_left_jack_lead_asks_for_trumps():
+    # hearts trump: ♦J led is a trump lead; seat 1 (diamonds, no hearts) plays anything,
+    # seat 2 must play its heart
+    s = MeitoraState()
+    deal(s, {0: "JD AS KS QS AH KH QH TH 9H 8H", 1: "5D 6D 7D 8D 5S 6S 7S 8S 9S TS",
+             2: "7H 5C 6C 7C 8C 9C TC JC QC KC"}, agari="AC")
+    bid_round(s, "6H", "pass", "pass", "pass")
+    s.apply(Discard((C("AC"),)))
+    play_to(s, "JD")
+    assert "5S" in legal_cards(s) and len(legal_cards(s)) == 10
+    play_to(s, "5D")
+    assert legal_cards(s) == {"7H"}
+    with pytest.raises(IllegalActionError, match="must follow"):
+        s.apply(Play(C("5C")))
+
+
+def test_6_a_request_for_the_left_jacks_printed_suit_leaves_the_left_jack_out():
+    # hearts trump, the joker asks for diamonds: ♦J is a trump, not a diamond, so its holder
+    # (no other diamond) may play anything
+    s = MeitoraState()
+    deal(s, {0: "JK AS KS QS AH KH QH TH 9H 8H", 1: "JD 5C 6C 7C 5S 6S 7S 8S 9S TS"}, agari="AC")
+    bid_round(s, "6H", "pass", "pass", "pass")
+    s.apply(Discard((C("AC"),)))
+    play_to(s, "JK:D")
+    assert len(legal_cards(s)) == 10
+
+
+def test_6_a_joker_played_to_follow_carries_no_request():
+    s = MeitoraState()
+    deal(s, {0: "AS KS QS JS TS 9S 8S 7S 6S KH", 1: "JK AH 5H 6H 7H 8H 9H TH JH QH"}, agari="5S")
+    bid_round(s, "6S", "pass", "pass", "pass")
+    s.apply(Discard((C("5S"),)))
+    play_to(s, "KH")
+    with pytest.raises(IllegalActionError, match="only a joker lead carries a request"):
+        s.apply(Play(JOKER, "H"))
+    s.apply(Play(JOKER))
+    assert s.view(2).trick.plays[-1][1] == JOKER
+
+
 @pytest.mark.parametrize(("req", "expected"), [
     ("S", {"KS", "QS", "TS", "9S"}),
     ("H", {"9H", "8H", "7H"}),
@@ -380,6 +419,16 @@ def test_6_joker_lead_trump_option():
     assert legal_cards(s) == {"9H", "8H", "7H"}  # asks for trump
 
 
+def test_6_joker_lead_trump_option_in_no_trump_asks_for_nothing():
+    s = MeitoraState(MeitoraOptions(joker_lead="trump"))
+    deal(s, {0: "JK AS KS QS AH KH QH TH 9H 8H", 1: "JD 5C 6C 7C 5S 6S 7S 8S 9S TS"}, agari="AC")
+    bid_round(s, "6N", "pass", "pass", "pass")
+    s.apply(Discard((C("AC"),)))
+    assert s.is_legal(Play(JOKER)) and not s.is_legal(Play(JOKER, "any"))
+    play_to(s, "JK")
+    assert len(legal_cards(s)) == 10  # seat 1 holds spades, yet may play anything
+
+
 def test_6_joker_must_be_played_in_trick_9():
     s = MeitoraState()
     deal(s, {0: "JC AS KS QS JS TS 9S 8S 7S 6S", 1: "JK 5H 6H 7H 8H 9H TH JH QH KH"}, agari="AH")
@@ -397,6 +446,22 @@ def test_6_joker_must_be_played_in_trick_9():
         assert s.to_act == 0
     play_to(s, "6S")
     assert legal_cards(s) == {"JK"}  # trick 9: seat 1 holds JK and KH
+    with pytest.raises(IllegalActionError, match="trick 9"):
+        s.apply(Play(C("KH")))
+
+
+def test_6_joker_must_be_led_in_trick_9_by_the_leader_who_holds_it():
+    s = MeitoraState()
+    deal(s, {0: "AS KS QS JS TS 9S 8S 7S JK KH"}, agari="AH")
+    bid_round(s, "6N", "pass", "pass", "pass")
+    s.apply(Discard((C("AH"),)))
+    for lead in ("AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S"):
+        play_to(s, lead)
+        for _ in range(3):
+            s.apply(next(a for a in s.legal_actions() if isinstance(a, Play)))
+        assert s.to_act == 0  # seat 0 holds every spade above the others'
+    assert legal_cards(s) == {"JK"}
+    assert s.is_legal(Play(JOKER, "any")) and not s.is_legal(Play(C("KH")))
     with pytest.raises(IllegalActionError, match="trick 9"):
         s.apply(Play(C("KH")))
 
@@ -436,6 +501,7 @@ def test_6_invalid_claim_is_a_chombo_by_default():
     s.apply(CLAIM)
     d = s.summary()["deals"][0]
     assert d["outcome"] == "chombo" and d["score"] == [0, 5] and d["chombo"] == 0
+    assert d["failed_claim"] is True
     assert s.totals == (0, 5)
     assert s.first_bidder == 1  # a chombo deal is not a broken deal
 
@@ -494,6 +560,50 @@ def test_6_claim_depends_on_the_order_of_play():
     assert d["outcome"] == "played" and d["team_tricks"] == [10, 0]
 
 
+def test_6_a_failed_claim_while_following_is_a_chombo_by_the_claimant():
+    # spades trump; seat 0 leads ♣A and seat 1, void in clubs, claims: its joker wins this
+    # trick and its hearts are the best, but seat 0 (no hearts) ruffs a heart with a spade
+    s = MeitoraState()
+    deal(s, {0: "AC 5S 6S 7S 8S 9S TS 5D 6D 7D",
+             1: "JK JH JD AH KH QH TH 9H 8H 7H",
+             2: "KC QC JC TC 9C 8C 7C 6C 5H 6H"}, agari="5C")
+    bid_round(s, "6S", "pass", "pass", "pass")
+    s.apply(Discard((C("5C"),)))
+    play_to(s, "AC")
+    assert s.to_act == 1
+    s.apply(CLAIM)
+    d = s.summary()["deals"][0]
+    assert d["outcome"] == "chombo" and d["chombo"] == 1 and d["failed_claim"] is True
+    assert d["score"] == [5, 0]
+
+
+def test_6_a_valid_claim_while_following():
+    # no-trump; seat 0 leads ♣5; seat 1 holds the joker and every other top card of its suits
+    s = MeitoraState()
+    deal(s, {0: "5C 5S 6S 7S 8S 9S 5D 6D 7D 8D",
+             1: "JK AC KC AH KH QH JH TH 9H 8H",
+             2: "QC JC TC 9C 8C 7C 6C 5H 6H 7H"}, agari="9D")
+    bid_round(s, "6N", "pass", "pass", "pass")
+    s.apply(Discard((C("9D"),)))
+    play_to(s, "5C")
+    s.apply(CLAIM)  # the joker (or ♣A) wins this trick, then hearts and ♣K, ♣A: all of them
+    d = s.summary()["deals"][0]
+    assert d["outcome"] == "played" and d["team_tricks"] == [0, 10] and d["tricks"] == []
+    assert d["score"] == [0, 6]  # 6N set by 6: 6 − 0 to team 1
+
+
+def test_6_a_claim_fails_when_the_current_trick_is_already_lost():
+    # seat 0 leads the joker; seat 1 holds the best of everything else but cannot win this trick
+    s = MeitoraState()
+    deal(s, {0: "JK 5S 6S 7S 8S 9S 5D 6D 7D 8D",
+             1: "AC KC QC AH KH QH JH TH 9H 8H"}, agari="9D")
+    bid_round(s, "6N", "pass", "pass", "pass")
+    s.apply(Discard((C("9D"),)))
+    play_to(s, "JK:any")
+    s.apply(CLAIM)
+    assert s.summary()["deals"][0]["outcome"] == "chombo"
+
+
 # -- §7 scoring ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("x", "y", "made", "points"), [
@@ -547,6 +657,7 @@ def test_8_referee_chombo_at_any_point_of_the_deal(when):
     s.apply(Chombo(3, "played against the joker request"))
     d = s.summary()["deals"][0]
     assert d["outcome"] == "chombo" and d["score"] == [5, 0] and d["chombo"] == 3
+    assert d["failed_claim"] is False
     assert s.phase is Phase.DEAL and s.first_bidder == 1
 
 

@@ -154,3 +154,50 @@ def test_replaying_the_record_gives_the_same_result(seed):
     again = record.replay(record.loads(record.dumps(rec)))
     assert again.summary() == state.summary()
     assert json.dumps(again.view(0).to_json()) == json.dumps(state.view(0).to_json())
+
+
+def _wins_every_trick(state: MeitoraState, claimant: int) -> bool:
+    """The plain game tree, on the engine's own moves: can ``claimant`` win every remaining
+    trick, the current one included, whatever the other three play?"""
+    if state.phase is not Phase.PLAY:
+        return True
+    seat = state.to_act
+    for action in state.legal_actions():
+        if isinstance(action, Claim):
+            continue
+        after = state.copy()
+        done = len(after.tricks)
+        after.apply(action)
+        if len(after.tricks) > done and after.tricks[-1][1] != claimant:
+            ok = False
+        else:
+            ok = _wins_every_trick(after, claimant)
+        if seat == claimant and ok:
+            return True
+        if seat != claimant and not ok:
+            return False
+    return seat != claimant
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), joker_lead=st.sampled_from(["request", "trump"]),
+       cards_played=st.integers(28, 38))
+def test_a_claim_holds_exactly_when_the_game_tree_says_so(seed, joker_lead, cards_played):
+    """§6 オープン: the engine's claim check (a search with the defenders' cards merged) against
+    the plain game tree, late in random deals."""
+    rng = random.Random(seed)
+    state = MeitoraState(MeitoraOptions(joker_lead=joker_lead))
+    state.deal_random(rng)
+    while state.phase in (Phase.BIDDING, Phase.DISCARD):
+        legal = state.legal_actions()
+        bids = [a for a in legal if type(a).__name__ == "Bid"]
+        state.apply(bids[0] if bids and state.phase is Phase.BIDDING else rng.choice(legal))
+    played = 0
+    while state.phase is Phase.PLAY and played < cards_played:
+        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, Claim)]))
+        played += 1
+    if state.phase is not Phase.PLAY:
+        return
+    claimant = state.to_act
+    assert claimant is not None
+    assert state._claim_is_valid(claimant) == _wins_every_trick(state.copy(), claimant)
