@@ -33,18 +33,25 @@ __all__ = ["FORMAT", "Record", "DealRecord", "load", "loads", "dump", "dumps", "
 
 FORMAT = "kirifuda-record/1"
 _TOP_KEYS = {"format", "game", "options", "players", "first", "deals"}
+_DEAL_KEYS = {"hands", "rest", "actions"}
 
 
 @dataclass
 class DealRecord:
-    """One deal of a record: the hands (seat order), the undealt rest, the actions."""
+    """One deal of a record: the hands (seat order), the undealt rest, the actions.  ``extra``
+    keeps the deal's keys this version does not know (metadata another program wrote: Meitora's
+    dealer, which the rules say affects nothing, a date, a comment), as the record's own
+    ``extra`` does at the top."""
 
     hands: list[list[str]]
     rest: list[str]
     actions: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"hands": self.hands, "rest": self.rest, "actions": self.actions}
+        out: dict[str, Any] = {"hands": self.hands, "rest": self.rest, "actions": self.actions}
+        out.update(self.extra)
+        return out
 
 
 @dataclass
@@ -146,9 +153,6 @@ def from_json(data: Any) -> Record:
     for i, d in enumerate(deals_data):
         if not isinstance(d, dict):
             raise RecordError("a deal must be an object", deal=i)
-        unknown = set(d) - {"hands", "rest", "actions"}
-        if unknown:
-            raise RecordError(f"unknown key(s) {sorted(unknown)} in a deal", deal=i)
         for key in ("hands", "rest"):
             if key not in d:
                 raise RecordError(f"a deal needs {key!r}", deal=i)
@@ -160,7 +164,7 @@ def from_json(data: Any) -> Record:
         if not isinstance(actions_data, list):
             raise RecordError("actions must be a list", deal=i)
         actions = [_canonical_action(a, i, j) for j, a in enumerate(actions_data)]
-        deals.append(DealRecord(hands, rest, actions))
+        deals.append(DealRecord(hands, rest, actions, {k: v for k, v in d.items() if k not in _DEAL_KEYS}))
     extra = {k: v for k, v in data.items() if k not in _TOP_KEYS}
     return Record(game=game, options=dict(options), players=players, first=first, deals=deals,
                   extra=extra)
@@ -205,6 +209,10 @@ def dumps(record: Record) -> str:
             lines.append("      ]")
         else:
             lines.append('      "actions": []')
+        for k, v in d.items():
+            if k not in _DEAL_KEYS:
+                lines[-1] += ","
+                lines.append(f"      {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}")
         lines.append("    }" + ("," if i < len(data["deals"]) - 1 else ""))
     lines.append("  ]")
     lines.append("}")

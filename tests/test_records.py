@@ -64,3 +64,30 @@ def test_every_good_record_has_an_expected_result():
         assert p.with_name(p.stem + ".expected.json").exists(), p
     for p in BAD:
         assert p.with_name(p.stem + ".error.json").exists(), p
+
+
+@pytest.mark.parametrize("path", [p for p in GOOD if p.parent.name in ("meitora", "unsun")][:4],
+                         ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_keys_another_program_adds_are_kept_and_change_nothing(path, tmp_path, capsys):
+    """Keys this version does not know — at the top (a date) or in a deal (Meitora's dealer,
+    which its rules say may be left out of records, so may be written; a comment) — are
+    metadata: the replay is the same, and reading then writing the record keeps them."""
+    from kirifuda.record import dumps, loads
+
+    data = json.loads(path.read_text())
+    data["date"] = "2026-11-22"
+    for i, deal in enumerate(data["deals"]):
+        deal["dealer"] = i % 4
+        deal["comment"] = "第1局" if i == 0 else None
+    marked = tmp_path / "marked.json"
+    marked.write_text(json.dumps(data, ensure_ascii=False))
+    outs = []
+    for p in (path, marked):
+        assert main(["replay", str(p), "--json"]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0] == outs[1]
+    again = json.loads(dumps(loads(marked.read_text())))
+    assert again["date"] == "2026-11-22"
+    assert [(d["dealer"], d["comment"]) for d in again["deals"]] == [
+        (i % 4, "第1局" if i == 0 else None) for i in range(len(data["deals"]))]
+    assert loads(dumps(loads(marked.read_text()))) == loads(marked.read_text())
