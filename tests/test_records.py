@@ -91,3 +91,14 @@ def test_keys_another_program_adds_are_kept_and_change_nothing(path, tmp_path, c
     assert [(d["dealer"], d["comment"]) for d in again["deals"]] == [
         (i % 4, "第1局" if i == 0 else None) for i in range(len(data["deals"]))]
     assert loads(dumps(loads(marked.read_text()))) == loads(marked.read_text())
+
+
+@pytest.mark.parametrize("path,shown", [
+    ("meitora/first-bidder-set-left-jack-half-point.json", ("Joker (asks ♥)", "ジョーカー (請求 ♥)")),
+    ("napoleon/four-joker-redeclare.json", ("3♠ (calls the joker)", "♠3 (ジョーカー請求)")),
+])
+def test_the_readable_account_shows_a_joker_leads_request_and_a_call(path, shown, capsys):
+    """A trick's lead is shown with what it asks: the joker's named suit, ♠3's call."""
+    for lang, text in zip(("en", "ja"), shown):
+        assert main(["replay", str(HERE / path), "--lang", lang]) == 0
+        assert text in capsys.readouterr().out

@@ -35,8 +35,15 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
         if others:
             lines.append("  " + "; ".join(
                 f"{seat_name(a['seat'], lang, names=names)} {_action_label(a, info, lang)}" for a in others))
+        plays = [a for a in deal.actions if "play" in a]
+        at = 0
         for k, trick in enumerate(result["tricks"], 1):
-            cards = " ".join(format_card(parse_card(c), lang) for c in trick["cards"])
+            shown = [format_card(parse_card(c), lang) for c in trick["cards"]]
+            lead = plays[at] if at < len(plays) else None
+            if lead is not None and parse_card(lead["play"]) == parse_card(trick["cards"][0]):
+                shown[0] = _action_label(lead, info, lang)  # a joker lead's request, a ♠3 call
+            at += len(trick["cards"])
+            cards = " ".join(shown)
             lines.append(f"  {k:2d}. {seat_name(trick['leader'], lang, names=names)} → {cards}"
                          f"  ⇒ {seat_name(trick['winner'], lang, names=names)}")
         extras = ", ".join(f"{field_label(k, lang, info.id)} {_plain(v)}" for k, v in result.items()
