@@ -546,6 +546,10 @@ class KakeyaState(GameState):
             if self._phase is Phase.LEADER and isinstance(action, ChooseLeader):
                 raise IllegalActionError(seat, action, f"the leader is chosen by the leading pair's "
                                          f"lower seat, seat {to_act}")
+        if to_act is not None and seat is not None and seat != to_act and self._phase in (Phase.TRUMP, Phase.LEADER):
+            first = ("the trump decision of the dealing pair's lower seat" if self._phase is Phase.TRUMP
+                     else "the choice of the leader by the leading pair's lower seat")
+            raise IllegalActionError(seat, action, f"it is seat {to_act}'s turn, not seat {seat}'s: {first} comes first")
         super().check(action, seat)
 
     # -- applying ------------------------------------------------------------------------

@@ -233,6 +233,22 @@ def test_no_card_before_the_trump_and_the_leader():
         s.apply(Play(card), seat=1)
 
 
+def test_a_card_from_another_seat_before_the_decisions_names_the_decision_due():
+    """A record that leaves out the trump decision and starts playing is told which decision
+    comes first, not only whose turn it is; the state is unchanged."""
+    s = KakeyaState()
+    s.deal_random(random.Random(4))
+    card = s.hand(0)[0]
+    before = s.summary()
+    with pytest.raises(IllegalActionError, match="seat 1's turn, not seat 0's: the trump decision"):
+        s.apply(Play(card), seat=0)
+    assert s.summary() == before and s.phase is Phase.TRUMP
+    s.apply(ChooseTrump(None), seat=1)
+    with pytest.raises(IllegalActionError, match="seat 0's turn, not seat 1's: the choice of the leader"):
+        s.apply(Play(s.hand(1)[0]), seat=1)
+    assert s.phase is Phase.LEADER
+
+
 def test_loser_deals_and_winner_leads_next_game_with_four_players():
     for seed in range(6):
         info = GAMES["kakeya"]
