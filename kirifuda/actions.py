@@ -35,7 +35,7 @@ def _parse_bid_text(text: object, what: str) -> tuple[int, str]:
     if not isinstance(text, str) or len(text) < 2:
         raise InvalidActionError(f"{what} must be a count then a strain, e.g. '7H': got {text!r}")
     count_text, strain = text[:-1], text[-1].upper()
-    if not count_text.isdigit() or strain not in "SHDCN":
+    if not (text.isascii() and count_text.isdigit()) or strain not in "SHDCN":  # '²'.isdigit(), yet int('²') fails
         raise InvalidActionError(f"{what} must be a count then a strain (S H D C N), e.g. '7H': got {text!r}")
     return int(count_text), strain
 

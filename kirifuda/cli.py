@@ -94,6 +94,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print(f"{game_id:10s} solver, full deal{budget}: median {fig['full_deal_ms_median']:.2f} ms,"
               f" p90 {fig['full_deal_ms_p90']:.2f} ms, max {fig['full_deal_ms_max']:.2f} ms over {fig['deals']} deals"
               f" ({fig['core']} core)")
+        if "every_card_ms_median" in fig:
+            print(f"{'':10s} every first lead's value: median {fig['every_card_ms_median']:.2f} ms")
         for left, f in fig.get("by_tricks_left", {}).items():
             print(f"{'':10s} {left} tricks left ({f['exact']} of {f['positions']} exact): median {f['ms_median']:.2f} ms,"
                   f" p90 {f['ms_p90']:.2f} ms, max {f['ms_max']:.2f} ms")

@@ -119,7 +119,7 @@ def from_json(data: Any) -> Record:
     if data.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, got {data.get('format')!r}")
     game = data.get("game")
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:  # not a list or an object: unhashable
         raise RecordError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
     info = GAMES[game]
     options = data.get("options", {})

@@ -286,3 +286,32 @@ def test_a_view_without_options_in_a_called_trick() -> None:
         if checked >= 3:
             return
     raise AssertionError("too few called tricks")
+
+
+def test_a_card_decision_stops_sampling_once_its_node_budget_is_spent() -> None:
+    """``decision_nodes`` caps a whole card play: once the samples so far have searched that
+    many nodes no further deal is sampled (0: no cap, every sample drawn)."""
+    import dataclasses
+
+    from kirifuda.bots.search import LEVELS
+    from kirifuda.bots.search_napoleon import NapoleonSearch
+
+    state = NapoleonState(NapoleonOptions(), first=0)
+    state.deal_random(random.Random(3))
+    heuristic = make_bot("heuristic", "napoleon")
+    rng = random.Random(3)
+    while state.phase is not Phase.PLAY or len(state.legal_actions()) < 3:
+        state.apply(heuristic.choose(state.view(state.to_act), rng))
+    seat = state.to_act
+    assert seat is not None
+    drawn = {}
+    for cap in (0, 1):
+        bot = NapoleonSearch(LEVELS["normal"])
+        bot.budget = dataclasses.replace(BUDGETS["normal"], decision_nodes=cap)
+        bot.observe(state.view(seat))
+        calls = []
+        sample = bot._world
+        bot._world = lambda view, rng: calls.append(1) or sample(view, rng)  # type: ignore[method-assign]
+        assert bot.choose(state.view(seat), random.Random(0)) in state.legal_actions()
+        drawn[cap] = len(calls)
+    assert drawn == {0: BUDGETS["normal"].play_samples, 1: 1}

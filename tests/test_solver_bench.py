@@ -17,6 +17,7 @@ def test_bench_json_has_solver_and_decision_figures(capsys: pytest.CaptureFixtur
     out = json.loads(capsys.readouterr().out)
     fig = out["solver"]["meitora"]
     assert fig["deals"] == 3 and 0 < fig["full_deal_ms_median"] <= fig["full_deal_ms_max"]
+    assert fig["every_card_ms_median"] > 0
     assert out["decision"]["meitora"]["p95_s"] > 0
 
 

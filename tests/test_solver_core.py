@@ -137,6 +137,55 @@ def test_the_squeezed_table_key_is_the_same_with_and_without_bmi2() -> None:
     assert runs[0].count("(") == 40
 
 
+def test_a_clang_build_gives_the_same_nodes_and_values(tmp_path: object) -> None:
+    """Where the compiler is clang (macOS's ``pip install``), the core must still build, with
+    the portable search only (the BMI2 pass is GCC's), and search node for node as the
+    installed build does; Meitora's game core must build too.  Skipped where clang is missing
+    (``.ci/run`` installs it)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import sysconfig
+    from pathlib import Path
+
+    clang = shutil.which("clang")
+    if clang is None:
+        pytest.skip("clang is not installed")
+    root = Path(__file__).resolve().parent.parent
+    out = Path(str(tmp_path))
+    include = sysconfig.get_paths()["include"]
+    for src, name in (("kirifuda/solver/_csolver.c", "cs_clang.so"), ("kirifuda/games/_meitora_core.c", "mc_clang.so")):
+        built = subprocess.run([clang, "-O3", "-shared", "-fPIC", "-Wall", "-Werror", "-Wno-unused-function",
+                                f"-I{include}", str(root / src), "-o", str(out / name)],
+                               capture_output=True, text=True)
+        assert built.returncode == 0, built.stderr
+    swap = ("import importlib.util\n"
+            "from kirifuda.solver import _core\n"
+            f"spec = importlib.util.spec_from_file_location('_csolver', {str(out / 'cs_clang.so')!r})\n"
+            "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); _core.csolver = m\n")
+    runs = [subprocess.run([sys.executable, "-c", pre + _NODES_SCRIPT], capture_output=True, text=True, check=True,
+                           env={**os.environ, "KIRIFUDA_SOLVER_NO_BMI2": "1"}).stdout
+            for pre in ("", swap)]
+    assert runs[0] == runs[1]
+    assert runs[0].count("(") == 40
+
+
+@pytest.mark.parametrize("backend", ["c", "python"])
+def test_solve_moves_adds_its_nodes_to_a_work_count(backend: str) -> None:
+    """A bot budgets a decision's work over many solves: each ``solve_moves`` adds the nodes it
+    searched (the same every time for the same position), with either core."""
+    from kirifuda.solver import Work, solve_moves
+
+    hands, trump, leader, maxside = random_ending(7, 4)
+    work = Work()
+    first = solve_moves(plain_rules(trump), hands, leader, (), 0, maxside, backend, work=work)
+    once = work.nodes
+    assert once > len(first)
+    assert solve_moves(plain_rules(trump), hands, leader, (), 0, maxside, backend, work=work) == first
+    assert work.nodes == 2 * once
+
+
 def test_threads_solve_at_once_with_the_same_results() -> None:
     """The C core searches without the GIL, each solve with a table of its own: four threads
     solving at once find what one thread finds, node for node (a shared table would not)."""

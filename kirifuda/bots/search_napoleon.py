@@ -49,6 +49,7 @@ from ..cards import CARDS, JOKER_ID, Card
 from ..game import GameState, View
 from ..games.napoleon import (FACE_MASK, S3, SA, NapoleonState, NapoleonView, Phase, deal_points,
                               napoleon_army_wins)
+from ..solver import Work
 from ..solver.napoleon import NapoleonPosition, army_seats
 from ..solver.rules import CALLED
 from .napoleon_heuristic import NapoleonHeuristicBot, power
@@ -82,15 +83,19 @@ class Budget:
     discard_candidates: int
     nodes: int
     """Search nodes per solve (the middle of the proved bounds where it runs out)."""
+    decision_nodes: int
+    """Search nodes over a whole card play: once spent, no further sample is drawn (it caps the
+    rare decisions whose every sample is costly, where the joker's named leads widen the tree);
+    0: no cap."""
 
 
 BUDGETS: dict[str, Budget] = {
     "easy": Budget(play_samples=4, ahead=2, exact=4, bid_samples=3, adjutant_candidates=2,
-                   discard_candidates=3, nodes=50_000),
+                   discard_candidates=3, nodes=50_000, decision_nodes=1_000_000),
     "normal": Budget(play_samples=16, ahead=2, exact=5, bid_samples=8, adjutant_candidates=3,
-                     discard_candidates=6, nodes=200_000),
+                     discard_candidates=6, nodes=200_000, decision_nodes=4_000_000),
     "strong": Budget(play_samples=32, ahead=3, exact=6, bid_samples=16, adjutant_candidates=4,
-                     discard_candidates=10, nodes=1_000_000),
+                     discard_candidates=10, nodes=1_000_000, decision_nodes=40_000_000),
 }
 
 
@@ -298,14 +303,17 @@ class NapoleonSearch:
         horizon = horizon_for(len(view.hand), self.budget)
         taken = [len(t) for t in view.face_cards_taken]
         totals: dict[tuple[int, int], float] = {}
+        work = Work()
         for _ in range(self.budget.play_samples):
+            if self.budget.decision_nodes and work.nodes >= self.budget.decision_nodes:
+                break
             hands, army = self._world(view, rng)
             pos = NapoleonPosition(trump, tuple(hands), leader, cards, led, army, first=view.tricks_played == 0,
                                    joker=self.memory.joker, yoromeki=view.yoromeki,
                                    first_trick_plain=view.first_trick_plain, horizon=horizon)
             so_far = sum(taken[s] for s in range(view.players) if army >> s & 1)
             solo = army == 1 << nap
-            for k, v in _with_call(pos.move_values(self.budget.nodes)).items():
+            for k, v in _with_call(pos.move_values(self.budget.nodes, work=work)).items():
                 u = utility(view.players, contract.count, me, nap, army, solo, so_far + v, horizon == 0,
                             bool(view.options.get("strategy_b", True)))
                 totals[k] = totals.get(k, 0.0) + u
@@ -475,7 +483,7 @@ def _with_call(values: dict[tuple[int, int], float]) -> dict[tuple[int, int], fl
 
 
 ORACLE_BUDGET = Budget(play_samples=1, ahead=3, exact=6, bid_samples=1, adjutant_candidates=4,
-                       discard_candidates=10, nodes=1_000_000)
+                       discard_candidates=10, nodes=1_000_000, decision_nodes=0)
 
 
 class NapoleonOracle:

@@ -689,6 +689,9 @@ class NapoleonState(GameState):
             return (f"{action.text} is not stronger than the highest declaration {self._bids[self._high].text}"
                     " (a higher count, or at the same count ♠ > ♥ > ♦ > ♣)")
         if isinstance(action, Adjutant):
+            if phase is Phase.BIDDING:
+                return ("the bidding is not over: it ends when all players have passed in succession,"
+                        " the highest bidder too; then Napoleon names the adjutant's card")
             if phase is not Phase.ADJUTANT:
                 return "Napoleon names the adjutant's card right after the bidding"
             return f"{action.card.code} is not in this game's deck (the joker is used only with joker=true)"

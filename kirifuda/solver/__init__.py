@@ -22,10 +22,20 @@ from . import _core
 from ._pysolver import PySolver
 from .rules import NO_SUIT, TrickRules
 
-__all__ = ["TrickRules", "NO_SUIT", "solve", "solve_bounds", "solve_moves", "has_c_core", "Backend"]
+__all__ = ["TrickRules", "NO_SUIT", "solve", "solve_bounds", "solve_moves", "has_c_core", "Backend", "Work"]
 
 Backend = str
 INF = 1 << 20
+
+
+class Work:
+    """A running count of search nodes, for callers that budget work over many solves (a bot's
+    whole decision): :func:`solve_moves` adds what it spends to ``nodes``."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self) -> None:
+        self.nodes = 0
 
 
 def has_c_core() -> bool:
@@ -60,11 +70,19 @@ def solve_bounds(rules: TrickRules, hands: Sequence[int], leader: int, trick: Se
         lo, hi, _ = _core.csolver.solve(rules.compiled(), list(hands), leader, list(trick),  # type: ignore[union-attr]
                                         led if trick else 0, maxside, guess, max_nodes)
         return int(lo), int(hi)
+    lo, hi, _ = _py_bounds(rules, hands, leader, trick, led, maxside, max_nodes)
+    return lo, hi
+
+
+def _py_bounds(rules: TrickRules, hands: Sequence[int], leader: int, trick: Sequence[int], led: int,
+               maxside: int, max_nodes: int) -> tuple[int, int, int]:
+    """:func:`solve_bounds` in the Python core, and the nodes it searched."""
+    solver = PySolver(rules, list(hands), maxside, max_nodes)
     if not max_nodes:
-        v = PySolver(rules, list(hands), maxside).value(leader, list(trick), led, -1, INF)
-        return v, v
-    return PySolver(rules, list(hands), maxside, max_nodes).bounds(leader, list(trick), led,
-                                                                   _upper(rules, hands, trick))
+        v = solver.value(leader, list(trick), led, -1, INF)
+        return v, v, solver.nodes
+    lo, hi = solver.bounds(leader, list(trick), led, _upper(rules, hands, trick))
+    return lo, hi, solver.nodes
 
 
 def _upper(rules: TrickRules, hands: Sequence[int], trick: Sequence[int]) -> int:
@@ -75,20 +93,22 @@ def _upper(rules: TrickRules, hands: Sequence[int], trick: Sequence[int]) -> int
 
 def solve_moves(rules: TrickRules, hands: Sequence[int], leader: int, trick: Sequence[int], led: int,
                 maxside: int, backend: str | None = None, guess: int = -1,
-                max_nodes: int = 0) -> dict[tuple[int, int], float]:
+                max_nodes: int = 0, work: Work | None = None) -> dict[tuple[int, int], float]:
     """The exact value after each legal choice of the player to move: ``{(card, led): value}``
     where ``led`` is the led suit the choice sets (a multi-lead card has one entry per choice;
     on a follow it is the trick's led suit).  Equivalent cards get their representative's value.
     ``max_nodes``: a budget of search nodes per choice; a choice whose search ran out gets the
-    middle of its bounds."""
+    middle of its bounds.  ``work``: the nodes searched are added to it."""
     r = rules
     seat = (leader + len(trick)) % r.num_players
     legal = r.legal_mask(hands[seat], len(trick), led)
     rep = r.merged(list(hands), seat, legal, list(trick), r.first_trick)
     values: dict[tuple[int, int], float] = {}
     if _backend(backend) == "c":
-        res, _ = _core.csolver.solve_moves(r.compiled(), list(hands), leader, list(trick),  # type: ignore[union-attr]
-                                           led if trick else 0, maxside, guess, max_nodes)
+        res, nodes = _core.csolver.solve_moves(r.compiled(), list(hands), leader, list(trick),  # type: ignore[union-attr]
+                                               led if trick else 0, maxside, guess, max_nodes)
+        if work is not None:
+            work.nodes += int(nodes)
         for c, ld, lo, hi in res:
             values[(c, ld)] = lo if lo == hi else (lo + hi) / 2
     else:
@@ -100,10 +120,11 @@ def solve_moves(rules: TrickRules, hands: Sequence[int], leader: int, trick: Seq
             if len(t2) == r.num_players:
                 winner = (leader + r.winner(t2, ld, r.first_trick)) % r.num_players
                 w = (r.trick_base + sum(r.points[x] for x in t2)) if maxside >> winner & 1 else 0
-                lo, hi = solve_bounds(r.after_first(), h2, winner, [], NO_SUIT, maxside, "python", -1,
-                                      max_nodes)
+                lo, hi, nodes = _py_bounds(r.after_first(), h2, winner, [], NO_SUIT, maxside, max_nodes)
             else:
-                lo, hi = solve_bounds(r, h2, leader, t2, ld, maxside, "python", -1, max_nodes)
+                lo, hi, nodes = _py_bounds(r, h2, leader, t2, ld, maxside, max_nodes)
+            if work is not None:
+                work.nodes += nodes
             values[(c, ld)] = w + (lo if lo == hi else (lo + hi) / 2)
     out: dict[tuple[int, int], float] = dict(values)
     for c, head in rep.items():

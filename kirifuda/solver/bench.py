@@ -64,18 +64,24 @@ def _summary(times: list[float]) -> dict[str, float]:
 
 def bench_meitora(n: int = 200, seed: int = 0, backend: str | None = None) -> dict[str, Any]:
     """Solve ``n`` full Meitora deals (all 10 tricks, every hand open), exactly, as
-    ``MeitoraPosition.value()`` does with no guess (the search starts from its own estimate)."""
+    ``MeitoraPosition.value()`` does with no guess (the search starts from its own estimate);
+    and again for the value of every first lead (``every_card_ms_median``:
+    ``MeitoraPosition.move_values()``, the work of DDS's default mode)."""
     from . import has_c_core
     from .meitora import position_of
 
     states = meitora_first_trick_states(n, seed)
-    times = []
+    times, every = [], []
     for s in states:
         pos = position_of(s)
         t0 = time.process_time()
         pos.value(backend)
         times.append(time.process_time() - t0)
+        t0 = time.process_time()
+        pos.move_values(backend)
+        every.append(time.process_time() - t0)
     out: dict[str, Any] = dict(_summary(times))
+    out["every_card_ms_median"] = round(statistics.median(every) * 1e3, 3)
     out["core"] = backend or ("c" if has_c_core() else "python")
     return out
 

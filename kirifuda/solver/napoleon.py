@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from ..cards import JOKER_ID
 from ..games.napoleon import FACE_MASK, HQ, S3, SA, SK, NapoleonState, Phase
-from . import solve_bounds, solve_moves
+from . import Work, solve_bounds, solve_moves
 from .rules import CALLED, NCARD, TrickRules
 
 __all__ = ["napoleon_rules", "horizon_power", "NapoleonPosition", "position_of", "army_seats"]
@@ -153,11 +153,11 @@ class NapoleonPosition:
                               self.maxside, None, guess, max_nodes)
         return lo if lo == hi else (lo + hi) / 2
 
-    def move_values(self, max_nodes: int = 0, guess: int = -1) -> dict[tuple[int, int], float]:
+    def move_values(self, max_nodes: int = 0, guess: int = -1, work: Work | None = None) -> dict[tuple[int, int], float]:
         """``{(card, led): value}``: the led suit a joker lead names (``CALLED``: ♠3 led calling
-        the joker); else the trick's."""
+        the joker); else the trick's.  ``work``: the nodes searched are added to it."""
         return solve_moves(self.rules, self.hands, self.leader, self.trick, self.led if self.trick else 4,
-                           self.maxside, None, guess, max_nodes)
+                           self.maxside, None, guess, max_nodes, work)
 
 
 _SUIT_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3}

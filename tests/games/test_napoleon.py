@@ -835,9 +835,11 @@ def _check_deal_results(s: NapoleonState) -> None:
 
 @settings(max_examples=24, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), config=st.sampled_from(CONFIGS),
-       bots=st.sampled_from(["random", "heuristic"]))
-def test_random_matches_keep_the_invariants(seed, config, bots):
-    s = NapoleonState(NapoleonOptions(deals=2, **config))
+       bots=st.sampled_from(["random", "heuristic"]),
+       rules=st.fixed_dictionaries({k: st.booleans() for k in
+                                    ("yoromeki", "first_trick_plain", "strategy_b", "redeclare")}))
+def test_random_matches_keep_the_invariants(seed, config, bots, rules):
+    s = NapoleonState(NapoleonOptions(deals=2, **config, **rules))
     rng = random.Random(seed)
     bot = make_bot(bots, "napoleon")
     while not s.is_over:
@@ -924,3 +926,97 @@ def test_a_copy_has_every_slot_equal_and_independent():
         assert getattr(twin, name) == getattr(s, name), name
     twin.apply(twin.legal_actions()[0])
     assert len(s._trick) == 1 and len(twin._trick) == 2
+
+
+# ---------------------------------------------------------------------------------------
+# audit: points of the spec with no test before
+
+
+def _sweep_redeclared(redeclare: str, answers: Sequence[bool], **opts: Any) -> NapoleonState:
+    """The five-player sweep of ``_sweep`` (seat 0 takes all ten tricks and all 20 face cards,
+    the adjutant ♥A with seat 2), declared 11♠ and then re-declared as given, answered in turn."""
+    fixed: dict[int, Sequence[str]] = {0: NAP5, 1: ["2S"], 2: ["3S"], 3: ["4S"], 4: ["5S"]}
+    s = dealt(fixed=fixed, middle=["2H", "3H"], deals=1, **opts)
+    s.apply(Bid(11, "S"))
+    for _ in range(5):
+        s.apply(PASS)
+    s.apply(Adjutant(c("AH")))
+    s.apply(Discard((c("2H"), c("3H"))))
+    s.apply(Redeclare(int(redeclare[:-1]), redeclare[-1]))
+    for ok in answers:
+        s.apply(Approve(ok))
+    assert s.phase is Phase.PLAY
+    for x in NAP5:
+        s.apply(P(x))
+        for _ in range(4):
+            s.apply(s.legal_actions()[0])
+    return s
+
+
+def test_an_approved_redeclaration_is_the_count_scored():
+    # spec §4/§8: an approved re-declaration replaces the old one for the scoring (k = 15 - 10)
+    d = _sweep_redeclared("15S", [True] * 4, strategy_b=False).summary()["deals"][0]
+    assert d["contract"] == "15S" and d["declared"] == "11S" and d["napoleon_wins"] is True
+    assert d["adjutant"] == 2 and d["score"] == [10, -5, 5, -5, -5]
+
+
+def test_an_approved_redeclaration_of_twenty_makes_the_sweep_napoleons_win():
+    # spec §7: strategy B looks at the declaration in force (20 after the approval)
+    d = _sweep_redeclared("20S", [True] * 4).summary()["deals"][0]
+    assert d["contract"] == "20S" and d["napoleon_wins"] is True
+    assert d["score"] == [20, -10, 10, -10, -10]
+
+
+def test_a_rejected_redeclaration_leaves_the_old_count_for_the_result_and_the_score():
+    d = _sweep_redeclared("20S", [True, False]).summary()["deals"][0]
+    assert d["contract"] == "11S" and d["napoleon_wins"] is False  # strategy B at 11
+    assert d["score"] == [-2, 1, -1, 1, 1]
+
+
+@pytest.mark.parametrize("answers, winner", [([True] * 4, 1), ([False], 2)])
+def test_the_trump_of_an_approved_redeclaration_rules_the_tricks(answers, winner):
+    # 11♠ re-declared as 12♥: with the approval ♥2 trumps the trick, without it ♠K does
+    fixed = {0: ["2D"], 1: ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "2C"],
+             2: ["KS", "QS", "TS", "9S", "8S", "7S", "3C", "4C", "5C", "6C"], 3: ["3D"], 4: ["4D"]}
+    s = dealt(fixed=fixed, middle=["7C", "8C"])
+    s.apply(Bid(11, "S"))
+    for _ in range(5):
+        s.apply(PASS)
+    s.apply(Adjutant(c("AC")))
+    s.apply(Discard((c("7C"), c("8C"))))
+    s.apply(Redeclare(12, "H"))
+    for ok in answers:
+        s.apply(Approve(ok))
+    assert play_trick(s, "2D", "2H", "KS", "3D", "4D") == winner
+
+
+def test_a_redeclaration_needs_a_higher_count_not_only_a_stronger_suit():
+    s = _at_redeclare()  # 13♠ declared
+    for strain in "SHDC":
+        assert not s.is_legal(Redeclare(13, strain))
+        assert s.is_legal(Redeclare(14, strain))
+    assert not s.is_legal(Redeclare(21, "S"))
+
+
+@pytest.mark.parametrize("request_, plays, winner", [("H", ("3H", "AH", "JS", "JH"), 2),
+                                                     ("D", ("3H", "2D", "JS", "AD"), 4)])
+def test_a_joker_lead_makes_its_named_suit_the_led_suit_of_the_first_trick_ace(request_, plays, winner):
+    # spec §5/§6: the named suit is the led suit, so in the first trick its ace beats the main jack
+    hands = [["JK", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC"],
+             ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JC", "QC"],
+             ["AH", "2H", "KH", "QH", "KC", "AC", "2D", "3D", "4D", "5D"],
+             ["JS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"],
+             ["JH", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"]]
+    s = new_state(joker=True)
+    s.deal(hands, ["QS", "KS", "AS"])
+    to_play(s, bid="11S", adjutant="AC")
+    s.apply(Play(JOKER, request=request_))
+    for x in plays:
+        s.apply(P(x))
+    assert s.tricks[-1][1] == winner
+    assert trick_winner(ids("JK", *plays), "SHDC".index(request_), S, first=False) == 3  # later: the main jack
+
+
+def test_the_joker_is_not_a_face_card_and_ten_is():
+    assert FACE_MASK.bit_count() == 20 and not FACE_MASK >> JOKER.id & 1
+    assert all(FACE_MASK >> c(f"{r}{s}").id & 1 for r in "TJQKA" for s in "SHDC")

@@ -285,6 +285,58 @@ def test_the_table_shows_the_last_player_in_both_languages():
     assert "Last trick (Last player Seat 0)" in en and "⇒ Seat 1" in en
 
 
+def _play_out_the_deal(s: UnsunState) -> None:
+    deal = s.deal_number
+    while s.deal_number == deal and not s.is_over:
+        s.apply(s.legal_actions()[0], s.to_act)
+
+
+def test_later_deals_the_clubs_jack_holder_else_that_deals_dealer_is_the_first_last_player():
+    # a match of four deals dealt by seats 2, 3, 0, 1 (the next seat deals each time)
+    s = UnsunState(UnsunOptions(deals=4), first=2)
+    hands, rest = build_deal(4, {}, indicator="2H", tenka=0)
+    s.deal(hands, rest)
+    assert s.dealer == 2 and s.last_player == 0 and s.to_act == 1
+    _play_out_the_deal(s)
+    # deal 2: ♣J left over: the last player is this deal's dealer (seat 3), not deal 1's
+    hands, rest = build_deal(4, {}, indicator="5S", tenka=None)
+    s.deal(hands, rest)
+    assert s.dealer == 3 and s.view(None).dealer == 3 and s.view(1).dealer == 3
+    assert s.last_player == 3 and s.view(None).last_player == 3 and s.to_act == 0
+    _play_out_the_deal(s)
+    # deal 3: ♣J is the indicator: the dealer (seat 0) is the last player
+    hands, rest = build_deal(4, {}, indicator="JC")
+    s.deal(hands, rest)
+    assert s.dealer == 0 and s.last_player == 0 and s.to_act == 1
+    _play_out_the_deal(s)
+    # deal 4: ♣J held (by seat 3): its holder is the last player whoever deals (seat 1)
+    hands, rest = build_deal(4, {}, indicator="9D", tenka=3)
+    s.deal(hands, rest)
+    assert s.dealer == 1 and s.last_player == 3 and s.to_act == 0
+    _play_out_the_deal(s)
+    deals = s.summary()["deals"]
+    assert [d["dealer"] for d in deals] == [2, 3, 0, 1]
+    assert [d["tricks"][0]["leader"] for d in deals] == [1, 0, 1, 0]
+    assert [d["tricks"][0]["last_player"] for d in deals] == [0, 3, 0, 3]
+    assert s.is_over
+
+
+def test_the_last_trick_is_shown_until_the_next_card_is_played():
+    hands, rest = build_deal(4, {1: ["5S", "9C"], 2: ["3H", "8S"], 3: ["AS", "6C"], 0: ["KS", "2D"]},
+                             indicator="2H")
+    s = UnsunState(UnsunOptions(), first=0)
+    s.deal(hands, rest)
+    for c in ["5S", "3H", "AS", "KS"]:
+        s.apply(Play(parse_card(c)), s.to_act)
+    v = s.view(3)
+    assert v.trick == () and v.last_trick is not None and v.last_trick_winner == 2
+    s.apply(Play(parse_card("8S")), 2)  # the winner starts the next trick
+    v = s.view(3)
+    assert v.trick == ((2, parse_card("8S")),)
+    assert v.last_trick is None and v.last_trick_winner is None and v.last_trick_last_player is None
+    assert len(v.tricks) == 1 and v.tricks[0][1] == 2  # the won trick stays public
+
+
 def test_no_must_follow_every_card_in_hand_is_legal():
     s = UnsunState(UnsunOptions())
     s.deal_random(random.Random(5))
@@ -491,6 +543,13 @@ def test_options_defaults_and_errors():
             info.options(bad)
     with pytest.raises(OptionError, match="deals"):
         UnsunOptions(deals=0)
+    # the options object itself refuses bad values (not only the JSON reader), naming the option
+    for kwargs, name in (({"players": 6}, "players"), ({"players": True}, "players"),
+                         ({"reflip_face_card": 1}, "reflip_face_card"),
+                         ({"all_trumps_face_down": "yes"}, "all_trumps_face_down"),
+                         ({"deals": 2.0}, "deals")):
+        with pytest.raises(OptionError, match=name):
+            UnsunOptions(**kwargs)
     with pytest.raises(OptionError, match="first"):
         UnsunState(UnsunOptions(players=3), first=3)
 
@@ -503,6 +562,44 @@ def test_options_written_to_records_name_the_number_of_deals():
 
 # ------------------------------------------------------------------------------------------
 # Refused actions
+
+
+def _whole_state(s: UnsunState) -> str:
+    """Everything a state holds, hidden cards included, as text."""
+    n = s.num_players
+    return json.dumps({
+        "summary": s.summary(), "record": s.record_deals(), "to_act": s.to_act,
+        "phase": s.phase.value, "deal": s.deal_number, "dealer": s.dealer,
+        "hands": [[c.code for c in s.hand(p)] for p in range(n)],
+        "trick": [c.code for c in s.current_trick.cards], "legal": [a.to_json() for a in s.legal_actions()],
+        "views": [s.view(p).to_json() for p in [*range(n), None]],
+    })
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_a_copy_and_its_original_are_independent(n):
+    s = UnsunState(UnsunOptions(players=n, deals=2), first=1)
+    rng = random.Random(n)
+    s.deal_random(rng)
+    for _ in range(n * 3 + 1):  # inside a trick, after some tricks
+        s.apply(rng.choice(s.legal_actions()))
+    before = _whole_state(s)
+    twin = s.copy()
+    assert _whole_state(twin) == before
+    while not twin.is_over:  # the copy plays on, through the next deal to the match's end
+        if twin.needs_deal:
+            twin.deal_random(rng)
+        else:
+            twin.apply(rng.choice(twin.legal_actions()))
+    assert _whole_state(s) == before
+    # and the other way round: the original plays on, the copy taken before is unchanged
+    twin = s.copy()
+    twin_before = _whole_state(twin)
+    _play_out_the_deal(s)
+    assert s.needs_deal and _whole_state(twin) == twin_before
+    s.deal_random(rng)
+    s.apply(s.legal_actions()[0])
+    assert _whole_state(twin) == twin_before
 
 
 def test_refused_actions_name_the_rule_and_change_nothing():
@@ -690,6 +787,14 @@ def _check_match(n: int, seed: int, options: dict) -> None:
                 assert state.starting_player == t["winner"]
                 assert state.last_player == (t["winner"] - 1) % n
     summary = state.summary()
+    # each deal: the next seat deals; the ♣J holder (else that deal's dealer) is the first
+    # last player, and the seat after them starts
+    dealt = records.from_state(state).deals
+    for k, (d, rec) in enumerate(zip(summary["deals"], dealt)):
+        assert d["dealer"] == (state.first + k) % n
+        holders = [p for p in range(n) if "JC" in rec.hands[p]]
+        last = holders[0] if holders else d["dealer"]
+        assert d["tricks"][0]["last_player"] == last and d["tricks"][0]["leader"] == (last + 1) % n
     # tricks per deal add up
     for d in summary["deals"]:
         assert d["outcome"] == "played"

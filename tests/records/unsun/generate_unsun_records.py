@@ -1,4 +1,4 @@
-"""How the three longer Unsun records here were made: random plays on random deals, and the
+"""How the four longer Unsun records here were made: random plays on random deals, and the
 expected replay computed by an independent reading of spec §4-§6 (no kirifuda code).
 
     python3 tests/records/unsun/generate_unsun_records.py tests/records/unsun
@@ -136,6 +136,9 @@ def main(out):
         ("five-one-deal-reflip", 5, {"players": 5, "deals": 1, "reflip_face_card": True}, 3, 1, None, 51),
         ("three-match-all-trumps-face-down", 3, {"players": 3, "deals": 2, "all_trumps_face_down": True}, 1, 2, None, 52),
         ("four-match-in-progress", 4, {}, 2, 2, (3, 2), 53),
+        # deal 2: ♣J left over, so its dealer (seat 4, the next seat after deal 1's dealer 3)
+        # is the first last player and seat 0 starts
+        ("five-match-clubs-jack-left-over-in-deal-2", 5, {"players": 5, "deals": 2}, 3, 2, None, 63),
     ]
     for name, n, opts, first, played, partial, seed in specs:
         rec, exp = make(n, opts, first, played, partial, seed)
