@@ -115,6 +115,27 @@ def test_quick_tricks_respect_a_partners_forced_joker() -> None:
         assert {pos.value(backend, guess=g) for g in (0, 1, 2)} == {1}
 
 
+def test_a_forced_joker_and_its_partners_trump_may_share_a_trick() -> None:
+    """Diamonds trump, three tricks, seat 1 on lead for seats 1 and 3: their run of top trumps,
+    the joker (seat 3, with ♦Q) and ♦J (seat 1's only diamond), counted as two sure tricks
+    because seat 3 holds two diamonds, is one where the joker's lead asks for trump
+    (``joker_lead="trump"``): seat 3 must play the joker by the second trick, and whenever it
+    leads it, ♦J falls on it.  The C core gave 3 (found against the Python core on small
+    endings); where the joker may ask for spades ♦J survives and the side takes all three."""
+    from kirifuda.solver.meitora import MeitoraPosition
+
+    def mask(*codes: str) -> int:
+        return sum(1 << parse_card(c).id for c in codes)
+
+    hands = (mask("TS", "AS", "AH"), mask("JS", "JD", "QC"), mask("TD", "AD", "JC"), mask("QD", "AC", "JK"))
+    for joker_lead, want in (("trump", 2), ("request", 3)):
+        for backend in BACKENDS:
+            pos = MeitoraPosition(strain=STRAINS.index("D"), hands=hands, leader=1, trick=(), led=4,  # type: ignore[arg-type]
+                                  declarer=1, joker_lead=joker_lead)
+            assert pos.value(backend) == want, (backend, joker_lead)
+            assert {pos.value(backend, guess=g) for g in (1, 2, 3)} == {want}
+
+
 def test_every_joker_request_has_a_value() -> None:
     """A joker lead naming a suit nobody else holds is searched once, as naming nothing, but
     every request still gets its value, the same from both cores."""

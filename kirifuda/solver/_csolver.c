@@ -536,8 +536,11 @@ static void sure_tricks(const S *s, int *sure, int *depth, const int *need) {
     /* The side's unbroken run of top cards split between two partners: theirs go to different
      * tricks, except that two share a trick when neither has another card of the suit to
      * play instead; so the run takes at least as many tricks as the side's longer holding of
-     * the suit, up to the run's length. */
-    int run_side = -1, longest[2] = {0, 0}, members[2] = {0, 0};
+     * the suit, up to the run's length.  Not where the run's top card is last-forced (the
+     * Meitora joker): its holder may have to play it with a card of the suit still in hand,
+     * onto a trick where the partner must follow with its run card (a joker led asking for
+     * trump, or the partner's only trumps; found against the Python core, now a test). */
+    int run_side = -1, longest[2] = {0, 0}, members[2] = {0, 0}, split_off = 0;
     for (int p = 0; p < np; p++) {
         int l = popc(s->hands[p] & r->suit_mask[su]);
         members[s->maxside[p]]++;
@@ -552,8 +555,8 @@ static void sure_tricks(const S *s, int *sure, int *depth, const int *need) {
         int side = s->maxside[holder];
         mine[holder]++;
         int bound = mine[holder] - seen[1 - side];
-        if (k == 0) run_side = side;
-        if (side == run_side && seen[1 - side] == 0 && members[side] == 2) {
+        if (k == 0) { run_side = side; split_off = (r->last_forced_mask >> c) & 1; }
+        if (side == run_side && seen[1 - side] == 0 && members[side] == 2 && !split_off) {
             int run = seen[side] + 1 < longest[side] ? seen[side] + 1 : longest[side];
             if (run > bound) bound = run;
         }
