@@ -8,6 +8,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kirifuda.actions import Bid, Claim, Pass, Play
 from kirifuda.cards import parse_card
@@ -113,6 +115,56 @@ def test_quick_tricks_respect_a_partners_forced_joker() -> None:
                               declarer=0)
         assert pos.value(backend) == 1, backend
         assert {pos.value(backend, guess=g) for g in (0, 1, 2)} == {1}
+
+
+def test_a_forced_joker_and_its_partners_trump_may_share_a_trick() -> None:
+    """Diamonds trump, three tricks, seat 1 on lead for seats 1 and 3: their run of top trumps,
+    the joker (seat 3, with ♦Q) and ♦J (seat 1's only diamond), counted as two sure tricks
+    because seat 3 holds two diamonds, is one where the joker's lead asks for trump
+    (``joker_lead="trump"``): seat 3 must play the joker by the second trick, and whenever it
+    leads it, ♦J falls on it.  The C core gave 3 (found against the Python core on small
+    endings); where the joker may ask for spades ♦J survives and the side takes all three."""
+    from kirifuda.solver.meitora import MeitoraPosition
+
+    def mask(*codes: str) -> int:
+        return sum(1 << parse_card(c).id for c in codes)
+
+    hands = (mask("TS", "AS", "AH"), mask("JS", "JD", "QC"), mask("TD", "AD", "JC"), mask("QD", "AC", "JK"))
+    for joker_lead, want in (("trump", 2), ("request", 3)):
+        for backend in BACKENDS:
+            pos = MeitoraPosition(strain=STRAINS.index("D"), hands=hands, leader=1, trick=(), led=4,
+                                  declarer=1, joker_lead=joker_lead)
+            assert pos.value(backend) == want, (backend, joker_lead)
+            assert {pos.value(backend, guess=g) for g in (1, 2, 3)} == {want}
+
+
+def dense_meitora_ending(seed: int, tricks: int) -> tuple[list[int], int, str, int, int]:
+    """An ending dealt from the top ``tricks``..``tricks + 2`` ranks of each suit, the joker
+    in most: runs of top cards, forced jokers and bare masters are common."""
+    rng = random.Random(seed)
+    ranks = tricks + rng.randrange(3)
+    deck = [su * 13 + 12 - k for su in range(4) for k in range(ranks)]
+    if rng.random() < 0.6:
+        deck.append(52)
+    rng.shuffle(deck)
+    hands = [sum(1 << c for c in deck[tricks * p:tricks * p + tricks]) for p in range(4)]
+    return hands, rng.randrange(5), rng.choice(("request", "trump")), rng.randrange(4), rng.choice((0b0101, 0b1010))
+
+
+@pytest.mark.skipif(not has_c_core(), reason="the C core is not built")
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 10**9), tricks=st.integers(3, 4))
+def test_c_core_equals_python_on_dense_meitora_endings(seed: int, tricks: int) -> None:
+    """The C core against the Python core (no bounds, exact table keys) on dense endings; a
+    run of 30,000 such endings found the split run of top trumps with a forced joker."""
+    from kirifuda.solver import solve
+    from kirifuda.solver.meitora import meitora_rules
+
+    hands, strain, joker_lead, leader, maxside = dense_meitora_ending(seed, tricks)
+    rules = meitora_rules(strain, joker_lead)
+    want = solve(rules, hands, leader, (), 4, maxside, "python")
+    for g in (-1, tricks):
+        assert solve(rules, hands, leader, (), 4, maxside, "c", g) == want
 
 
 def test_every_joker_request_has_a_value() -> None:

@@ -61,6 +61,47 @@ def test_c_core_equals_python_on_random_endings(seed: int, tricks: int) -> None:
     assert solve(rules, hands, leader, (), 0, maxside, "c") == want
 
 
+def test_a_second_trump_behind_the_top_takes_a_trick() -> None:
+    """Later tricks: seats 0 and 2, on lead, need all three tricks; ♠A is the leader's and ♠K
+    seat 1's, with another spade, in the seat after the ace's: seat 1 ducks the ace and ruffs
+    with the king, or takes a trick with it before the ace is played."""
+    hands = [mask("AS AH AD"), mask("KS 2S 3H"), mask("QH KH KD"), mask("4C 5C 6C")]
+    assert solve(plain_rules(0), hands, 0, (), 0, 0b0101, "python") == 2
+    for g in (-1, 2, 3):
+        assert solve(plain_rules(0), hands, 0, (), 0, 0b0101, "c", g) == 2
+
+
+def test_a_second_trump_before_the_top_may_take_nothing() -> None:
+    """Hearts trump: seat 3's ♥K J sit before seat 0's ♥A Q (seat 3 plays first in every trick
+    seat 2 leads): seats 0 and 2 take all three tricks (the rule for the king behind the ace,
+    applied here, gave seat 3's side a trick)."""
+    hands = [mask("AS QH AH"), mask("QD JC AC"), mask("QS AD KC"), mask("JS JH KH")]
+    assert solve(plain_rules(1), hands, 2, (), 0, 0b1010, "python") == 0
+    for g in (-1, 0, 1):
+        assert solve(plain_rules(1), hands, 2, (), 0, 0b1010, "c", g) == 0
+
+
+def dense_ending(seed: int, tricks: int) -> tuple[list[int], int, int, int]:
+    """An ending dealt from the top tricks + 1 ranks of each suit: most cards are masters or
+    near them, where the bounds for a side that needs every trick (later tricks) and squeezes
+    are common."""
+    rng = random.Random(seed)
+    cards = [su * 13 + 12 - k for su in range(4) for k in range(tricks + 1)]
+    rng.shuffle(cards)
+    hands = [sum(1 << c for c in cards[tricks * p:tricks * p + tricks]) for p in range(4)]
+    return hands, rng.choice((4, 4, 0, 1)), rng.randrange(4), rng.choice((0b0101, 0b1010))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9), tricks=st.integers(3, 6))
+def test_c_core_equals_python_on_dense_endings(seed: int, tricks: int) -> None:
+    hands, trump, leader, maxside = dense_ending(seed, tricks)
+    rules = plain_rules(trump)
+    want = solve(rules, hands, leader, (), 0, maxside, "python")
+    for g in (-1, tricks):
+        assert solve(rules, hands, leader, (), 0, maxside, "c", g) == want
+
+
 _NODES_SCRIPT = """
 import random, sys
 from kirifuda.solver import _core
