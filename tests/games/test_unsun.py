@@ -245,15 +245,21 @@ def test_without_the_clubs_jack_in_play_the_dealer_is_the_last_player(n):
     assert s.trump == Suit.CLUBS and s.last_player == 1
 
 
-def test_the_winner_starts_the_next_trick_and_the_seat_before_is_the_last_player():
-    # trick 1 (♥ trump, seats 1 2 3 0): seat 2 wins with a trump; trick 2: seats 2 3 0 1, the
-    # last player is seat 1, who contests the black group and takes it with the ♣9
+def _after_a_trumped_first_trick() -> UnsunState:
+    """Four players, ♥ trump, two cards each: seats 1 2 3 0 play ♠5 ♥3 ♠A ♠K, seat 2 trumps."""
     hands, rest = build_deal(4, {1: ["5S", "9C"], 2: ["3H", "8S"], 3: ["AS", "6C"], 0: ["KS", "2D"]},
                              indicator="2H")
     s = UnsunState(UnsunOptions(), first=0)
     s.deal(hands, rest)
     for c in ["5S", "3H", "AS", "KS"]:
         s.apply(Play(parse_card(c)), s.to_act)
+    return s
+
+
+def test_the_winner_starts_the_next_trick_and_the_seat_before_is_the_last_player():
+    # trick 1 (♥ trump, seats 1 2 3 0): seat 2 wins with a trump; trick 2: seats 2 3 0 1, the
+    # last player is seat 1, who contests the black group and takes it with the ♣9
+    s = _after_a_trumped_first_trick()
     assert s.tricks[-1][1] == 2
     assert s.starting_player == 2 and s.last_player == 1 and s.to_act == 2
     v = s.view(0)
@@ -322,12 +328,7 @@ def test_later_deals_the_clubs_jack_holder_else_that_deals_dealer_is_the_first_l
 
 
 def test_the_last_trick_is_shown_until_the_next_card_is_played():
-    hands, rest = build_deal(4, {1: ["5S", "9C"], 2: ["3H", "8S"], 3: ["AS", "6C"], 0: ["KS", "2D"]},
-                             indicator="2H")
-    s = UnsunState(UnsunOptions(), first=0)
-    s.deal(hands, rest)
-    for c in ["5S", "3H", "AS", "KS"]:
-        s.apply(Play(parse_card(c)), s.to_act)
+    s = _after_a_trumped_first_trick()
     v = s.view(3)
     assert v.trick == () and v.last_trick is not None and v.last_trick_winner == 2
     s.apply(Play(parse_card("8S")), 2)  # the winner starts the next trick
