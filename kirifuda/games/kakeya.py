@@ -536,20 +536,14 @@ class KakeyaState(GameState):
         return f"{type(action).__name__} is not a Kakeya action"
 
     def check(self, action: Action, seat: int | None = None) -> None:
-        """As the base class, naming who decides when the wrong seat tries a decision."""
+        """As the base class, naming the decision due when another seat acts while the trump or
+        the leader is being decided (a record that leaves out its trump action, say)."""
         to_act = self._to_act
-        if (to_act is not None and seat is not None and seat != to_act
-                and isinstance(action, (ChooseTrump, ChooseLeader))):
-            if self._phase is Phase.TRUMP and isinstance(action, ChooseTrump):
-                raise IllegalActionError(seat, action, f"the trump is decided by the dealing pair's "
-                                         f"lower seat, seat {to_act}")
-            if self._phase is Phase.LEADER and isinstance(action, ChooseLeader):
-                raise IllegalActionError(seat, action, f"the leader is chosen by the leading pair's "
-                                         f"lower seat, seat {to_act}")
         if to_act is not None and seat is not None and seat != to_act and self._phase in (Phase.TRUMP, Phase.LEADER):
-            first = ("the trump decision of the dealing pair's lower seat" if self._phase is Phase.TRUMP
-                     else "the choice of the leader by the leading pair's lower seat")
-            raise IllegalActionError(seat, action, f"it is seat {to_act}'s turn, not seat {seat}'s: {first} comes first")
+            due = (f"the trump decision comes first: the trump is decided by the dealing pair's lower seat, seat {to_act}"
+                   if self._phase is Phase.TRUMP else
+                   f"the choice of the leader comes first: the leader is chosen by the leading pair's lower seat, seat {to_act}")
+            raise IllegalActionError(seat, action, f"it is seat {to_act}'s turn, not seat {seat}'s: {due}")
         super().check(action, seat)
 
     # -- applying ------------------------------------------------------------------------
