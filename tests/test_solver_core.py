@@ -121,18 +121,23 @@ print(out)
 """
 
 
+def _node_counts(env: dict[str, str], prelude: str = "") -> str:
+    """What ``_NODES_SCRIPT`` prints (40 solves' values and node counts), run in a fresh
+    interpreter with ``env`` added and ``prelude`` run first (to load another build)."""
+    import os
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", prelude + _NODES_SCRIPT], capture_output=True, text=True,
+                          check=True, env={**os.environ, **env}).stdout
+
+
 def test_the_squeezed_table_key_is_the_same_with_and_without_bmi2() -> None:
     """The search core is built twice: for CPUs with BMI1, BMI2 and LZCNT where pext/pdep are
     fast (the table key, the hands with played cards squeezed out, in two instructions), and
     portably (a plain loop; ``KIRIFUDA_SOLVER_NO_BMI2`` picks it).  Both give the same table
     hits, so the same values and node counts, on trick and face-card rules alike."""
-    import os
-    import subprocess
-    import sys
-
-    runs = [subprocess.run([sys.executable, "-c", _NODES_SCRIPT], capture_output=True, text=True, check=True,
-                           env={**os.environ, **extra}).stdout
-            for extra in ({}, {"KIRIFUDA_SOLVER_NO_BMI2": "1"})]
+    runs = [_node_counts(extra) for extra in ({}, {"KIRIFUDA_SOLVER_NO_BMI2": "1"})]
     assert runs[0] == runs[1]
     assert runs[0].count("(") == 40
 
@@ -142,10 +147,8 @@ def test_a_clang_build_gives_the_same_nodes_and_values(tmp_path: object) -> None
     the portable search only (the BMI2 pass is GCC's), and search node for node as the
     installed build does; Meitora's game core must build too.  Skipped where clang is missing
     (``.ci/run`` installs it)."""
-    import os
     import shutil
     import subprocess
-    import sys
     import sysconfig
     from pathlib import Path
 
@@ -164,9 +167,7 @@ def test_a_clang_build_gives_the_same_nodes_and_values(tmp_path: object) -> None
             "from kirifuda.solver import _core\n"
             f"spec = importlib.util.spec_from_file_location('_csolver', {str(out / 'cs_clang.so')!r})\n"
             "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); _core.csolver = m\n")
-    runs = [subprocess.run([sys.executable, "-c", pre + _NODES_SCRIPT], capture_output=True, text=True, check=True,
-                           env={**os.environ, "KIRIFUDA_SOLVER_NO_BMI2": "1"}).stdout
-            for pre in ("", swap)]
+    runs = [_node_counts({"KIRIFUDA_SOLVER_NO_BMI2": "1"}, pre) for pre in ("", swap)]
     assert runs[0] == runs[1]
     assert runs[0].count("(") == 40
 
