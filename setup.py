@@ -3,27 +3,42 @@ Meitora's hot path (``kirifuda/games/_meitora_core.c``) and the solver's core
 (``kirifuda/solver/_csolver.c``).
 
 Each extension is optional: without a C compiler kirifuda installs without it and falls back
-to the pure-Python implementation of the same code (slower, same results)."""
+to the pure-Python implementation of the same code (slower, same results).  They compile with
+GCC and clang (builtins, and a second solver core for BMI2 under GCC) and with MSVC (portable C:
+``kirifuda/_bitops.h``; GCC builds that code too in the tests)."""
 
 import platform
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 # the hardware popcount for the solver (every x86-64 CPU of the last fifteen years has it)
 _ARCH = ["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else []
 
+
+class BuildExt(build_ext):
+    """The optimisation flags in the compiler's own dialect (MSVC's differ from GCC's and clang's)."""
+
+    def build_extensions(self) -> None:
+        msvc = self.compiler.compiler_type == "msvc"
+        for ext in self.extensions:
+            ext.extra_compile_args = ["/O2"] if msvc else ["-O3", *(_ARCH if ext.name.endswith("_csolver") else [])]
+        super().build_extensions()
+
+
 setup(
+    cmdclass={"build_ext": BuildExt},
     ext_modules=[
         Extension(
             "kirifuda.games._meitora_core",
             sources=["kirifuda/games/_meitora_core.c"],
-            extra_compile_args=["-O3"],
+            depends=["kirifuda/_bitops.h"],
             optional=True,
         ),
         Extension(
             "kirifuda.solver._csolver",
             sources=["kirifuda/solver/_csolver.c"],
-            extra_compile_args=["-O3", *_ARCH],
+            depends=["kirifuda/_bitops.h"],
             optional=True,
         ),
     ]

@@ -121,14 +121,15 @@ print(out)
 """
 
 
-def _node_counts(env: dict[str, str], prelude: str = "") -> str:
-    """What ``_NODES_SCRIPT`` prints (40 solves' values and node counts), run in a fresh
-    interpreter with ``env`` added and ``prelude`` run first (to load another build)."""
+def _node_counts(env: dict[str, str], prelude: str = "", script: str = _NODES_SCRIPT) -> str:
+    """What ``script`` prints (by default ``_NODES_SCRIPT``: 40 solves' values and node counts),
+    run in a fresh interpreter with ``env`` added and ``prelude`` run first (to load another
+    build)."""
     import os
     import subprocess
     import sys
 
-    return subprocess.run([sys.executable, "-c", prelude + _NODES_SCRIPT], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-c", prelude + script], capture_output=True, text=True,
                           check=True, env={**os.environ, **env}).stdout
 
 
@@ -142,34 +143,110 @@ def test_the_squeezed_table_key_is_the_same_with_and_without_bmi2() -> None:
     assert runs[0].count("(") == 40
 
 
-def test_a_clang_build_gives_the_same_nodes_and_values(tmp_path: object) -> None:
-    """Where the compiler is clang (macOS's ``pip install``), the core must still build, with
-    the portable search only (the BMI2 pass is GCC's), and search node for node as the
-    installed build does; Meitora's game core must build too.  Skipped where clang is missing
-    (``.ci/run`` installs it)."""
-    import shutil
+_MEITORA_SCRIPT = """
+import random
+from kirifuda.games import meitora
+assert meitora.HAS_C_CORE
+out = []
+for seed in range(6):
+    s = meitora.MeitoraState(meitora.MeitoraOptions(target=6), first=seed % 4)
+    rng = random.Random(seed)
+    while not s.is_over and s.deal_number < 3:
+        if s.needs_deal:
+            s.deal_random(rng)
+        else:
+            s.apply(rng.choice(s.legal_actions()))
+    out.append(s.summary())
+print(out)
+"""
+
+
+def _build(compiler: str, flags: list[str], out: object) -> dict[str, str]:
+    """Both C extensions built by ``compiler`` with ``flags`` (warnings are errors) into the
+    folder ``out``: {source: the built file}."""
     import subprocess
     import sysconfig
     from pathlib import Path
 
-    clang = shutil.which("clang")
-    if clang is None:
-        pytest.skip("clang is not installed")
     root = Path(__file__).resolve().parent.parent
-    out = Path(str(tmp_path))
     include = sysconfig.get_paths()["include"]
-    for src, name in (("kirifuda/solver/_csolver.c", "cs_clang.so"), ("kirifuda/games/_meitora_core.c", "mc_clang.so")):
-        built = subprocess.run([clang, "-O3", "-shared", "-fPIC", "-Wall", "-Werror", "-Wno-unused-function",
-                                f"-I{include}", str(root / src), "-o", str(out / name)],
-                               capture_output=True, text=True)
-        assert built.returncode == 0, built.stderr
+    built = {}
+    for src in ("kirifuda/solver/_csolver.c", "kirifuda/games/_meitora_core.c"):
+        target = Path(str(out)) / (Path(src).stem + ".so")
+        run = subprocess.run([compiler, "-O3", "-shared", "-fPIC", "-Wall", "-Werror", "-Wno-unused-function",
+                              *flags, f"-I{include}", str(root / src), "-o", str(target)],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        built[src] = str(target)
+    return built
+
+
+_BITOPS_CHECK = r"""
+#define KIRIFUDA_PORTABLE 1
+#include "kirifuda/_bitops.h"
+#include <stdio.h>
+int main(void) {
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < 200000; i++) {
+        uint64_t v = i < 64 ? 1ULL << i : (i < 128 ? ~0ULL << (i - 64) : x);
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        if (kf_popcount(v) != __builtin_popcountll(v) || kf_ctz(v) != __builtin_ctzll(v)
+            || kf_clz(v) != __builtin_clzll(v)) { printf("%llx\n", (unsigned long long)v); return 1; }
+    }
+    return 0;
+}
+"""
+
+
+def test_the_portable_bit_operations_equal_the_builtins(tmp_path: object) -> None:
+    """``kirifuda/_bitops.h``'s portable C (MSVC's) counts, and finds the lowest and highest
+    set bit, as GCC's builtins do: every single bit, every run of top bits, random words."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("gcc is not installed")
+    src, exe = Path(str(tmp_path)) / "bitops.c", Path(str(tmp_path)) / "bitops"
+    src.write_text(_BITOPS_CHECK)
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([gcc, "-O2", "-Wall", "-Werror", f"-I{root}", str(src), "-o", str(exe)], check=True)
+    run = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert run.returncode == 0, f"differs on {run.stdout}"
+
+
+@pytest.mark.parametrize("build", ["clang", "portable"])
+def test_another_build_searches_and_plays_as_the_installed_one(build: str, tmp_path: object) -> None:
+    """The C extensions must build and behave the same wherever ``pip install`` compiles them:
+    with clang (macOS's compiler; the BMI2 pass is GCC's, so the portable search only), and
+    with the compiler's builtins replaced by portable C (``KIRIFUDA_PORTABLE``: what MSVC on
+    Windows compiles, ``kirifuda/_bitops.h``; built here by GCC in strict C11 without
+    variable-length arrays).  The solver must search node for node as the installed build does;
+    Meitora's game core must deal and play the same matches.  Skipped where clang is missing
+    (``.ci/run`` installs it)."""
+    import shutil
+
+    compiler = shutil.which("clang" if build == "clang" else "gcc")
+    if compiler is None:
+        pytest.skip(f"{build}'s compiler is not installed")
+    flags = [] if build == "clang" else ["-DKIRIFUDA_PORTABLE", "-std=c11", "-Wvla"]
+    built = _build(compiler, flags, tmp_path)
     swap = ("import importlib.util\n"
             "from kirifuda.solver import _core\n"
-            f"spec = importlib.util.spec_from_file_location('_csolver', {str(out / 'cs_clang.so')!r})\n"
+            f"spec = importlib.util.spec_from_file_location('_csolver', {built['kirifuda/solver/_csolver.c']!r})\n"
             "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); _core.csolver = m\n")
     runs = [_node_counts({"KIRIFUDA_SOLVER_NO_BMI2": "1"}, pre) for pre in ("", swap)]
     assert runs[0] == runs[1]
     assert runs[0].count("(") == 40
+    game_swap = ("import importlib.util, sys\n"
+                 "spec = importlib.util.spec_from_file_location('kirifuda.games._meitora_core', "
+                 f"{built['kirifuda/games/_meitora_core.c']!r})\n"
+                 "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+                 "sys.modules['kirifuda.games._meitora_core'] = m\n")
+    games = [_node_counts({}, pre, _MEITORA_SCRIPT) for pre in ("", game_swap)]
+    assert games[0] == games[1]
+    assert games[0].count("'outcome'") >= 6
 
 
 @pytest.mark.parametrize("backend", ["c", "python"])

@@ -13,6 +13,7 @@
 #include <Python.h>
 #include <structmember.h>
 #include <stdint.h>
+#include "../_bitops.h"
 
 #define JOKER 52
 #define JK_BIT (1ULL << JOKER)
@@ -96,7 +97,7 @@ static int request_suit(PyObject *req) {
 
 static uint64_t legal_mask(Core *self, int seat) {
     uint64_t hand = self->hands[seat];
-    if ((hand & JK_BIT) && __builtin_popcountll(hand) == 2) return JK_BIT;  /* trick 9 */
+    if ((hand & JK_BIT) && kf_popcount(hand) == 2) return JK_BIT;  /* trick 9 */
     if (self->trick_len == 0 || self->led == NO_SUIT) return hand;
     uint64_t follow = hand & SUIT_MASK[self->strain][self->led];
     return follow ? (follow | (hand & JK_BIT)) : hand;
@@ -180,12 +181,12 @@ static PyObject *Core_legal_actions(Core *self, PyObject *Py_UNUSED(ignored)) {
         /* a joker lead names its request: five actions in place of one */
         int leads = (m & JK_BIT) && self->trick_len == 0 && self->joker_request;
         uint64_t plain = leads ? (m & ~JK_BIT) : m;
-        Py_ssize_t n = __builtin_popcountll(plain) + (leads ? 5 : 0) + 1;
+        Py_ssize_t n = kf_popcount(plain) + (leads ? 5 : 0) + 1;
         PyObject *t = PyTuple_New(n);
         if (t == NULL) return NULL;
         Py_ssize_t k = 0;
         while (plain) {
-            int i = __builtin_ctzll(plain);
+            int i = kf_ctz(plain);
             plain &= plain - 1;
             Py_INCREF(PLAYS[i]);
             PyTuple_SET_ITEM(t, k++, PLAYS[i]);
@@ -209,11 +210,11 @@ static PyObject *Core_legal_actions(Core *self, PyObject *Py_UNUSED(ignored)) {
     }
     if (configured && self->phase == PHASE_DISCARD && seat >= 0) {
         uint64_t m = self->hands[seat];
-        PyObject *t = PyTuple_New(__builtin_popcountll(m));
+        PyObject *t = PyTuple_New(kf_popcount(m));
         if (t == NULL) return NULL;
         Py_ssize_t k = 0;
         while (m) {
-            int i = __builtin_ctzll(m);
+            int i = kf_ctz(m);
             m &= m - 1;
             Py_INCREF(DISCARDS[i]);
             PyTuple_SET_ITEM(t, k++, DISCARDS[i]);
@@ -677,7 +678,10 @@ static PyObject *deal_masks(PyObject *module, PyObject *arg) {
     for (int i = 40; i > 0; i--) {
         uint64_t x = 0;
         for (int b = 7; b >= 0; b--) x = (x << 8) | bytes[(40 - i) * 8 + b];
-        int j = (int)(((unsigned __int128)x * (unsigned)(i + 1)) >> 64);
+        /* j = floor(x * (i + 1) / 2^64), in 64-bit halves (no 128-bit type in MSVC): exact,
+         * since floor((a * 2^32 + b) / 2^64) = floor((a + floor(b / 2^32)) / 2^32) */
+        uint64_t m = (uint64_t)(i + 1);
+        int j = (int)(((x >> 32) * m + (((x & 0xFFFFFFFFULL) * m) >> 32)) >> 32);
         int t = ids[i]; ids[i] = ids[j]; ids[j] = t;
     }
     PyBuffer_Release(&view);

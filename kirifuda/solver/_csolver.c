@@ -30,10 +30,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../_bitops.h"
 #ifdef DEBUGV
 #include <stdio.h>
 #endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(KIRIFUDA_PORTABLE)
 #include <immintrin.h>
 #include <cpuid.h>
 #define HAVE_BMI2_PATH 1
@@ -192,9 +193,9 @@ static void new_generation(Table *t);
 
 /* -- The search (the core) ---------------------------------------------------------------------- */
 
-static inline int popc(u64 x) { return __builtin_popcountll(x); }
-static inline int lowbit(u64 x) { return __builtin_ctzll(x); }
-static inline int highbit(u64 x) { return 63 - __builtin_clzll(x); }
+static inline int popc(u64 x) { return kf_popcount(x); }
+static inline int lowbit(u64 x) { return kf_ctz(x); }
+static inline int highbit(u64 x) { return 63 - kf_clz(x); }
 static inline u64 above(int c) { return c >= 63 ? 0 : (~0ULL << (c + 1)); }
 /* the k-th highest card of x (1 <= k <= popc(x)) */
 static inline int kth_high(u64 x, int k) {
@@ -348,7 +349,7 @@ static int gen_moves_loop(const S *s, int seat, u64 legal, Move *mv) {
  * card it lands on that is mergeable too (and of the same points) is merged with the one below,
  * so a run's lowest card is one nothing lands on.  (Always inlined: as a call the search was
  * 1.5% slower.) */
-static inline __attribute__((always_inline)) u64 run_lows(const S *s, u64 legal) {
+static KF_ALWAYS_INLINE u64 run_lows(const S *s, u64 legal) {
     const Rules *r = s->r;
     u64 mergeable = s->first ? 0 : legal & ~r->nomerge_mask;
     u64 through = s->gone & ~r->suit_tops;
@@ -948,7 +949,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     Head *tt_heads = tt->heads;
     Ent *pool = tt->pool;
     uint32_t tt_gen = tt->gen;
-    __builtin_prefetch(&tt_heads[bidx]);
+    KF_PREFETCH(&tt_heads[bidx]);
     if (!r->has_points && !r->special) {
         int sure[2], depth[2], need[2];
         need[1] = (beta + r->trick_base - 1) / r->trick_base;
@@ -1050,7 +1051,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
 /* The trick's frame when its k-th player is to play: what the players still to play can put
  * on it (trick_prepare) and the strongest cards on it so far (trick_so_far).  (Always inlined:
  * with order_moves_of as a second caller GCC called it out of ab(), 2-4% slower.) */
-static inline __attribute__((always_inline)) void trick_prepare(const S *s, Trick *t) {
+static KF_ALWAYS_INLINE void trick_prepare(const S *s, Trick *t) {
     const Rules *r = s->r;
     const short *stl = r->strength[s->led];
     int np = r->np;

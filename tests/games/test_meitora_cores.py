@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from kirifuda.actions import Claim
 from kirifuda.games import meitora
@@ -62,6 +62,21 @@ def test_c_and_python_cores_agree_action_by_action(seed, claim_failure, joker_le
         seat = fast.to_act
         assert json.dumps(fast.view(seat).to_json()) == json.dumps(pure.view(seat).to_json())
     assert fast.record_deals() == pure.record_deals()
+
+
+@needs_c
+@settings(max_examples=200, deadline=None)
+@given(randomness=st.one_of(st.binary(min_size=320, max_size=320),
+                            st.sampled_from([b"\xff" * 320, b"\x00" * 320])))
+@example(randomness=(0x3E7063E7FFFFFFFF).to_bytes(8, "little") * 40)
+def test_the_c_core_shuffles_as_the_python_core(randomness):
+    """A seed deals the same cards whichever core runs: the C core's shuffle draws each swap as
+    the Python core does (floor(x * (i + 1) / 2**64) of a 64-bit word), the words of all ones
+    included, and a word whose low half carries into the high half's product (the explicit
+    example: without the carry its first swap would draw 9 instead of 10)."""
+    from kirifuda.games import _meitora_core
+
+    assert _meitora_core.deal_masks(randomness) == meitora._py_deal_masks(randomness)
 
 
 @needs_c
