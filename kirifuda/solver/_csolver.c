@@ -22,7 +22,8 @@
  * it are skipped (DDS's small cards); bounds from sure tricks in the strongest suit, from the
  * leader's quick tricks (in no-trump also a partner's, reached through an entry) and, inside a
  * trick, from a trick one side surely takes; leads ordered much as DDS weighs them, the last
- * lead that cut first (a killer), followers taking a trick with the cheapest card that holds it
+ * lead that cut where the first choice tried did not first (a killer), followers taking a
+ * trick with the cheapest card that holds it
  * (where cards carry points: points onto a trick the side holds, none onto one it loses).
  */
 #define PY_SSIZE_T_CLEAN
