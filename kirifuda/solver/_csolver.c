@@ -22,7 +22,8 @@
  * it are skipped (DDS's small cards); bounds from sure tricks in the strongest suit, from the
  * leader's quick tricks (in no-trump also a partner's, reached through an entry) and, inside a
  * trick, from a trick one side surely takes; leads ordered much as DDS weighs them, the last
- * lead that cut first (a killer), followers taking a trick with the cheapest card that holds it
+ * lead that cut where the first choice tried did not first (a killer), followers taking a
+ * trick with the cheapest card that holds it
  * (where cards carry points: points onto a trick the side holds, none onto one it loses).
  */
 #define PY_SSIZE_T_CLEAN
@@ -1249,7 +1250,10 @@ static int ab(S *s, int alpha, int beta, int *rel) {
         if (alpha >= beta) {
             /* a cut: the bound rests on this choice alone (its cards, not the others') */
             memcpy(rel, crel, sizeof(crel));
-            if (left < 16) { s->killer[left][s->tn] = (signed char)c; s->killer_led[left][s->tn] = (signed char)mv[i].led; }
+            /* the killer: a lead that cut after the first choice did not (one that cut where the
+             * first choice did leaves the killer alone: it may be a sibling's, waiting for its
+             * holder's next lead; -2.6% nodes on full Meitora deals, -5% on bridge positions) */
+            if (i > 0 && tn == 0 && left < 16) { s->killer[left][0] = (signed char)c; s->killer_led[left][0] = (signed char)mv[i].led; }
             break;
         }
         rel_max(rel, crel);
