@@ -575,7 +575,8 @@ static void sure_tricks(const S *s, int *sure, int *depth, const int *need) {
  * has drawn the opponents' trumps, and all of the leader's cards of a suit once its run has
  * exhausted every other hand (long cards); the leader keeps the lead throughout, so the runs
  * add up — plus one for the leader's own free card led first (asking for trump: no opponent
- * sheds the suit).  Counting stops at `need`.  qrel: per suit, the top cards that mattered. */
+ * sheds the suit).  Counting stops at `need`, which is then the bound.  qrel: per suit, the top
+ * cards that mattered. */
 static int quick_tricks_of(const S *s, int me, int *qrel, int need) {
     const Rules *r = s->r;
     int np = r->np;
@@ -629,12 +630,24 @@ static int quick_tricks_of(const S *s, int me, int *qrel, int need) {
             }
         }
         /* long cards: once the top run has exhausted every other hand, the rest of the
-         * leader's cards of the suit win too (unless an opponent can ruff them) */
-        if (!ruff && run >= longest) run = popc(m);
+         * leader's cards of the suit win too (unless an opponent can ruff them); that rests
+         * on the leader's top `longest` cards only (the others' holdings are spent after as
+         * many rounds, whatever their ranks) */
+        int top_run = run;
+        if (!ruff && run >= longest) { run = popc(m); qrel[su] = longest; }
         /* trumps drawn: the opponents cannot ruff what follows */
         if (su == trump && run >= opp_longest) drawn = 1;
+        if (total + run >= need) {
+            /* enough: the other suits' cards need not be relevant, and of this suit's only
+             * the top ones that give what is still needed; the bound is then `need` (a
+             * larger one would rest on more cards: -8% nodes on full Meitora deals, -14% on
+             * bridge positions, against counting the suit's whole run) */
+            int rest = need - total;
+            if (rest <= top_run && rest < qrel[su]) qrel[su] = rest;
+            total = need;
+            break;
+        }
         total += run;
-        if (total >= need) break;       /* enough: the other suits' cards need not be relevant */
     }
     int left = popc(mine);
     return total < left ? total : left;
