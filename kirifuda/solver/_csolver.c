@@ -1163,7 +1163,7 @@ static inline int child(S *s, int seat, Trick *t, const Move *m, int alpha, int 
                 u64 x = live & ~tmask & r->suit_mask[su] & ~r->nomerge_mask;
                 u64 t = tmask & r->suit_mask[su] & ~r->nomerge_mask;
                 if (!t) continue;
-                if (rel[su] >= popc(x)) rel[su] = popc(live & r->suit_mask[su] & ~r->nomerge_mask);
+                if (rel[su] > popc(x)) rel[su] = popc(live & r->suit_mask[su] & ~r->nomerge_mask);
                 else rel[su] += popc(t & above(kth_high(x, rel[su])));
             }
         }
