@@ -525,7 +525,7 @@ static void sure_tricks(const S *s, int *sure, int *depth, const int *need) {
     int su = r->top_suit;
     sure[0] = sure[1] = 0;
     depth[0] = depth[1] = 0;
-    int k = 0;
+    int k = 0, kr = 0;                 /* cards seen; those that are ranked slots of the table */
     if (su < 0) return;
     int np = r->np;
     int mine[MAXP] = {0};
@@ -561,8 +561,9 @@ static void sure_tricks(const S *s, int *sure, int *depth, const int *need) {
             if (run > bound) bound = run;
         }
         k++;
+        kr += !((r->nomerge_mask >> c) & 1);   /* (a card with rules of its own is relevant anyway) */
         /* the first depth that gives the side what it needs: fewer relevant cards */
-        if (bound > sure[side] && sure[side] < need[side]) { sure[side] = bound; depth[side] = k; }
+        if (bound > sure[side] && sure[side] < need[side]) { sure[side] = bound; depth[side] = kr; }
         seen[side]++;
     }
 }
