@@ -165,6 +165,9 @@ typedef struct {
 } Trick;
 
 #define MAXLEFT (NCARD / 2 + 1)
+#ifndef ETC_LEFT
+#define ETC_LEFT 7          /* the fewest cards the trick's last player holds for an ETC */
+#endif
 
 typedef struct { int card, led, score, low; } Move;  /* low: the lowest card of a merged run */
 
@@ -597,6 +600,9 @@ static int quick_tricks_of(const S *s, int me, int *qrel, int need) {
     int trump = r->trump;
     int total = (mine & r->free_mask) ? 1 : 0, drawn = 0;
     for (int i = 0; i < NSUIT; i++) qrel[i] = 0;
+#ifdef QSEL
+    int claim[NSUIT] = {0}, toprun[NSUIT] = {0};
+#endif
     /* trumps first: cashing them does not change who can ruff the other suits */
     for (int k = 0; k < NSUIT; k++) {
         int su = k == 0 ? trump : (k - 1 < trump || trump < 0 ? k - 1 : k);
@@ -629,6 +635,9 @@ static int quick_tricks_of(const S *s, int me, int *qrel, int need) {
                     ruff = 1;
                 }
             }
+#ifdef QRUFF
+            qrel[su] = run;        /* the tricks counted: the top `run` cards */
+#endif
         }
         /* long cards: once the top run has exhausted every other hand, the rest of the
          * leader's cards of the suit win too (unless an opponent can ruff them); that rests
@@ -638,6 +647,9 @@ static int quick_tricks_of(const S *s, int me, int *qrel, int need) {
         if (!ruff && run >= longest) { run = popc(m); qrel[su] = longest; }
         /* trumps drawn: the opponents cannot ruff what follows */
         if (su == trump && run >= opp_longest) drawn = 1;
+#ifdef QSEL
+        if (su != trump) { claim[su] = run; toprun[su] = top_run; continue; }
+#endif
         if (total + run >= need) {
             /* enough: the other suits' cards need not be relevant, and of this suit's only
              * the top ones that give what is still needed; the bound is then `need` (a
@@ -650,6 +662,27 @@ static int quick_tricks_of(const S *s, int me, int *qrel, int need) {
         }
         total += run;
     }
+#ifdef QSEL
+    if (total < need) {
+        /* the other suits, the most tricks first */
+        for (;;) {
+            int bs = -1;
+            for (int su = 0; su < NSUIT; su++) if (claim[su] > 0 && (bs < 0 || claim[su] > claim[bs])) bs = su;
+            if (bs < 0) break;
+            int run = claim[bs];
+            claim[bs] = 0;
+            if (total + run >= need) {
+                int rest = need - total;
+                if (rest <= toprun[bs] && rest < qrel[bs]) qrel[bs] = rest;
+                total = need;
+                for (int su = 0; su < NSUIT; su++) if (claim[su] > 0) qrel[su] = 0;
+                break;
+            }
+            total += run;
+        }
+    }
+    for (int su = 0; su < NSUIT; su++) if (claim[su] > 0) qrel[su] = 0;
+#endif
     int left = popc(mine);
     return total < left ? total : left;
 }
@@ -1120,6 +1153,29 @@ static void order_moves_of(const S *s, int seat, Move *mv, int n) {
     order_moves(s, seat, mv, n, t.sufv[s->tn + 1][!s->maxside[seat]], t.wv[s->tn], r->mod_np[s->leader + t.wi[s->tn]]);
 }
 
+/* A result's relevant cards at the trick start after a trick (rel) brought back to the
+ * trick's own reference, where its cards (tmask) are live again; wi: the trick's winner. */
+static inline __attribute__((always_inline)) void rel_back(const S *s, u64 tmask, int wi, int *rel) {
+    const Rules *r = s->r;
+    u64 live = r->all_mask & ~s->gone;
+    for (int su = 0; su < NSUIT; su++) {
+        if (rel[su] > 0) {
+            /* the child's rel[su]-th card, and the trick's cards of the suit above it */
+            u64 x = live & ~tmask & r->suit_mask[su] & ~r->nomerge_mask;
+            u64 t = tmask & r->suit_mask[su] & ~r->nomerge_mask;
+            if (!t) continue;
+            if (rel[su] > popc(x)) rel[su] = popc(live & r->suit_mask[su] & ~r->nomerge_mask);
+            else rel[su] += popc(t & above(kth_high(x, rel[su])));
+        }
+    }
+    /* the winner's rank, where another card of its suit is on the trick */
+    int wc = s->tcard[wi], su = r->isuit[wc];
+    if (popc(tmask & r->suit_mask[su]) > 1 && !((r->nomerge_mask >> wc) & 1)) {
+        int rr = popc(live & r->suit_mask[su] & ~r->nomerge_mask & above(wc)) + 1;
+        if (rr > rel[su]) rel[su] = rr;
+    }
+}
+
 /* Play mv (card and led) for the player to act, recurse, take it back.  rel: the relevant
  * cards of the result, counted from the top of each suit among the cards live at the start of
  * the current trick. */
@@ -1156,23 +1212,7 @@ static inline int child(S *s, int seat, Trick *t, const Move *m, int alpha, int 
         s->leader = saved_leader;
         memcpy(s->tcard, saved_cards, sizeof(saved_cards));
         s->tn = np;
-        /* back to this trick's reference: the trick's cards are live again */
-        u64 live = r->all_mask & ~s->gone;
-        for (int su = 0; su < NSUIT; su++) {
-            if (rel[su] > 0) {
-                /* the child's rel[su]-th card, and the trick's cards of the suit above it */
-                u64 x = live & ~tmask & r->suit_mask[su] & ~r->nomerge_mask;
-                u64 t = tmask & r->suit_mask[su] & ~r->nomerge_mask;
-                if (!t) continue;
-                if (rel[su] > popc(x)) rel[su] = popc(live & r->suit_mask[su] & ~r->nomerge_mask);
-                else rel[su] += popc(t & above(kth_high(x, rel[su])));
-            }
-        }
-        int wc = s->tcard[wi], su = r->isuit[wc];
-        if (popc(tmask & r->suit_mask[su]) > 1 && !((r->nomerge_mask >> wc) & 1)) {
-            int rr = popc(live & r->suit_mask[su] & ~r->nomerge_mask & above(wc)) + 1;
-            if (rr > rel[su]) rel[su] = rr;
-        }
+        rel_back(s, tmask, wi, rel);     /* back to this trick's reference */
     } else {
         trick_add(t, tn, s->maxside[seat], c, cv);
         v = ab(s, alpha, beta, rel);
@@ -1182,6 +1222,49 @@ static inline int child(S *s, int seat, Trick *t, const Move *m, int alpha, int 
     s->hands[seat] ^= b;
     s->zhands += r->zcard[seat][c];
     return v;
+}
+
+/* Enhanced transposition cutoff at the trick's last player: the trick start after choice m
+ * (the trick's winner on lead, the hands without the trick's cards) looked up in the table
+ * without being searched; 1 where an entry, with the trick's value, already gives the cut
+ * (*val: the bound; rel: the entry's relevant cards, back in this trick's reference, and the
+ * winner's rank). */
+static int etc_probe(S *s, int seat, Trick *t, const Move *m, int alpha, int beta, int ismax, int *val, int *rel) {
+    const Rules *r = s->r;
+    int np = r->np, tn = s->tn;
+    int c = m->card;
+    int wi = r->strength[s->led][c] > t->wv[tn] ? tn : t->wi[tn];
+    int nl = r->mod_np[s->leader + wi];
+    u64 lensig = s->zhands - r->zcard[seat][c] + r->zlead[nl];
+    Table *tt = s->tt;
+    const Head *hd = &tt->heads[(uint32_t)(lensig >> (64 - TT_BITS))];
+    if (hd->gen != tt->gen || !hd->head) return 0;
+    s->tcard[tn] = c;
+    int w = s->maxside[nl] ? trick_value(s) : 0;
+    int target = ismax ? beta - w : alpha - w;
+    u64 b = 1ULL << c, key[MAXP];
+    int have_key = 0;
+    const Ent *pool = tt->pool;
+    for (uint32_t i = hd->head; i; i = pool[i].next) {
+        const Ent *e = &pool[i];
+        if (e->lensig != lensig || (ismax ? e->lo < target : e->hi > target)) continue;
+        if (!have_key) {         /* the key only where an entry's bound would cut */
+            s->hands[seat] ^= b;
+            canonical(s, key);
+            s->hands[seat] ^= b;
+            have_key = 1;
+        }
+        int same = 1;
+        for (int p = 0; p < np; p++) if ((key[p] & e->relmask) != e->k[p]) { same = 0; break; }
+        if (!same) continue;
+        *val = w + (ismax ? e->lo : e->hi);
+        slots_rel(r, e->relmask, rel);
+        u64 tmask = 0;
+        for (int k = 0; k < np; k++) tmask |= 1ULL << s->tcard[k];
+        rel_back(s, tmask, wi, rel);
+        return 1;
+    }
+    return 0;
 }
 
 static int ab(S *s, int alpha, int beta, int *rel) {
@@ -1241,6 +1324,15 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     int best = ismax ? -1 : 1 << 30;
     for (int i = 0; i < NSUIT; i++) rel[i] = 0;
     int crel[NSUIT];
+    if (tn == r->np - 1 && left >= ETC_LEFT && !r->special) {
+        /* Enhanced transposition cutoff: a choice after the first whose next trick start the
+         * table already cuts, before the first is searched (with 6 cards or more left after
+         * the trick: fewer cost more than they save) */
+        for (int i = 1; i < n; i++) {
+            int v;
+            if (etc_probe(s, seat, t, &mv[i], alpha, beta, ismax, &v, rel)) return v;
+        }
+    }
     /* Small cards (as DDS does): once a card below the lowest relevant card of its suit has
      * been searched, another such card of the suit (with the same points) gives the same
      * value: the cards that decided it are the same.  floor[su]: the lowest relevant card's
@@ -1418,6 +1510,8 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #define winner_of winner_of_fast
 #define canonical_bmi2 canonical_bmi2_fast
 #define search_choice search_choice_fast
+#define etc_probe etc_probe_fast
+#define rel_back rel_back_fast
 #include "_csolver.c"
 #undef ab
 #undef ab_trick_start
@@ -1460,6 +1554,8 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #undef winner_of
 #undef canonical_bmi2
 #undef search_choice
+#undef etc_probe
+#undef rel_back
 #pragma GCC pop_options
 #undef CSOLVER_FAST_PASS
 #define CORE(f) (use_bmi2 ? f##_fast : f)
