@@ -600,9 +600,6 @@ static int quick_tricks_of(const S *s, int me, int *qrel, int need) {
     int trump = r->trump;
     int total = (mine & r->free_mask) ? 1 : 0, drawn = 0;
     for (int i = 0; i < NSUIT; i++) qrel[i] = 0;
-#ifdef QSEL
-    int claim[NSUIT] = {0}, toprun[NSUIT] = {0};
-#endif
     /* trumps first: cashing them does not change who can ruff the other suits */
     for (int k = 0; k < NSUIT; k++) {
         int su = k == 0 ? trump : (k - 1 < trump || trump < 0 ? k - 1 : k);
@@ -635,9 +632,6 @@ static int quick_tricks_of(const S *s, int me, int *qrel, int need) {
                     ruff = 1;
                 }
             }
-#ifdef QRUFF
-            qrel[su] = run;        /* the tricks counted: the top `run` cards */
-#endif
         }
         /* long cards: once the top run has exhausted every other hand, the rest of the
          * leader's cards of the suit win too (unless an opponent can ruff them); that rests
@@ -647,9 +641,6 @@ static int quick_tricks_of(const S *s, int me, int *qrel, int need) {
         if (!ruff && run >= longest) { run = popc(m); qrel[su] = longest; }
         /* trumps drawn: the opponents cannot ruff what follows */
         if (su == trump && run >= opp_longest) drawn = 1;
-#ifdef QSEL
-        if (su != trump) { claim[su] = run; toprun[su] = top_run; continue; }
-#endif
         if (total + run >= need) {
             /* enough: the other suits' cards need not be relevant, and of this suit's only
              * the top ones that give what is still needed; the bound is then `need` (a
@@ -662,27 +653,6 @@ static int quick_tricks_of(const S *s, int me, int *qrel, int need) {
         }
         total += run;
     }
-#ifdef QSEL
-    if (total < need) {
-        /* the other suits, the most tricks first */
-        for (;;) {
-            int bs = -1;
-            for (int su = 0; su < NSUIT; su++) if (claim[su] > 0 && (bs < 0 || claim[su] > claim[bs])) bs = su;
-            if (bs < 0) break;
-            int run = claim[bs];
-            claim[bs] = 0;
-            if (total + run >= need) {
-                int rest = need - total;
-                if (rest <= toprun[bs] && rest < qrel[bs]) qrel[bs] = rest;
-                total = need;
-                for (int su = 0; su < NSUIT; su++) if (claim[su] > 0) qrel[su] = 0;
-                break;
-            }
-            total += run;
-        }
-    }
-    for (int su = 0; su < NSUIT; su++) if (claim[su] > 0) qrel[su] = 0;
-#endif
     int left = popc(mine);
     return total < left ? total : left;
 }
