@@ -19,9 +19,11 @@
  * position that agrees on the cards whose rank mattered (DDS's winning ranks: a cut keeps only
  * the cutting choice's cards, a merged run whose top card matters makes the run matter); once
  * a card below the lowest card that mattered in its suit has been searched, the others below
- * it are skipped (DDS's small cards); bounds from sure tricks in the strongest suit, from the
- * leader's quick tricks (in no-trump also a partner's, reached through an entry) and, inside a
- * trick, from a trick one side surely takes; leads ordered much as DDS weighs them, the last
+ * it are skipped (DDS's small cards); at a trick's last player the next trick starts of its
+ * choices are looked up before the first is searched (an enhanced transposition cutoff);
+ * bounds from sure tricks in the strongest suit, from the leader's quick tricks (in no-trump
+ * also a partner's, reached through an entry) and, inside a trick, from a trick one side
+ * surely takes, each keeping as relevant only the cards the bound needs; leads ordered much as DDS weighs them, the last
  * lead that cut first (a killer), followers taking a trick with the cheapest card that holds it
  * (where cards carry points: points onto a trick the side holds, none onto one it loses).
  */
