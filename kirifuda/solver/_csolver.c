@@ -1271,19 +1271,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
                 for (int i = 0; i < NSUIT; i++) rel[i] = 0;
                 if (!((r->nomerge_mask >> card) & 1)) {
                     int su = r->isuit[card];
-                    u64 live = r->all_mask & ~s->gone & ~r->nomerge_mask;
-                    /* the other side's strongest card (-1: none): where it is of another suit,
-                     * every card of which the winner's suit beats, the winner's rank does not
-                     * matter (the suits held are the same in every position the bound serves) */
-                    int lc = our > opp ? (opp_to_come ? t->sufc[tn][!side] : t->pc[tn][!side])
-                                       : (our_to_come ? t->sufc[tn][side] : t->pc[tn][side]);
-                    int lsu = lc >= 0 ? r->isuit[lc] : -1;
-                    if (lsu != su) {
-                        const short *stl = r->strength[s->led];
-                        u64 ol = lsu >= 0 ? live & r->suit_mask[lsu] : 0;
-                        if (!ol || stl[lowbit(live & r->suit_mask[su])] > stl[highbit(ol)]) return v;
-                    }
-                    rel[su] = popc(live & r->suit_mask[su] & above(card)) + 1;
+                    rel[su] = popc(r->all_mask & ~s->gone & ~r->nomerge_mask & r->suit_mask[su] & above(card)) + 1;
                 }
                 return v;
             }
