@@ -1297,10 +1297,11 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     for (int i = 0; i < NSUIT; i++) rel[i] = 0;
     int crel[NSUIT];
     if (tn == r->np - 1 && left >= ETC_LEFT && !r->special) {
-        /* Enhanced transposition cutoff: a choice after the first whose next trick start the
-         * table already cuts, before the first is searched (with 6 cards or more left after
-         * the trick: fewer cost more than they save) */
-        for (int i = 1; i < n; i++) {
+        /* Enhanced transposition cutoff: a choice whose next trick start the table already
+         * cuts, before any is searched (with 6 cards or more left after the trick: fewer cost
+         * more than they save; the first choice too: its child's own lookup would find the cut
+         * only after counting sure and quick tricks) */
+        for (int i = 0; i < n; i++) {
             int v;
             if (etc_probe(s, seat, t, &mv[i], alpha, beta, ismax, &v, rel)) return v;
         }
