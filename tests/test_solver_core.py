@@ -216,6 +216,33 @@ def test_the_portable_bit_operations_equal_the_builtins(tmp_path: object) -> Non
     assert run.returncode == 0, f"differs on {run.stdout}"
 
 
+def test_what_msvc_compiles_uses_no_gcc_extension(tmp_path: object) -> None:
+    """MSVC (Windows) defines neither ``__GNUC__`` nor ``__x86_64__``: what its preprocessor
+    leaves of the C sources — here GCC's, with those undefined and every header an empty stub —
+    must hold no GCC builtin, attribute, 128-bit integer or GCC pragma (GCC itself accepts
+    them in the portable build, so building that is not enough)."""
+    import re
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("gcc is not installed")
+    stubs = Path(str(tmp_path))
+    for header in ("Python.h", "structmember.h", "stdint.h", "stdlib.h", "string.h", "stdio.h",
+                   "immintrin.h", "cpuid.h"):
+        (stubs / header).write_text("")
+    root = Path(__file__).resolve().parent.parent
+    for src in ("kirifuda/solver/_csolver.c", "kirifuda/games/_meitora_core.c"):
+        out = subprocess.run([gcc, "-E", "-P", "-nostdinc", f"-I{stubs}", "-U__GNUC__", "-U__GNUC_MINOR__",
+                              "-U__clang__", "-U__x86_64__", str(root / src)],
+                             capture_output=True, text=True, check=True).stdout
+        assert "kf_popcount" in out or "popc" in out
+        found = sorted(set(re.findall(r"__builtin_\w+|__attribute__|__int128|#pragma GCC", out)))
+        assert not found, f"{src}: {found}"
+
+
 @pytest.mark.parametrize("build", ["clang", "portable"])
 def test_another_build_searches_and_plays_as_the_installed_one(build: str, tmp_path: object) -> None:
     """The C extensions must build and behave the same wherever ``pip install`` compiles them:

@@ -1129,7 +1129,7 @@ static void order_moves_of(const S *s, int seat, Move *mv, int n) {
 
 /* A result's relevant cards at the trick start after a trick (rel) brought back to the
  * trick's own reference, where its cards (tmask) are live again; wi: the trick's winner. */
-static inline __attribute__((always_inline)) void rel_back(const S *s, u64 tmask, int wi, int *rel) {
+static KF_ALWAYS_INLINE void rel_back(const S *s, u64 tmask, int wi, int *rel) {
     const Rules *r = s->r;
     u64 live = r->all_mask & ~s->gone;
     for (int su = 0; su < NSUIT; su++) {
