@@ -1318,8 +1318,8 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     }
     /* Small cards (as DDS does): once a card below the lowest relevant card of its suit has
      * been searched, another such card of the suit (with the same points) gives the same
-     * value: the cards that decided it are the same.  floor[su]: the lowest relevant card's
-     * bit then (cards below it are skipped), -1 until a small card of the suit is searched. */
+     * value: the cards that decided it are the same.  floor[su]: the lowest card relevant to
+     * that choice's result (cards below it are skipped), -1 until a small card is searched. */
     int floor_bit[NSUIT], floor_pts[NSUIT];
     for (int i = 0; i < NSUIT; i++) floor_bit[i] = -1;
     u64 live = r->all_mask & ~s->gone & ~r->nomerge_mask;
@@ -1349,12 +1349,14 @@ static int ab(S *s, int alpha, int beta, int *rel) {
         }
         rel_max(rel, crel);
         if (skip_ok && floor_bit[su] < 0 && !((r->nomerge_mask >> c) & 1)) {
-            /* the lowest relevant card of the suit now (bit 64: every card is relevant) */
+            /* the lowest card of the suit relevant to this choice's own result (bit 64: none
+             * is; -1: every card is): a smaller card gives the same value, by the same cards
+             * (the union of the choices so far, as before, skipped fewer: -1.5% nodes) */
             u64 x = live & r->suit_mask[su];
             int low;
-            if (rel[su] == 0) low = 64;       /* no card of the suit mattered */
-            else if (rel[su] >= popc(x)) low = -1;     /* every card of the suit mattered */
-            else low = kth_high(x, rel[su]);
+            if (crel[su] == 0) low = 64;       /* no card of the suit mattered */
+            else if (crel[su] >= popc(x)) low = -1;     /* every card of the suit mattered */
+            else low = kth_high(x, crel[su]);
             if (low >= 0 && c < low) { floor_bit[su] = low; floor_pts[su] = r->points[c]; }
         }
     }
