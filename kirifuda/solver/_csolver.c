@@ -24,8 +24,9 @@
  * bounds from sure tricks in the strongest suit, from the leader's quick tricks (in no-trump
  * also a partner's, reached through an entry) and, inside a trick, from a trick one side
  * surely takes, each keeping as relevant only the cards the bound needs; leads ordered much
- * as DDS weighs them, the last lead that cut where the first choice tried did not first (a
- * killer), followers taking a trick with the cheapest card that holds it
+ * as DDS weighs them, a killer first (the last lead that cut after the first choice tried had
+ * failed; the same for the third hand high in the tree), followers taking a trick with the
+ * cheapest card that holds it
  * (where cards carry points: points onto a trick the side holds, none onto one it loses).
  */
 #define PY_SSIZE_T_CLEAN
