@@ -1292,14 +1292,11 @@ static int ab(S *s, int alpha, int beta, int *rel) {
         if (n > 1) order_moves(s, seat, mv, n, -1, 0, 0);
     }
     int left = popc(s->hands[seat]);
-    int kc = left < 16 ? s->killer[left][s->tn] : -1;
-    if (kc >= 0 && s->tn == 0) {
-        for (int i = 1; i < n; i++) if (mv[i].card == kc && mv[i].led == s->killer_led[left][s->tn]) {
-            Move m = mv[i]; memmove(&mv[1], &mv[0], i * sizeof(Move)); mv[0] = m; break;
-        }
-    } else if (kc >= 0 && tn == 2 && left >= KILL3_LEFT) {
-        /* the third hand's killer, high in the tree only (set the same way, below) */
-        for (int i = 1; i < n; i++) if (mv[i].card == kc) {
+    /* killers: the leader's, and the third hand's high in the tree only (set below) */
+    int killing = left < 16 && (tn == 0 || (tn == 2 && left >= KILL3_LEFT));
+    int kc = killing ? s->killer[left][tn] : -1;
+    if (kc >= 0) {
+        for (int i = 1; i < n; i++) if (mv[i].card == kc && (tn || mv[i].led == s->killer_led[left][0])) {
             Move m = mv[i]; memmove(&mv[1], &mv[0], i * sizeof(Move)); mv[0] = m; break;
         }
     }
@@ -1344,8 +1341,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
             /* the third hand's the same way, with 7 cards or more (-1.5% nodes on full Meitora
              * deals, -5.5% on bridge positions, Kakeya 8 left -2.2%; at every depth Kakeya +1..2%,
              * the second and fourth hands +0.4..3%) */
-            if (i > 0 && tn == 0 && left < 16) { s->killer[left][0] = (signed char)c; s->killer_led[left][0] = (signed char)mv[i].led; }
-            else if (i > 0 && tn == 2 && left >= KILL3_LEFT && left < 16) s->killer[left][2] = (signed char)c;
+            if (i > 0 && killing) { s->killer[left][tn] = (signed char)c; s->killer_led[left][tn] = (signed char)mv[i].led; }
             break;
         }
         rel_max(rel, crel);
