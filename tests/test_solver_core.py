@@ -55,10 +55,16 @@ def random_ending(seed: int, tricks: int) -> tuple[list[int], int, int, int]:
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**9), tricks=st.integers(2, 7))
 def test_c_core_equals_python_on_random_endings(seed: int, tricks: int) -> None:
-    hands, trump, leader, maxside = random_ending(seed, tricks)
+    assert_c_core_equals_python(*random_ending(seed, tricks), guesses=(-1,))
+
+
+def assert_c_core_equals_python(hands: list[int], trump: int, leader: int, maxside: int,
+                                guesses: tuple[int, ...]) -> None:
+    """The C core, from each first guess, gives the Python core's value of the ending."""
     rules = plain_rules(trump)
     want = solve(rules, hands, leader, (), 0, maxside, "python")
-    assert solve(rules, hands, leader, (), 0, maxside, "c") == want
+    for g in guesses:
+        assert solve(rules, hands, leader, (), 0, maxside, "c", g) == want
 
 
 def test_a_second_trump_behind_the_top_takes_a_trick() -> None:
@@ -95,11 +101,7 @@ def dense_ending(seed: int, tricks: int) -> tuple[list[int], int, int, int]:
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**9), tricks=st.integers(3, 6))
 def test_c_core_equals_python_on_dense_endings(seed: int, tricks: int) -> None:
-    hands, trump, leader, maxside = dense_ending(seed, tricks)
-    rules = plain_rules(trump)
-    want = solve(rules, hands, leader, (), 0, maxside, "python")
-    for g in (-1, tricks):
-        assert solve(rules, hands, leader, (), 0, maxside, "c", g) == want
+    assert_c_core_equals_python(*dense_ending(seed, tricks), guesses=(-1, tricks))
 
 
 _NODES_SCRIPT = """
