@@ -7,6 +7,9 @@ already won) in every combination, with no game's special cards in the way."""
 from __future__ import annotations
 
 import random
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -128,7 +131,6 @@ def _node_counts(env: dict[str, str], prelude: str = "", script: str = _NODES_SC
     run in a fresh interpreter with ``env`` added and ``prelude`` run first (to load another
     build)."""
     import os
-    import subprocess
     import sys
 
     return subprocess.run([sys.executable, "-c", prelude + script], capture_output=True, text=True,
@@ -163,20 +165,30 @@ print(out)
 """
 
 
+ROOT = Path(__file__).resolve().parent.parent
+C_SOURCES = ("kirifuda/solver/_csolver.c", "kirifuda/games/_meitora_core.c")
+"""kirifuda's two C extensions, from ROOT."""
+
+
+def _compiler(name: str) -> str:
+    """The compiler ``name``'s path; the test is skipped where it is not installed."""
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} is not installed")
+    return path
+
+
 def _build(compiler: str, flags: list[str], out: object) -> dict[str, str]:
     """Both C extensions built by ``compiler`` with ``flags`` (warnings are errors) into the
     folder ``out``: {source: the built file}."""
-    import subprocess
     import sysconfig
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
     include = sysconfig.get_paths()["include"]
     built = {}
-    for src in ("kirifuda/solver/_csolver.c", "kirifuda/games/_meitora_core.c"):
+    for src in C_SOURCES:
         target = Path(str(out)) / (Path(src).stem + ".so")
         run = subprocess.run([compiler, "-O3", "-shared", "-fPIC", "-Wall", "-Werror", "-Wno-unused-function",
-                              *flags, f"-I{include}", str(root / src), "-o", str(target)],
+                              *flags, f"-I{include}", str(ROOT / src), "-o", str(target)],
                              capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
         built[src] = str(target)
@@ -203,17 +215,10 @@ int main(void) {
 def test_the_portable_bit_operations_equal_the_builtins(tmp_path: object) -> None:
     """``kirifuda/_bitops.h``'s portable C (MSVC's) counts, and finds the lowest and highest
     set bit, as GCC's builtins do: every single bit, every run of top bits, random words."""
-    import shutil
-    import subprocess
-    from pathlib import Path
-
-    gcc = shutil.which("gcc")
-    if gcc is None:
-        pytest.skip("gcc is not installed")
+    gcc = _compiler("gcc")
     src, exe = Path(str(tmp_path)) / "bitops.c", Path(str(tmp_path)) / "bitops"
     src.write_text(_BITOPS_CHECK)
-    root = Path(__file__).resolve().parent.parent
-    subprocess.run([gcc, "-O2", "-Wall", "-Werror", f"-I{root}", str(src), "-o", str(exe)], check=True)
+    subprocess.run([gcc, "-O2", "-Wall", "-Werror", f"-I{ROOT}", str(src), "-o", str(exe)], check=True)
     run = subprocess.run([str(exe)], capture_output=True, text=True)
     assert run.returncode == 0, f"differs on {run.stdout}"
 
@@ -224,21 +229,15 @@ def test_what_msvc_compiles_uses_no_gcc_extension(tmp_path: object) -> None:
     must hold no GCC builtin, attribute, 128-bit integer or GCC pragma (GCC itself accepts
     them in the portable build, so building that is not enough)."""
     import re
-    import shutil
-    import subprocess
-    from pathlib import Path
 
-    gcc = shutil.which("gcc")
-    if gcc is None:
-        pytest.skip("gcc is not installed")
+    gcc = _compiler("gcc")
     stubs = Path(str(tmp_path))
     for header in ("Python.h", "structmember.h", "stdint.h", "stdlib.h", "string.h", "stdio.h",
                    "immintrin.h", "cpuid.h"):
         (stubs / header).write_text("")
-    root = Path(__file__).resolve().parent.parent
-    for src in ("kirifuda/solver/_csolver.c", "kirifuda/games/_meitora_core.c"):
+    for src in C_SOURCES:
         out = subprocess.run([gcc, "-E", "-P", "-nostdinc", f"-I{stubs}", "-U__GNUC__", "-U__GNUC_MINOR__",
-                              "-U__clang__", "-U__x86_64__", str(root / src)],
+                              "-U__clang__", "-U__x86_64__", str(ROOT / src)],
                              capture_output=True, text=True, check=True).stdout
         assert "kf_popcount" in out or "popc" in out
         found = sorted(set(re.findall(r"__builtin_\w+|__attribute__|__int128|#pragma GCC", out)))
@@ -254,11 +253,7 @@ def test_another_build_searches_and_plays_as_the_installed_one(build: str, tmp_p
     variable-length arrays).  The solver must search node for node as the installed build does;
     Meitora's game core must deal and play the same matches.  Skipped where clang is missing
     (``.ci/run`` installs it)."""
-    import shutil
-
-    compiler = shutil.which("clang" if build == "clang" else "gcc")
-    if compiler is None:
-        pytest.skip(f"{build}'s compiler is not installed")
+    compiler = _compiler("clang" if build == "clang" else "gcc")
     flags = [] if build == "clang" else ["-DKIRIFUDA_PORTABLE", "-std=c11", "-Wvla"]
     built = _build(compiler, flags, tmp_path)
     swap = ("import importlib.util\n"
