@@ -273,6 +273,27 @@ def test_another_build_searches_and_plays_as_the_installed_one(build: str, tmp_p
     assert games[0].count("'outcome'") >= 6
 
 
+def test_the_table_searches_the_same_however_its_chains_grow(tmp_path: object) -> None:
+    """A solve starts with few chains in its table and doubles them as entries come in; a
+    doubling keeps each chain's order, so the search is the one a table with every chain from
+    the start makes: a build that starts with 16 chains (doubling many times in every solve)
+    and one that starts with the most (never doubling) search node for node as the installed
+    build does."""
+    gcc = _compiler("gcc")
+    swap = ("import importlib.util\n"
+            "from kirifuda.solver import _core\n"
+            "spec = importlib.util.spec_from_file_location('_csolver', {path!r})\n"
+            "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); _core.csolver = m\n")
+    runs = [_node_counts({})]
+    for bits in (4, 18):
+        out = Path(str(tmp_path)) / f"min{bits}"
+        out.mkdir()
+        built = _build(gcc, [f"-DTT_MIN_BITS={bits}"], out)
+        runs.append(_node_counts({}, swap.format(path=built["kirifuda/solver/_csolver.c"])))
+    assert runs[0] == runs[1] == runs[2]
+    assert runs[0].count("(") == 40
+
+
 @pytest.mark.parametrize("backend", ["c", "python"])
 def test_solve_moves_adds_its_nodes_to_a_work_count(backend: str) -> None:
     """A bot budgets a decision's work over many solves: each ``solve_moves`` adds the nodes it

@@ -137,16 +137,59 @@ typedef struct {
 } Ent;
 
 /* Entries are chained per suit-length signature (a position matches entries of other cards'
- * ranks, so they cannot be found by a hash of the whole position). */
-#define TT_BITS 17
-#define TT_SIZE (1u << TT_BITS)
+ * ranks, so they cannot be found by a hash of the whole position).  A solve starts with
+ * 2^TT_MIN_BITS chains and doubles them whenever the entries outnumber them TT_LOAD to one (up
+ * to 2^TT_MAX_BITS): a small solve's chains stay within a small stretch of memory, which the
+ * cache keeps (a fixed 2^17 made every lookup of a fresh solve a cache miss); a large solve's
+ * chains stay short. */
+#ifndef TT_MIN_BITS
+#define TT_MIN_BITS 12
+#endif
+#ifndef TT_MAX_BITS
+#define TT_MAX_BITS 18
+#endif
+#ifndef TT_LOAD
+#define TT_LOAD 1
+#endif
+#define TT_SIZE (1u << TT_MAX_BITS)
 #define POOL_SIZE (1u << 20)
 typedef struct { uint32_t gen, head; } Head;
-/* A table: the chains' heads, the pool of entries (n used) and the generation (a new solve
- * starts a new one: older heads read as empty).  A solve takes a table from the free list and
- * gives it back when done, both under the GIL; in between it searches without the GIL, so
- * threads solve at once, each with its own table (as many tables as solves ever at once). */
-typedef struct Table { Head *heads; Ent *pool; uint32_t n, gen; struct Table *next_free; } Table;
+/* A table: the chains' heads (2^bits in use), the pool of entries (n used) and the generation
+ * (a new solve starts a new one: older heads read as empty).  A solve takes a table from the
+ * free list and gives it back when done, both under the GIL; in between it searches without
+ * the GIL, so threads solve at once, each with its own table (as many tables as solves ever at
+ * once). */
+typedef struct Table { Head *heads; Ent *pool; uint32_t n, gen, bits, grow_at; struct Table *next_free; } Table;
+
+/* The chain of the entries with this suit-length signature. */
+static KF_ALWAYS_INLINE uint32_t chain_of(const Table *t, u64 lensig) { return (uint32_t)(lensig >> (64 - t->bits)); }
+
+/* Twice the chains: chain b splits into 2b and 2b + 1 by the signature's next bit, each
+ * keeping its entries' order (the order a lookup meets them in, so the search is the same
+ * as with the larger table from the start).  From the last chain down, so that no chain is
+ * overwritten before it is split. */
+static void grow_chains(Table *t) {
+    Head *h = t->heads;
+    Ent *pool = t->pool;
+    uint32_t gen = t->gen, nb = 1u << t->bits;
+    int shift = 63 - (int)t->bits;
+    for (uint32_t b = nb; b-- > 0;) {
+        uint32_t i = h[b].gen == gen ? h[b].head : 0, first[2] = {0, 0};
+        uint32_t *tail[2] = {&first[0], &first[1]};
+        while (i) {
+            int half = (int)((pool[i].lensig >> shift) & 1);
+            *tail[half] = i;
+            tail[half] = &pool[i].next;
+            i = pool[i].next;
+        }
+        *tail[0] = 0;
+        *tail[1] = 0;
+        h[2 * b].gen = gen; h[2 * b].head = first[0];
+        h[2 * b + 1].gen = gen; h[2 * b + 1].head = first[1];
+    }
+    t->bits++;
+    t->grow_at = t->bits < TT_MAX_BITS ? (1u << t->bits) * TT_LOAD : POOL_SIZE;
+}
 static Table *free_tables = NULL;
 
 static inline u64 mix(u64 x) {
@@ -968,8 +1011,8 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     /* the table's chain for this leader and these suit lengths (Rules.zcard), fetched from
      * memory while the bounds below are worked out */
     u64 lensig = s->zhands + r->zlead[s->leader];
-    uint32_t bidx = (uint32_t)(lensig >> (64 - TT_BITS));
     Table *tt = s->tt;
+    uint32_t bidx = chain_of(tt, lensig);
     Head *tt_heads = tt->heads;
     Ent *pool = tt->pool;
     uint32_t tt_gen = tt->gen;
@@ -1043,8 +1086,10 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     for (int p = 0; p < np; p++) occupied |= key[p];
     u64 relmask = r->special ? ~0ULL : rel_slots(r, rel, occupied) | used;
     slots_rel(r, relmask, rel);
-    /* store: update the entry with the same relevant cards, else chain a new one */
+    /* store: update the entry with the same relevant cards, else chain a new one (the
+     * chains may have doubled during the search) */
     Ent *e = NULL;
+    bidx = chain_of(tt, lensig);
     head = tt_heads[bidx].gen == tt_gen ? tt_heads[bidx].head : 0;
     for (uint32_t i = head; i && !e; i = pool[i].next) {
         if (pool[i].lensig != lensig || pool[i].relmask != relmask) continue;
@@ -1064,6 +1109,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         e->lo = (int16_t)nlo; e->hi = (int16_t)nhi;
         e->next = head;
         tt_heads[bidx].head = idx; tt_heads[bidx].gen = tt_gen;
+        if (idx >= tt->grow_at) grow_chains(tt);
     }
     DBG(memcpy(e->src, s->hands, sizeof e->src);)
     return v;
@@ -1215,7 +1261,7 @@ static int etc_probe(S *s, int seat, Trick *t, const Move *m, int alpha, int bet
     int nl = r->mod_np[s->leader + wi];
     u64 lensig = s->zhands - r->zcard[seat][c] + r->zlead[nl];
     Table *tt = s->tt;
-    const Head *hd = &tt->heads[(uint32_t)(lensig >> (64 - TT_BITS))];
+    const Head *hd = &tt->heads[chain_of(tt, lensig)];
     if (hd->gen != tt->gen || !hd->head) return 0;
     s->tcard[tn] = c;
     int w = s->maxside[nl] ? trick_value(s) : 0;
@@ -1885,6 +1931,8 @@ static void new_generation(Table *t) {
     t->gen++;
     if (t->gen == 0) { memset(t->heads, 0, TT_SIZE * sizeof(Head)); t->gen = 1; }
     t->n = 0;
+    t->bits = TT_MIN_BITS;
+    t->grow_at = (1u << TT_MIN_BITS) * TT_LOAD;
 }
 
 /* solve(rules, hands, leader, trick_cards, led, maxside_mask, guess=-1, max_nodes=0)
