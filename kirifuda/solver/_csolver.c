@@ -1310,11 +1310,12 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     int best = ismax ? -1 : 1 << 30;
     for (int i = 0; i < NSUIT; i++) rel[i] = 0;
     int crel[NSUIT];
-    if (tn == r->np - 1 && left >= ETC_LEFT && !r->special) {
+    if (tn == r->np - 1 && left >= ETC_LEFT && !r->special && ismax == expect) {
         /* Enhanced transposition cutoff: a choice whose next trick start the table already
          * cuts, before any is searched (with 6 cards or more left after the trick: fewer cost
          * more than they save; the first choice too: its child's own lookup would find the cut
-         * only after counting sure and quick tricks) */
+         * only after counting sure and quick tricks), where the mover is expected to take the
+         * cut (elsewhere the table is not expected to hold one) */
         for (int i = 0; i < n; i++) {
             int v;
             if (etc_probe(s, seat, t, &mv[i], alpha, beta, ismax, &v, rel)) return v;
