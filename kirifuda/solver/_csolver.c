@@ -20,7 +20,9 @@
  * the cutting choice's cards, a merged run whose top card matters makes the run matter); once
  * a card below the lowest card that mattered in its suit has been searched, the others below
  * it are skipped (DDS's small cards); at a trick's last player the next trick starts of its
- * choices are looked up before the first is searched (an enhanced transposition cutoff);
+ * choices are looked up before the first is searched (an enhanced transposition cutoff), where
+ * the node is expected to cut (node types: each probe expects a result, S.expect, kept as the
+ * search goes; the leader's quick tricks too are counted only where they are expected to cut);
  * bounds from sure tricks in the strongest suit, from the leader's quick tricks (in no-trump
  * also a partner's, reached through an entry) and, inside a trick, from a trick one side
  * surely takes, each keeping as relevant only the cards the bound needs; leads ordered much
