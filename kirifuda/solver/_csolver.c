@@ -20,7 +20,9 @@
  * the cutting choice's cards, a merged run whose top card matters makes the run matter); once
  * a card below the lowest card that mattered in its suit has been searched, the others below
  * it are skipped (DDS's small cards); at a trick's last player the next trick starts of its
- * choices are looked up before the first is searched (an enhanced transposition cutoff);
+ * choices are looked up before the first is searched (an enhanced transposition cutoff), where
+ * the node is expected to cut (node types: each probe expects a result, S.expect, kept as the
+ * search goes; the leader's quick tricks too are counted only where they are expected to cut);
  * bounds from sure tricks in the strongest suit, from the leader's quick tricks (in no-trump
  * also a partner's, reached through an entry) and, inside a trick, from a trick one side
  * surely takes, each keeping as relevant only the cards the bound needs; leads ordered much
@@ -238,6 +240,7 @@ typedef struct {
     Table *tt;
     int aborted;
     int every_choice;                /* gen_moves leaves out no dominated choice (solve_moves' root) */
+    int expect;                      /* the result expected here (node types): 1 at or above beta, 0 at or below alpha */
 } S;
 
 static void new_generation(Table *t);
@@ -1025,8 +1028,12 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
         REASON(1);
         if (sure[1] * r->trick_base >= beta) { rel[r->top_suit] = depth[1]; return sure[1] * r->trick_base; }
         if (maxv - sure[0] * r->trick_base <= alpha) { rel[r->top_suit] = depth[0]; return maxv - sure[0] * r->trick_base; }
+        /* quick tricks only give the side on lead a cut: not counted where that side is
+         * expected to fail (an ALL node), but with 2 cards (there they are cheap and the
+         * expectation is wrong most often) */
         int qrel[NSUIT];
-        int q = quick_tricks(s, qrel, s->maxside[s->leader] ? need[1] : need[0]) * r->trick_base;
+        int q = left > 2 && s->maxside[s->leader] != s->expect ? 0
+                : quick_tricks(s, qrel, s->maxside[s->leader] ? need[1] : need[0]) * r->trick_base;
         if (q > 0) {
             int cut = 0;
             if (s->maxside[s->leader]) { if (q >= beta) cut = 1; }
@@ -1332,29 +1339,31 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     u64 legal = legal_mask(r, s->hands[seat], s->tn, s->led);
     Move mv[NCARD * 2];
     int n;
+    int left = popc(s->hands[seat]);
+    /* killers: the leader's, and the third hand's high in the tree only (set below) */
+    int killing = left < 16 && (tn == 0 || (tn == 2 && left >= KILL3_LEFT));
+    int kc = killing ? s->killer[left][tn] : -1;
     if (tn) n = gen_follow(s, seat, legal, mv, t->sufv[tn + 1][!s->maxside[seat]], t->wv[tn], r->mod_np[s->leader + t->wi[tn]]);
     else {
         n = gen_moves(s, seat, legal, mv);
         if (n > 1) order_moves(s, seat, mv, n, -1, 0, 0);
     }
-    int left = popc(s->hands[seat]);
-    /* killers: the leader's, and the third hand's high in the tree only (set below) */
-    int killing = left < 16 && (tn == 0 || (tn == 2 && left >= KILL3_LEFT));
-    int kc = killing ? s->killer[left][tn] : -1;
     if (kc >= 0) {
         for (int i = 1; i < n; i++) if (mv[i].card == kc && (tn || mv[i].led == s->killer_led[left][0])) {
             Move m = mv[i]; memmove(&mv[1], &mv[0], i * sizeof(Move)); mv[0] = m; break;
         }
     }
     int ismax = s->maxside[seat];
+    int expect = s->expect;
     int best = ismax ? -1 : 1 << 30;
     for (int i = 0; i < NSUIT; i++) rel[i] = 0;
     int crel[NSUIT];
-    if (tn == r->np - 1 && left >= ETC_LEFT && !r->special) {
+    if (tn == r->np - 1 && left >= ETC_LEFT && !r->special && ismax == expect) {
         /* Enhanced transposition cutoff: a choice whose next trick start the table already
          * cuts, before any is searched (with 6 cards or more left after the trick: fewer cost
          * more than they save; the first choice too: its child's own lookup would find the cut
-         * only after counting sure and quick tricks) */
+         * only after counting sure and quick tricks), where the mover is expected to take the
+         * cut (elsewhere the table is not expected to hold one) */
         for (int i = 0; i < n; i++) {
             int v;
             if (etc_probe(s, seat, t, &mv[i], alpha, beta, ismax, &v, rel)) return v;
@@ -1391,6 +1400,9 @@ static int ab(S *s, int alpha, int beta, int *rel) {
             break;
         }
         rel_max(rel, crel);
+        /* the choice failed: the mover is now expected to fail, each later choice to be
+         * refuted (at an expected cut node that has failed once, the node mostly fails) */
+        s->expect = !ismax;
         if (skip_ok && floor_bit[su] < 0 && !((r->nomerge_mask >> c) & 1)) {
             /* the lowest card of the suit relevant to this choice's own result (bit 64: none
              * is; -1: every card is): a smaller card gives the same value, by the same cards
@@ -1403,6 +1415,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
             if (low >= 0 && c < low) { floor_bit[su] = low; floor_pts[su] = r->points[c]; }
         }
     }
+    s->expect = expect;
     /* No cut: every choice was refuted, merged runs included.  A run stood for its cards
      * because they are adjacent: where its top card is relevant, so are the cards down to
      * its lowest (elsewhere the run's other cards may be far from it).  Cards below every
@@ -1462,9 +1475,12 @@ static int first_guess(const S *s, int guess, int hi) {
 }
 
 /* The exact value by null-window searches (MTD(f): probe at the guess, move towards the value;
- * the table keeps the bounds found between probes).  guess < 0: start from first_guess. */
+ * the table keeps the bounds found between probes).  guess < 0: start from first_guess.  Each
+ * probe's expected result (S.expect): below the first guess (one above the playout), then the
+ * other way from the last probe's. */
 static int search_exact(S *s, int lo, int hi, int guess, int *out_hi) {
     int g = first_guess(s, guess, hi);
+    s->expect = 0;
     while (lo < hi) {
         int beta = g;
         if (beta <= lo) beta = lo + 1;
@@ -1472,8 +1488,8 @@ static int search_exact(S *s, int lo, int hi, int guess, int *out_hi) {
         int rel[NSUIT];
         int v = (s->tn == 0) ? ab_trick_start(s, beta - 1, beta, rel) : ab(s, beta - 1, beta, rel);
         if (s->aborted) break;
-        if (v >= beta) { lo = v < hi ? v : hi; g = lo + 1; }
-        else { hi = v > lo ? v : lo; g = hi; }
+        if (v >= beta) { lo = v < hi ? v : hi; g = lo + 1; s->expect = 0; }
+        else { hi = v > lo ? v : lo; g = hi; s->expect = 1; }
     }
     *out_hi = hi;
     return lo;
@@ -1482,6 +1498,7 @@ static int search_exact(S *s, int lo, int hi, int guess, int *out_hi) {
 /* The value after the choice m of the player to move (solve_moves), by null-window searches
  * through child from the guess g, as search_exact; lo and hi: the bounds found. */
 static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int *hi, int g) {
+    s->expect = 0;
     while (*lo < *hi) {
         int beta = g;
         if (beta <= *lo) beta = *lo + 1;
@@ -1489,8 +1506,8 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
         int rel[NSUIT];
         int v = child(s, seat, t, m, beta - 1, beta, rel);
         if (s->aborted) break;
-        if (v >= beta) { *lo = v < *hi ? v : *hi; g = *lo + 1; }
-        else { *hi = v > *lo ? v : *lo; g = *hi; }
+        if (v >= beta) { *lo = v < *hi ? v : *hi; g = *lo + 1; s->expect = 0; }
+        else { *hi = v > *lo ? v : *lo; g = *hi; s->expect = 1; }
     }
 }
 
