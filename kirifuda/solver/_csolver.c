@@ -22,8 +22,9 @@
  * it are skipped (DDS's small cards); at a trick's last player the next trick starts of its
  * choices are looked up before the first is searched (an enhanced transposition cutoff);
  * bounds from sure tricks in the strongest suit, from the leader's quick tricks (in no-trump
- * also a partner's, reached through an entry) and, inside a trick, from a trick one side
- * surely takes, each keeping as relevant only the cards the bound needs; leads ordered much
+ * also a partner's, reached through an entry), inside a trick from a trick one side surely
+ * takes, and for a free card's choice that takes the trick from the other side's sure tricks
+ * after it, each keeping as relevant only the cards the bound needs; leads ordered much
  * as DDS weighs them, a killer first (the last lead that cut after the first choice tried had
  * failed; the same for the third hand high in the tree), followers taking a trick with the
  * cheapest card that holds it
