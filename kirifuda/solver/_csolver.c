@@ -24,8 +24,9 @@
  * the node is expected to cut (node types: each probe expects a result, S.expect, kept as the
  * search goes; the leader's quick tricks too are counted only where they are expected to cut);
  * bounds from sure tricks in the strongest suit, from the leader's quick tricks (in no-trump
- * also a partner's, reached through an entry) and, inside a trick, from a trick one side
- * surely takes, each keeping as relevant only the cards the bound needs; leads ordered much
+ * also a partner's, reached through an entry), inside a trick from a trick one side surely
+ * takes, and for a free card's choice that takes the trick from the other side's sure tricks
+ * after it, each keeping as relevant only the cards the bound needs; leads ordered much
  * as DDS weighs them, a killer first (the last lead that cut after the first choice tried had
  * failed; the same for the third hand high in the tree), followers taking a trick with the
  * cheapest card that holds it
@@ -75,6 +76,7 @@ typedef struct {
     int any_choice;                  /* lead_choices has NOSUIT (a lead asking for nothing) */
     u64 as_any[NSUIT];               /* [led]: the cards as strong when `led` is led as when nothing is */
     u64 lead_wins_mask;              /* multi-lead cards that take the trick whatever they ask for */
+    u64 free_wins_mask;              /* free cards that take any trick (the top suit's, trick rules without points) */
     int trick_base;
     int has_points;
     /* lead weights (order_moves): tuned on the nodes of Meitora deals for the games that count
@@ -1298,6 +1300,53 @@ static int etc_probe(S *s, int seat, Trick *t, const Move *m, int alpha, int bet
     return 0;
 }
 
+/* The choice of a free card that takes any trick (Rules.free_wins_mask) by the player at seat,
+ * not the trick's last, bounded without a search: its side w takes the trick, and the other
+ * side's sure tricks after it bound the rest.  The other side's players still to play put a
+ * card on it outside the top suit where they may, else their lowest legal card (a choice they
+ * have); then, as in sure_tricks, with the free card gone (no other held), a player's k
+ * strongest cards of the top suit take at least k minus w's cards above the k-th (w's players'
+ * cards put on the trick only make that more: fewer of w's cards above).  1 where it refutes
+ * the choice (*val: the bound; rel: the top suit down to the card the count rests on).  w's own
+ * sure tricks after the trick too: -0.06% nodes; with split runs as in sure_tricks -0.06%. */
+static int free_trick_bound(const S *s, int seat, int card, int led, int alpha, int beta, int *rel, int *val) {
+    const Rules *r = s->r;
+    int np = r->np, tb = r->trick_base, ts = r->top_suit, w = s->maxside[seat];
+    int maxv = popc(s->hands[seat]) * tb;
+    int need = w ? (maxv - alpha + tb - 1) / tb : (beta + tb - 1) / tb;   /* the other side's */
+    if (need < 1 || need > maxv / tb - 1) return 0;
+    u64 tm = r->suit_mask[ts], ours = 0, fr = 0;
+    int cand = 0;
+    for (int p = 0; p < np; p++) {
+        u64 h = s->hands[p];
+        fr |= h;
+        if (s->maxside[p] == w) ours |= h;
+        else if (popc(h & tm) >= need) cand |= 1 << p;
+    }
+    if (!cand || ((fr & ~(1ULL << card)) & r->free_mask)) return 0;
+    ours &= tm & ~(1ULL << card);
+    int best = -1;
+    for (int k = 0; k < np; k++) {
+        int p = r->mod_np[s->leader + k];
+        if (!((cand >> p) & 1)) continue;
+        u64 h = s->hands[p] & tm;
+        if (k > s->tn) {        /* still to play to the trick: its lowest where it must play the top suit */
+            u64 l = legal_mask(r, s->hands[p], 1, led);
+            if (!(l & ~tm)) h &= ~(1ULL << lowbit(l));
+        }
+        for (int i = need, n = popc(h); i <= n; i++) {
+            int c = kth_high(h, i);
+            if (c < best) break;
+            if (i - popc(ours & above(c)) >= need) { best = c; break; }
+        }
+    }
+    if (best < 0 || ((r->nomerge_mask >> best) & 1)) return 0;
+    for (int i = 0; i < NSUIT; i++) rel[i] = 0;
+    rel[ts] = popc(r->all_mask & ~s->gone & ~r->nomerge_mask & tm & above(best)) + 1;
+    *val = w ? maxv - need * tb : need * tb;
+    return 1;
+}
+
 static int ab(S *s, int alpha, int beta, int *rel) {
     const Rules *r = s->r;
     s->nodes++;
@@ -1380,8 +1429,13 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     for (int i = 0; i < n; i++) {
         int c = mv[i].card, su = r->isuit[c];
         if (c < floor_bit[su] && r->points[c] == floor_pts[su] && !((r->nomerge_mask >> c) & 1)) continue;
-        int v = child(s, seat, t, &mv[i], alpha, beta, crel);
-        if (s->aborted) return v;
+        int v;
+        /* a free card that takes any trick, refuted by the other side's sure tricks after it
+         * without a search (free_trick_bound: -1.9% nodes on full Meitora deals) */
+        if (!(((r->free_wins_mask >> c) & 1) && tn < r->np - 1 && free_trick_bound(s, seat, c, mv[i].led, alpha, beta, crel, &v))) {
+            v = child(s, seat, t, &mv[i], alpha, beta, crel);
+            if (s->aborted) return v;
+        }
         if (ismax) {
             if (v > best) { best = v; if (best > alpha) alpha = best; }
         } else {
@@ -1564,6 +1618,7 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #define search_choice search_choice_fast
 #define etc_probe etc_probe_fast
 #define rel_back rel_back_fast
+#define free_trick_bound free_trick_bound_fast
 #include "_csolver.c"
 #undef ab
 #undef ab_trick_start
@@ -1608,6 +1663,7 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #undef search_choice
 #undef etc_probe
 #undef rel_back
+#undef free_trick_bound
 #pragma GCC pop_options
 #undef CSOLVER_FAST_PASS
 #define CORE(f) (use_bmi2 ? f##_fast : f)
@@ -1860,6 +1916,14 @@ static PyObject *py_make_rules(PyObject *self, PyObject *args) {
             if (low <= high) ok = 0;
         }
         if (ok) r->top_suit = su;
+    }
+    for (int b = 0; b < next && !r->special && !r->has_points && r->top_suit >= 0; b++) {
+        if (!((r->free_mask >> b) & 1) || r->isuit[b] != r->top_suit) continue;
+        int wins = 1;
+        for (int led = 0; led < NSUIT && wins; led++)
+            for (int o = 0; o < next && wins; o++)
+                if (o != b && r->strength[led][o] >= r->strength[led][b]) wins = 0;
+        if (wins) r->free_wins_mask |= 1ULL << b;
     }
     r->own_mask = r->free_mask | r->multi_lead_mask | r->last_forced_mask | r->restricted_mask | r->nomerge_mask;
     r->plain_follow = r->mono && !r->special && !r->has_points;
