@@ -30,7 +30,9 @@
  * as DDS weighs them, a killer first (the last lead that cut after the first choice tried had
  * failed; the same for the third hand high in the tree), followers taking a trick with the
  * cheapest card that holds it
- * (where cards carry points: points onto a trick the side holds, none onto one it loses).
+ * (where cards carry points: points onto a trick the side holds, none onto one it loses); the
+ * last two tricks, where the table has no entry, searched by a small search of their own
+ * (end2: without bounds or table, of the choices that cut the one resting on the fewest cards).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -246,6 +248,13 @@ typedef struct {
 } S;
 
 static void new_generation(Table *t);
+
+/* The two tricks left (end2): the hands in the first trick's order (k-th: its k-th player's). */
+typedef struct {
+    const Rules *r;
+    u64 h[MAXP], live, gm;           /* gm: the cards of side G's hands */
+    int np;
+} E2;
 
 #endif /* CSOLVER_FAST_PASS */
 
@@ -905,11 +914,112 @@ static int horizon_value(const S *s) {
     return pts * (2 * side + 1) / (2 * all + 2);
 }
 
+/* The last two tricks, where every hand holds two cards (no points, no special tricks, no
+ * restricted cards; end2): the question "does side G take a trick?" answered by a plain search
+ * of the first trick's choices, each line's second trick played out, without the table or any
+ * bound.  The cards an answer rests on are kept as a mask of the live cards closed downwards in
+ * each suit (a card relevant, so is every live card above it in its suit), as ab() keeps them:
+ * a trick won by a card with another card of its suit on it makes that card relevant (as
+ * last_trick_rel and rel_back do); a choice that gives the mover what it wants (a cut) keeps
+ * its own cards, otherwise the union of every choice's (every card is a choice of its own: no
+ * merged runs).  Two things ab() does not do: a line where G takes the first trick rests on
+ * that trick alone (the second cannot take it away), and of the choices that cut, the one
+ * resting on the fewest cards is kept (every choice is searched: the subtrees are tiny). */
+static int e2_leaf(const E2 *e, int wi, int wc, u64 t1, u64 t2, u64 *R) {
+    const Rules *r = e->r;
+    u64 m = 0, ws = t1 & r->suit_mask[r->isuit[wc]];
+    if ((ws & (ws - 1)) && !((r->nomerge_mask >> wc) & 1)) m = e->live & r->suit_mask[r->isuit[wc]] & ~((1ULL << wc) - 1);
+    if ((e->gm >> wc) & 1) { *R = m; return 1; }
+    int np = e->np;
+    int bc = lowbit(t2 & e->h[wi]);
+    int led2 = ((r->multi_lead_mask >> bc) & 1) ? r->lead_choices[0] : r->isuit[bc];
+    const short *st2 = r->strength[led2];
+    int bv = st2[bc];
+    for (int i = 1; i < np; i++) {
+        int k = wi + i < np ? wi + i : wi + i - np;
+        int d = lowbit(t2 & e->h[k]);
+        if (st2[d] > bv) { bv = st2[d]; bc = d; }
+    }
+    u64 bs = t2 & r->suit_mask[r->isuit[bc]];
+    if ((bs & (bs - 1)) && !((r->nomerge_mask >> bc) & 1)) m |= e->live & r->suit_mask[r->isuit[bc]] & ~((1ULL << bc) - 1);
+    *R = m;
+    return (e->gm >> bc) & 1;
+}
+
+/* The first trick's k-th player to choose; led, st: what was led and its strengths; wv, wi, wc:
+ * the strongest card so far (strength, place, card); t1: the trick's cards so far, t2: the
+ * cards their players keep for the second trick.  1: G takes a trick. */
+static int e2_node(const E2 *e, int k, int led, int wv, int wi, int wc, u64 t1, u64 t2, u64 *R) {
+    const Rules *r = e->r;
+    u64 h = e->h[k];
+    int gmove = (e->gm & h) != 0;
+    u64 legal = legal_mask(r, h, k, led);
+    u64 acc = 0, cutR = 0;
+    int cut = 0;
+    while (legal) {
+        int c = highbit(legal);
+        u64 b = 1ULL << c;
+        legal ^= b;
+        int multi = k == 0 && ((r->multi_lead_mask >> c) & 1);
+        int nl = multi ? r->n_lead_choices : 1;
+        for (int j = 0; j < nl; j++) {
+            int nled = k ? led : multi ? r->lead_choices[j] : r->isuit[c];
+            int v = r->strength[nled][c];
+            int nwv = wv, nwi = wi, nwc = wc;
+            if (k == 0 || v > wv) { nwv = v; nwi = k; nwc = c; }
+            u64 cr;
+            int ok = k + 1 < e->np && k + 1 < MAXP ? e2_node(e, k + 1, nled, nwv, nwi, nwc, t1 | b, t2 | (h & ~b), &cr)
+                                                    : e2_leaf(e, nwi, nwc, t1 | b, t2 | (h & ~b), &cr);
+            if (ok == gmove) {
+                if (!cut || popc(cr) < popc(cutR)) { cut = 1; cutR = cr; if (!cr) goto done; }
+            } else if (!cut) acc |= cr;
+        }
+    }
+done:
+    if (cut) { *R = cutR; return gmove; }
+    *R = acc;
+    return !gmove;
+}
+
+/* Does side g (1: the maximising side) take a trick of the two? */
+static int e2_ask(E2 *e, const S *s, int g, u64 *R) {
+    const Rules *r = s->r;
+    e->gm = 0;
+    for (int p = 0; p < r->np; p++) if (s->maxside[p] == g) e->gm |= s->hands[p];
+    return e2_node(e, 0, 0, 0, 0, 0, 0, 0, R);
+}
+
+static int end2(S *s, int alpha, int beta, int *rel) {
+    const Rules *r = s->r;
+    E2 e;
+    e.r = r; e.np = r->np; e.live = 0;
+    for (int k = 0; k < e.np; k++) { e.h[k] = s->hands[r->mod_np[s->leader + k]]; e.live |= e.h[k]; }
+    /* the maximising side's tricks: at least nhi is >= beta, at most nlo is <= alpha */
+    int tb = r->trick_base, nhi = (beta + tb - 1) / tb, nlo = alpha >= 0 ? alpha / tb : -1;
+    int v;
+    u64 R;
+    if (nhi == nlo + 1) {
+        /* one question decides: does the maximising side take nhi tricks (the other side
+         * none when nhi is 1, at most one when 2)? */
+        int ok = e2_ask(&e, s, nhi == 1, &R);
+        v = (nhi == 1) == ok ? nhi * tb : nlo * tb;
+    } else {
+        /* a wider window: both questions (their cards together) */
+        u64 R2 = 0;
+        int t = e2_ask(&e, s, 1, &R);
+        if (t && !e2_ask(&e, s, 0, &R2)) t = 2;
+        R |= R2;
+        v = t * tb;
+    }
+    for (int su = 0; su < NSUIT; su++) rel[su] = popc(R & r->suit_mask[su] & ~r->nomerge_mask);
+    return v;
+}
+
 /* -- A checking build (CFLAGS=-DDEBUGV [-DVLEFT=n]): every trick-start result with at most
  * VLEFT cards per hand is compared with a plain alpha-beta search (no table, no bounds, no
  * merged cards) and a wrong one printed, with what produced it (REASON: 1 sure tricks, 2 quick
  * tricks, 3 a table entry, printed with the position it was made in; 4 table bounds met; 5 a
- * search; 6 later tricks).  Slow; for work on the shortcuts. */
+ * search; 6 later tricks; 7 end2).  Slow; for work on the shortcuts. */
 #ifdef DEBUGV
 #ifndef VLEFT
 #define VLEFT 4
@@ -1084,8 +1194,9 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     if (lo > alpha) alpha = lo;
     if (hi < beta) beta = hi;
     int a0 = alpha, b0 = beta;
-    int v = ab(s, alpha, beta, rel);
-    REASON(5);
+    int v;
+    if (left == 2 && !r->has_points && !r->special && !r->restricted_mask) { s->nodes++; v = end2(s, alpha, beta, rel); REASON(7); }
+    else { v = ab(s, alpha, beta, rel); REASON(5); }
     if (s->aborted) return v;
     int nlo = lo, nhi = hi;
     if (v <= a0) { if (v < nhi) nhi = v; }
@@ -1619,6 +1730,10 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #define etc_probe etc_probe_fast
 #define rel_back rel_back_fast
 #define free_trick_bound free_trick_bound_fast
+#define end2 end2_fast
+#define e2_ask e2_ask_fast
+#define e2_node e2_node_fast
+#define e2_leaf e2_leaf_fast
 #include "_csolver.c"
 #undef ab
 #undef ab_trick_start
@@ -1664,6 +1779,10 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #undef etc_probe
 #undef rel_back
 #undef free_trick_bound
+#undef end2
+#undef e2_ask
+#undef e2_node
+#undef e2_leaf
 #pragma GCC pop_options
 #undef CSOLVER_FAST_PASS
 #define CORE(f) (use_bmi2 ? f##_fast : f)
