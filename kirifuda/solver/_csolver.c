@@ -946,7 +946,7 @@ static int e2_leaf(const E2 *e, int wi, int wc, u64 t1, u64 t2, u64 *R) {
     return (e->gm >> bc) & 1;
 }
 
-/* The first trick's k-th player to choose; led, st: what was led and its strengths; wv, wi, wc:
+/* The first trick's k-th player to choose; led: what was led (for k > 0); wv, wi, wc:
  * the strongest card so far (strength, place, card); t1: the trick's cards so far, t2: the
  * cards their players keep for the second trick.  1: G takes a trick. */
 static int e2_node(const E2 *e, int k, int led, int wv, int wi, int wc, u64 t1, u64 t2, u64 *R) {
