@@ -25,8 +25,8 @@
  * also a partner's, reached through an entry) and, inside a trick, from a trick one side
  * surely takes, each keeping as relevant only the cards the bound needs; leads ordered much
  * as DDS weighs them, a killer first (the last lead that cut after the first choice tried had
- * failed; the same for the third hand high in the tree, and for the second hand per card led:
- * a countermove), followers taking a trick with the cheapest card that holds it
+ * failed; the same for the third hand high in the tree), followers taking a trick with the
+ * cheapest card that holds it
  * (where cards carry points: points onto a trick the side holds, none onto one it loses).
  */
 #define PY_SSIZE_T_CLEAN
@@ -173,9 +173,6 @@ typedef struct {
 #ifndef KILL3_LEFT
 #define KILL3_LEFT 7         /* the fewest cards the third hand holds for its killer */
 #endif
-#ifndef COUNTER_LEFT
-#define COUNTER_LEFT 7       /* the fewest cards the second hand holds for its countermove */
-#endif
 #ifndef ETC_LEFT
 #define ETC_LEFT 7          /* the fewest cards the trick's last player holds for an ETC */
 #endif
@@ -193,7 +190,6 @@ typedef struct {
     int first;                       /* the current trick is the deal's first (special rules) */
     signed char killer[16][MAXP];    /* [cards left (< 16)][place in trick]: the last choice that cut */
     signed char killer_led[16][MAXP];  /* and what it led (a multi-lead card's choice) */
-    signed char counter[NCARD];      /* [the card led]: the second hand's last reply that cut (a countermove) */
     Trick trick[MAXLEFT];            /* [the leader's cards at the trick's start] */
     long long nodes, limit;   /* limit: stop after this many nodes (0: none) */
     Table *tt;
@@ -1296,11 +1292,9 @@ static int ab(S *s, int alpha, int beta, int *rel) {
         if (n > 1) order_moves(s, seat, mv, n, -1, 0, 0);
     }
     int left = popc(s->hands[seat]);
-    /* killers: the leader's, and the third hand's high in the tree only; the second hand's
-     * reply to the card led (a countermove), high in the tree only (set below) */
+    /* killers: the leader's, and the third hand's high in the tree only (set below) */
     int killing = left < 16 && (tn == 0 || (tn == 2 && left >= KILL3_LEFT));
-    int countering = tn == 1 && left >= COUNTER_LEFT;
-    int kc = killing ? s->killer[left][tn] : countering ? s->counter[s->tcard[0]] : -1;
+    int kc = killing ? s->killer[left][tn] : -1;
     if (kc >= 0) {
         for (int i = 1; i < n; i++) if (mv[i].card == kc && (tn || mv[i].led == s->killer_led[left][0])) {
             Move m = mv[i]; memmove(&mv[1], &mv[0], i * sizeof(Move)); mv[0] = m; break;
@@ -1347,13 +1341,7 @@ static int ab(S *s, int alpha, int beta, int *rel) {
             /* the third hand's the same way, with 7 cards or more (-1.5% nodes on full Meitora
              * deals, -5.5% on bridge positions, Kakeya 8 left -2.2%; at every depth Kakeya +1..2%,
              * the second and fourth hands +0.4..3%) */
-            /* the second hand's the same way, per card led, with 7 cards or more (-2.8% nodes on
-             * full Meitora deals, -2.6% on bridge positions, Kakeya 8 left -3.9%; the second
-             * hand's killer per cards left was worse: +2.5%) */
-            if (i > 0) {
-                if (killing) { s->killer[left][tn] = (signed char)c; s->killer_led[left][tn] = (signed char)mv[i].led; }
-                else if (countering) s->counter[s->tcard[0]] = (signed char)c;
-            }
+            if (i > 0 && killing) { s->killer[left][tn] = (signed char)c; s->killer_led[left][tn] = (signed char)mv[i].led; }
             break;
         }
         rel_max(rel, crel);
@@ -1835,7 +1823,6 @@ static int setup(S *s, PyObject *cap, PyObject *hands, int leader, PyObject *tri
     memset(s, 0, sizeof(*s));
     s->r = r;
     memset(s->killer, -1, sizeof(s->killer));
-    memset(s->counter, -1, sizeof(s->counter));
     PyObject *fast = PySequence_Fast(hands, "hands");
     if (!fast) return -1;
     if (PySequence_Fast_GET_SIZE(fast) != r->np) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "one hand per player"); return -1; }
