@@ -2186,7 +2186,10 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     guess = CORE(first_guess)(&s, guess, upper_bound(&s));
     for (int i = 0; i < n; i++) {
         int lo = 0, hi = upper_bound(&s);
-        int g = guess;
+        /* the first choice from first_guess; each later one a trick above the value of the one
+         * before (a probe just above the value costs about as little as one at it, and the
+         * probe's expectation, to fail, is then right: -0.8% nodes on full Meitora deals) */
+        int g = i > 0 ? guess + r->trick_base : guess;
         s.nodes = 0;
         s.limit = max_nodes > 0 ? max_nodes : 0;
         s.aborted = 0;
