@@ -925,10 +925,17 @@ static int horizon_value(const S *s) {
  * merged runs).  Two things ab() does not do: a line where G takes the first trick rests on
  * that trick alone (the second cannot take it away), and of the choices that cut, the one
  * resting on the fewest cards is kept (every choice is searched: the subtrees are tiny). */
+/* The cards a trick's result rests on: won by w with another card of its suit on it (trick:
+ * the trick's cards), w and every live card above it in its suit; otherwise none. */
+static KF_ALWAYS_INLINE u64 e2_won(const E2 *e, u64 trick, int w) {
+    const Rules *r = e->r;
+    u64 su = r->suit_mask[r->isuit[w]], ws = trick & su;
+    return (ws & (ws - 1)) && !((r->nomerge_mask >> w) & 1) ? e->live & su & ~((1ULL << w) - 1) : 0;
+}
+
 static int e2_leaf(const E2 *e, int wi, int wc, u64 t1, u64 t2, u64 *R) {
     const Rules *r = e->r;
-    u64 m = 0, ws = t1 & r->suit_mask[r->isuit[wc]];
-    if ((ws & (ws - 1)) && !((r->nomerge_mask >> wc) & 1)) m = e->live & r->suit_mask[r->isuit[wc]] & ~((1ULL << wc) - 1);
+    u64 m = e2_won(e, t1, wc);
     if ((e->gm >> wc) & 1) { *R = m; return 1; }
     int np = e->np;
     int bc = lowbit(t2 & e->h[wi]);
@@ -940,9 +947,7 @@ static int e2_leaf(const E2 *e, int wi, int wc, u64 t1, u64 t2, u64 *R) {
         int d = lowbit(t2 & e->h[k]);
         if (st2[d] > bv) { bv = st2[d]; bc = d; }
     }
-    u64 bs = t2 & r->suit_mask[r->isuit[bc]];
-    if ((bs & (bs - 1)) && !((r->nomerge_mask >> bc) & 1)) m |= e->live & r->suit_mask[r->isuit[bc]] & ~((1ULL << bc) - 1);
-    *R = m;
+    *R = m | e2_won(e, t2, bc);
     return (e->gm >> bc) & 1;
 }
 
@@ -1734,6 +1739,7 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #define e2_ask e2_ask_fast
 #define e2_node e2_node_fast
 #define e2_leaf e2_leaf_fast
+#define e2_won e2_won_fast
 #include "_csolver.c"
 #undef ab
 #undef ab_trick_start
@@ -1783,6 +1789,7 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #undef e2_ask
 #undef e2_node
 #undef e2_leaf
+#undef e2_won
 #pragma GCC pop_options
 #undef CSOLVER_FAST_PASS
 #define CORE(f) (use_bmi2 ? f##_fast : f)
