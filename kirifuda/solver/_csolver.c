@@ -170,6 +170,12 @@ typedef struct Table { Head *heads; Ent *pool; uint32_t n, gen, bits, grow_at; s
 /* The chain of the entries with this suit-length signature. */
 static KF_ALWAYS_INLINE uint32_t chain_of(const Table *t, u64 lensig) { return (uint32_t)(lensig >> (64 - t->bits)); }
 
+/* Does the entry match the canonical hands key (np of them) on its relevant cards? */
+static KF_ALWAYS_INLINE int entry_matches(const Ent *e, const u64 *key, int np) {
+    for (int p = 0; p < np; p++) if ((key[p] & e->relmask) != e->k[p]) return 0;
+    return 1;
+}
+
 /* Twice the chains: chain b splits into 2b and 2b + 1 by the signature's next bit, each
  * keeping its entries' order (the order a lookup meets them in, so the search is the same
  * as with the larger table from the start).  From the last chain down, so that no chain is
@@ -1173,11 +1179,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     uint32_t prev = 0;
     for (uint32_t i = head; i; prev = i, i = pool[i].next) {
         Ent *e = &pool[i];
-        if (e->lensig != lensig) continue;
-        u64 rm = e->relmask;
-        int same = 1;
-        for (int p = 0; p < np; p++) if ((key[p] & rm) != e->k[p]) { same = 0; break; }
-        if (!same) continue;
+        if (e->lensig != lensig || !entry_matches(e, key, np)) continue;
         if (e->lo >= beta || e->hi <= alpha) { REASON(3); DBG(hit_entry = e;)
             int v = e->lo >= beta ? e->lo : e->hi;
             slots_rel(r, e->relmask, rel);
@@ -1217,10 +1219,7 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     bidx = chain_of(tt, lensig);
     head = tt_heads[bidx].gen == tt_gen ? tt_heads[bidx].head : 0;
     for (uint32_t i = head; i && !e; i = pool[i].next) {
-        if (pool[i].lensig != lensig || pool[i].relmask != relmask) continue;
-        int same = 1;
-        for (int p = 0; p < np; p++) if ((key[p] & relmask) != pool[i].k[p]) { same = 0; break; }
-        if (same) e = &pool[i];
+        if (pool[i].lensig == lensig && pool[i].relmask == relmask && entry_matches(&pool[i], key, np)) e = &pool[i];
     }
     if (e) {
         if (nlo > e->lo) e->lo = (int16_t)nlo;
@@ -1403,9 +1402,7 @@ static int etc_probe(S *s, int seat, Trick *t, const Move *m, int alpha, int bet
             s->hands[seat] ^= b;
             have_key = 1;
         }
-        int same = 1;
-        for (int p = 0; p < np; p++) if ((key[p] & e->relmask) != e->k[p]) { same = 0; break; }
-        if (!same) continue;
+        if (!entry_matches(e, key, np)) continue;
         *val = w + (ismax ? e->lo : e->hi);
         slots_rel(r, e->relmask, rel);
         u64 tmask = 0;
