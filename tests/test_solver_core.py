@@ -317,7 +317,8 @@ def test_threads_solve_at_once_with_the_same_results() -> None:
     from kirifuda.solver import _core
 
     core = _core.csolver
-    positions = []
+    assert core is not None
+    positions: list[tuple[object, ...]] = []
     for seed in range(24):
         hands, trump, leader, maxside = random_ending(seed, 8)
         positions.append((plain_rules(trump).compiled(), hands, leader, [], 0, maxside, -1, 0))
