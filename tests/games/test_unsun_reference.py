@@ -20,7 +20,7 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from kirifuda import record
-from kirifuda.errors import IllegalActionError, KirifudaError
+from kirifuda.errors import IllegalActionError, KirifudaError, RecordError
 from kirifuda.games import GAMES
 
 RANKS = "23456789TJQKA"
@@ -221,9 +221,51 @@ class Ref:
         return dict(game="unsun", deals=deals, totals=list(self.totals), finished=self.over,
                     winner=winner, deals_won=list(self.deals_won))
 
-    def record_text(self) -> str:
-        return json.dumps(dict(format="kirifuda-record/1", game="unsun", options=self.options,
-                               first=self.first, deals=self.log))
+    def record(self, rng: random.Random) -> dict:
+        """The record of the match so far, as another implementation might write it: card codes
+        sometimes in lower case or with ``10``, ``first`` left out when 0, names or not."""
+        def code(c: str) -> str:
+            c = "10" + c[1] if c[0] == "T" and rng.random() < 0.3 else c
+            return c.lower() if rng.random() < 0.2 else c
+
+        deals = [dict(hands=[[code(c) for c in h] for h in d["hands"]], rest=[code(c) for c in d["rest"]],
+                      actions=[dict(seat=a["seat"], play=code(a["play"])) for a in d["actions"]])
+                 for d in self.log]
+        data = dict(format="kirifuda-record/1", game="unsun", options=dict(self.options), deals=deals)
+        if self.first or rng.random() < 0.5:
+            data["first"] = self.first
+        if rng.random() < 0.3:
+            data["players"] = [f"P{s}" for s in range(self.n)]
+        return data
+
+
+def read_code(code: object) -> str:
+    """A card code as record.md reads it (``10`` for ``T``, any case); anything else stays as
+    it is, to be refused where it is used."""
+    if not isinstance(code, str):
+        return repr(code)
+    c = code.upper()
+    return "T" + c[2:] if c.startswith("10") else c
+
+
+def reference_replay(data: dict) -> dict:
+    """A record replayed by the reference: the replay JSON, or ``{"error": {deal, action}}``
+    at the first deal or action the spec refuses (record.md §1, §3 "Errors")."""
+    ref = Ref(data.get("options", {}), data.get("first", 0))
+    for i, d in enumerate(data["deals"]):
+        if ref.cur is not None:  # the deal before stops inside: only the last deal may
+            return {"error": {"deal": i - 1, "action": None}}
+        try:
+            ref.deal([[read_code(c) for c in h] for h in d["hands"]], [read_code(c) for c in d["rest"]])
+        except Refused:
+            return {"error": {"deal": i, "action": None}}
+        for j, a in enumerate(d["actions"]):
+            body = {k: (read_code(v) if k == "play" else v) for k, v in a.items() if k != "seat"}
+            try:
+                ref.act(a["seat"], body)
+            except Refused:
+                return {"error": {"deal": i, "action": j, "seat": a["seat"]}}
+    return ref.summary()
 
 
 # -- playing the engine against it ----------------------------------------------------------
@@ -374,12 +416,67 @@ def play_against_the_reference(seed: int, n: int, options: dict, stop: int | Non
     # the engine's record and the reference's own record replay to the same JSON
     again = record.replay_json(record.loads(record.dumps(record.from_state(state))))
     _assert_replay_json(again, theirs)
-    _assert_replay_json(record.replay_json(record.loads(ref.record_text())), theirs)
+    data = ref.record(rng)
+    assert reference_replay(data) == theirs
+    _assert_replay_json(engine_replay(data), theirs)
+    for _ in range(3):  # spoiled records: refused by both at the same deal and action
+        bad = _spoil_record(rng, data, ref.n)
+        expected = reference_replay(bad)
+        got = engine_replay(bad)
+        if "error" in expected:
+            assert "error" in got, (expected, bad)
+            assert {k: got["error"][k] for k in expected["error"]} == expected["error"], (got, expected)
+        else:
+            _assert_replay_json(got, expected)
     for ours_deal, theirs_deal in zip(record.from_state(state).deals, ref.log):
         assert [sorted(h) for h in ours_deal.hands] == [sorted(h) for h in theirs_deal["hands"]]
         assert ours_deal.rest[0] == theirs_deal["rest"][0]  # the indicator first
         assert sorted(ours_deal.rest) == sorted(theirs_deal["rest"])
         assert ours_deal.actions == theirs_deal["actions"]
+
+
+def engine_replay(data: dict) -> dict:
+    """``kirifuda replay --json`` on the record: the JSON, or the error's deal, action, seat."""
+    try:
+        return record.replay_json(record.loads(json.dumps(data)))
+    except RecordError as exc:
+        where = [f"deal {exc.deal}"] + ([f"action {exc.action}", f"seat {exc.seat}"] if exc.action is not None else [])
+        assert all(w in str(exc) for w in where), str(exc)  # the message names them
+        return {"error": {"deal": exc.deal, "action": exc.action, "seat": exc.seat}}
+
+
+def _spoil_record(rng: random.Random, data: dict, n: int) -> dict:
+    """The record with one thing wrong (or, by chance, still right): a card not held, a seat
+    out of turn, an action twice, left out or foreign to Unsun, a deal cut short, spoiled or
+    one too many."""
+    bad = json.loads(json.dumps(data))
+    deals = bad["deals"]
+    with_actions = [d for d in deals if d["actions"]]
+    how = rng.randrange(8)
+    if how < 5 and with_actions:
+        d = rng.choice(with_actions)
+        j = rng.randrange(len(d["actions"]))
+        a = d["actions"][j]
+        if how == 0:
+            a["play"] = rng.choice(DECK + ["JK"])
+        elif how == 1:
+            a["seat"] = rng.randrange(n)
+        elif how == 2:
+            d["actions"].insert(j, dict(a))
+        elif how == 3:
+            del d["actions"][j]
+        else:
+            a.update(rng.choice([{"request": "H"}, {"call_joker": True}]))
+    elif how == 5 and deals:
+        d = rng.choice(deals)
+        d["hands"], d["rest"] = _spoil(rng, [[read_code(c) for c in h] for h in d["hands"]],
+                                       [read_code(c) for c in d["rest"]])
+    elif how == 6 and len(deals) > 1:
+        d = rng.choice(deals[:-1])
+        del d["actions"][rng.randrange(len(d["actions"]) + 1):]
+    elif deals:
+        deals.append(json.loads(json.dumps(deals[-1])))
+    return bad
 
 
 DEAL_KEYS = ("outcome", "tricks", "score", "trump", "tricks_won", "dealer", "indicator", "winners")
@@ -395,7 +492,7 @@ def _assert_replay_json(ours: dict, theirs: dict) -> None:
         assert ours[k] == theirs[k], (k, ours[k], theirs[k])
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4, 5]),
        reflip=st.sampled_from([None, False, True]), all_down=st.sampled_from([None, False, True]),
        deals=st.one_of(st.none(), st.integers(1, 6)), stop=st.one_of(st.none(), st.integers(0, 120)))
