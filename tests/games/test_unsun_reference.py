@@ -14,12 +14,16 @@ the reference writes itself (as an independent implementation would).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
+from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
 
 from kirifuda import record
+from kirifuda.cli import main
 from kirifuda.errors import IllegalActionError, KirifudaError, RecordError
 from kirifuda.games import GAMES
 
@@ -251,7 +255,17 @@ def read_code(code: object) -> str:
 def reference_replay(data: dict) -> dict:
     """A record replayed by the reference: the replay JSON, or ``{"error": {deal, action}}``
     at the first deal or action the spec refuses (record.md §1, §3 "Errors")."""
-    ref = Ref(data.get("options", {}), data.get("first", 0))
+    options = data.get("options") or {}
+    n = options.get("players", 4)
+    if (set(options) - {"players", "reflip_face_card", "all_trumps_face_down", "deals"}
+            or n not in (3, 4, 5) or isinstance(n, bool)
+            or any(not isinstance(options.get(k, False), bool) for k in ("reflip_face_card", "all_trumps_face_down"))
+            or not (isinstance(options.get("deals", 1), int) and not isinstance(options.get("deals"), bool)
+                    and options.get("deals", 1) >= 1)
+            or data.get("first", 0) not in range(n)
+            or len(data.get("players") or range(n)) != n):
+        return {"error": {"deal": None, "action": None}}
+    ref = Ref(options, data.get("first", 0))
     for i, d in enumerate(data["deals"]):
         if ref.cur is not None:  # the deal before stops inside: only the last deal may
             return {"error": {"deal": i - 1, "action": None}}
@@ -513,3 +527,65 @@ def test_the_reference_reads_section_5_as_written():
     assert trick_winner(plays(["5S", "QC", "9S", "AD"]), "H") == 2       # switching away loses
     assert face_down("JH", "H", False) and not face_down("TH", "H", False)
     assert face_down("TH", "H", True) and not face_down("AS", "H", True)
+
+
+RECORDS = Path(__file__).parent.parent / "records"
+
+
+def test_the_reference_replays_the_unsun_records_as_their_expected_results():
+    good = sorted(p for p in (RECORDS / "unsun").glob("*.json") if not p.name.endswith(".expected.json"))
+    assert len(good) >= 6
+    for path in good:
+        data = json.loads(path.read_text())
+        theirs = reference_replay(data)
+        _subset(json.loads(path.with_name(path.stem + ".expected.json").read_text()), theirs, path.stem)
+        _assert_replay_json(engine_replay(data), theirs)
+
+
+def test_the_reference_refuses_the_bad_unsun_records_where_the_engine_does():
+    bad = sorted(p for p in (RECORDS / "bad").glob("unsun-*.json") if not p.name.endswith(".error.json"))
+    assert len(bad) >= 15
+    for path in bad:
+        expected = json.loads(path.with_name(path.stem + ".error.json").read_text())
+        got = reference_replay(json.loads(path.read_text()))
+        assert "error" in got, path.stem
+        assert (got["error"]["deal"], got["error"]["action"]) == (expected["deal"], expected["action"]), path.stem
+
+
+def _subset(expected, actual, where):
+    if isinstance(expected, dict):
+        for k, v in expected.items():
+            _subset(v, actual[k], f"{where}.{k}")
+    elif isinstance(expected, list) and expected and isinstance(expected[0], dict):
+        assert len(actual) == len(expected), where
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            _subset(e, a, f"{where}[{i}]")
+    else:
+        assert actual == expected, (where, expected, actual)
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4, 5]))
+def test_kirifuda_replay_json_prints_the_references_result(seed, n, tmp_path_factory):
+    """The command itself: the JSON on standard output, or status 1 and the error's indices."""
+    rng = random.Random(seed)
+    ref = Ref({"players": n, "deals": 2, "all_trumps_face_down": rng.random() < 0.5}, rng.randrange(n))
+    while not ref.over and rng.random() < 0.995:
+        if ref.cur is None:
+            ref.deal(*ref.random_deal(rng))
+        else:
+            ref.act(ref.to_act, rng.choice(ref.legal()))
+    data = ref.record(rng)
+    path = tmp_path_factory.mktemp("rec") / "r.json"
+    for record_data in (data, _spoil_record(rng, data, n)):
+        expected = reference_replay(record_data)
+        path.write_text(json.dumps(record_data))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            status = main(["replay", str(path), "--json"])
+        printed = json.loads(out.getvalue())
+        assert status == (1 if "error" in expected else 0)
+        if "error" in expected:
+            assert {k: printed["error"][k] for k in expected["error"]} == expected["error"]
+        else:
+            assert printed == expected
