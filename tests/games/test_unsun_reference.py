@@ -330,6 +330,11 @@ def _check_views(state, ref: Ref, viewers) -> None:
         if ref.last_trick is not None:  # all cards of the trick are shown once it is complete
             cards, win = ref.last_trick
             assert [c.code for c in v.last_trick.cards] == cards and v.last_trick_winner == win
+            assert v.last_trick_last_player == d["tricks"][-1]["last_player"]
+        # won tricks lie face up: public, every card
+        assert [([c.code for c in t.cards], t.leader, w) for t, w in v.tricks] == \
+            [(t["cards"], t["leader"], t["winner"]) for t in d["tricks"]]
+        assert list(v.deals_won) == ref.deals_won
         data = v.to_json()
         last_deal = json.dumps(data.pop("last_deal"))  # the previous deal's result
         for code in ref.before_hidden:  # its left-over cards, never seen
