@@ -335,6 +335,8 @@ def _check_views(state, ref: Ref, viewers) -> None:
         assert list(v.hand_sizes) == [len(h) for h in d["hands"]]
         if viewer is not None:
             assert sorted(c.code for c in v.hand) == sorted(d["hands"][viewer])
+            mine = ref.legal() if viewer == d["to_act"] else []
+            assert sorted(_canon(a.to_json()) for a in v.legal_actions) == sorted(map(_canon, mine))
         if ref.last_trick is not None:  # all cards of the trick are shown once it is complete
             cards, win = ref.last_trick
             assert [c.code for c in v.last_trick.cards] == cards and v.last_trick_winner == win
@@ -362,6 +364,10 @@ def play_against_the_reference(seed: int, n: int, options: dict, stop: int | Non
         steps += 1
         assert state.needs_deal == (ref.cur is None) and state.to_act == ref.to_act
         if state.needs_deal:
+            if ref.log:  # between deals: the left-over cards of the deal just ended stay unseen
+                for viewer in (None, rng.randrange(n)):
+                    text = json.dumps(state.view(viewer).to_json())
+                    assert not any(f'"{c}"' in text for c in ref.log[-1]["rest"][1:]), viewer
             if rng.random() < 0.5:  # the reference deals: spoiled ones refused by both
                 hands, rest = ref.random_deal(rng)
                 if rng.random() < 0.3:
