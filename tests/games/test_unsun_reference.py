@@ -268,7 +268,8 @@ def reference_replay(data: dict) -> dict:
     n, deals = options.get("players", 4), options.get("deals")
     if (set(options) - {"players", "reflip_face_card", "all_trumps_face_down", "deals"}
             or n not in (3, 4, 5) or isinstance(n, bool)
-            or any(not isinstance(options.get(k, False), bool) for k in ("reflip_face_card", "all_trumps_face_down"))
+            or any(not isinstance(options.get(k, False), bool)
+                   for k in ("reflip_face_card", "all_trumps_face_down"))
             or not (deals is None or isinstance(deals, int) and not isinstance(deals, bool) and deals >= 1)
             or data.get("first", 0) not in range(n)
             or len(data.get("players") or range(n)) != n):
@@ -473,7 +474,9 @@ def engine_replay(data: dict) -> dict:
     try:
         return record.replay_json(record.loads(json.dumps(data)))
     except RecordError as exc:
-        where = [f"deal {exc.deal}"] + ([f"action {exc.action}", f"seat {exc.seat}"] if exc.action is not None else [])
+        where = [f"deal {exc.deal}"]
+        if exc.action is not None:
+            where += [f"action {exc.action}", f"seat {exc.seat}"]
         assert all(w in str(exc) for w in where), str(exc)  # the message names them
         return {"error": {"deal": exc.deal, "action": exc.action, "seat": exc.seat}}
 
@@ -528,7 +531,8 @@ def _assert_replay_json(ours: dict, theirs: dict) -> None:
 @settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4, 5]),
        reflip=st.sampled_from([None, False, True]), all_down=st.sampled_from([None, False, True]),
-       deals=st.one_of(st.none(), st.just("null"), st.integers(1, 6)), stop=st.one_of(st.none(), st.integers(0, 120)))
+       deals=st.one_of(st.none(), st.just("null"), st.integers(1, 6)),
+       stop=st.one_of(st.none(), st.integers(0, 120)))
 def test_the_engine_agrees_with_a_plain_reference(seed, n, reflip, all_down, deals, stop):
     options: dict = {"players": n} if n != 4 or seed % 2 else {}  # players left out: 4
     for name, value in (("reflip_face_card", reflip), ("all_trumps_face_down", all_down), ("deals", deals)):
@@ -568,7 +572,8 @@ def test_the_reference_refuses_the_bad_unsun_records_where_the_engine_does():
         expected = json.loads(path.with_name(path.stem + ".error.json").read_text())
         got = reference_replay(json.loads(path.read_text()))
         assert "error" in got, path.stem
-        assert (got["error"]["deal"], got["error"]["action"]) == (expected["deal"], expected["action"]), path.stem
+        where = (got["error"]["deal"], got["error"]["action"])
+        assert where == (expected["deal"], expected["action"]), path.stem
 
 
 def _subset(expected, actual, where):
