@@ -1290,6 +1290,35 @@ static void trick_so_far(const S *s, Trick *t) {
     }
 }
 
+/* A follower's free card (the joker; follow_score puts it after the cheapest card that surely
+ * holds the trick, before one that beats the trick so far but not every card an opponent
+ * still to play may put on it): last where a partner still to play holds the trick whatever
+ * comes (its strongest card there beats every card on it and every card an opponent still to
+ * play may put on it: the joker would take a trick the side has anyway; tried there it failed
+ * 324 times in 515 on full Meitora deals, and last -1.5% nodes), and where trumps are led,
+ * before the cards that beat the trick so far but not every card an opponent still to play
+ * may put on it (-1.1% nodes; where other suits are led +0.1%). */
+static void place_free(const S *s, int seat, const Trick *t, Move *mv, int n) {
+    const Rules *r = s->r;
+    int tn = s->tn, side = s->maxside[seat];
+    int need = t->wv[tn] > t->sufv[tn + 1][!side] ? t->wv[tn] : t->sufv[tn + 1][!side];
+    int j = 0;
+    while (j < n && !((r->free_mask >> mv[j].card) & 1)) j++;
+    if (j == n) return;
+    Move m = mv[j];
+    if (t->sufv[tn + 1][side] > need) {
+        memmove(&mv[j], &mv[j + 1], (n - 1 - j) * sizeof(Move));
+        mv[n - 1] = m;
+    } else if (s->led == r->trump && (s->maxside[r->mod_np[s->leader + t->wi[tn]]] != side || t->sufv[tn + 1][!side] > t->wv[tn])) {
+        /* (not where the side holds the trick, follow_score's partner_winning: there it is last) */
+        const short *st = r->strength[s->led];
+        int i = 0;
+        while (i < j && st[mv[i].card] > need) i++;
+        memmove(&mv[i + 1], &mv[i], (j - i) * sizeof(Move));
+        mv[i] = m;
+    }
+}
+
 /* order_moves' arguments worked out from the position alone (outside the search), as ab()
  * reads them off the trick's frame */
 static void order_moves_of(const S *s, int seat, Move *mv, int n) {
@@ -1299,6 +1328,7 @@ static void order_moves_of(const S *s, int seat, Move *mv, int n) {
     trick_prepare(s, &t);
     trick_so_far(s, &t);
     order_moves(s, seat, mv, n, t.sufv[s->tn + 1][!s->maxside[seat]], t.wv[s->tn], r->mod_np[s->leader + t.wi[s->tn]]);
+    if (s->hands[seat] & r->free_mask) place_free(s, seat, &t, mv, n);
 }
 
 /* A result's relevant cards at the trick start after a trick (rel) brought back to the
@@ -1505,8 +1535,10 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     /* killers: the leader's, and the third hand's high in the tree only (set below) */
     int killing = left < 16 && (tn == 0 || (tn == 2 && left >= KILL3_LEFT));
     int kc = killing ? s->killer[left][tn] : -1;
-    if (tn) n = gen_follow(s, seat, legal, mv, t->sufv[tn + 1][!s->maxside[seat]], t->wv[tn], r->mod_np[s->leader + t->wi[tn]]);
-    else {
+    if (tn) {
+        n = gen_follow(s, seat, legal, mv, t->sufv[tn + 1][!s->maxside[seat]], t->wv[tn], r->mod_np[s->leader + t->wi[tn]]);
+        if (legal & r->free_mask) place_free(s, seat, t, mv, n);
+    } else {
         n = gen_moves(s, seat, legal, mv);
         if (n > 1) order_moves(s, seat, mv, n, -1, 0, 0);
     }
@@ -1732,6 +1764,7 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #define etc_probe etc_probe_fast
 #define rel_back rel_back_fast
 #define free_trick_bound free_trick_bound_fast
+#define place_free place_free_fast
 #define end2 end2_fast
 #define e2_ask e2_ask_fast
 #define e2_node e2_node_fast
@@ -1782,6 +1815,7 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #undef etc_probe
 #undef rel_back
 #undef free_trick_bound
+#undef place_free
 #undef end2
 #undef e2_ask
 #undef e2_node
