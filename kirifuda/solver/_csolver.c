@@ -466,7 +466,7 @@ static inline void sort_moves(Move *mv, int n) {
 /* A follower's weight for card c: the trick's strongest card so far has strength bv, need is
  * what a card must beat to hold the trick (the strongest an opponent still to play can put on
  * it, if more), partner_winning: the mover's side holds the trick whatever comes. */
-static inline int follow_score(const S *s, int seat, int c, int partner_winning, int bv, int need) {
+static inline int follow_score(const S *s, int seat, int c, int partner_winning, int bv, int need, int jbase) {
     const Rules *r = s->r;
     int v = r->strength[s->led][c];
     int free = (r->free_mask >> c) & 1;
@@ -475,19 +475,37 @@ static inline int follow_score(const S *s, int seat, int c, int partner_winning,
     int low = v ? v * 4 : 2 * popc(r->suit_mask[r->isuit[c]] & ~above(c)) - popc(s->hands[seat] & r->suit_mask[r->isuit[c]]);
     int pts = r->points[c];
     if (partner_winning) return (free ? -5000 : 0) - low + r->fw.schmear * pts;
-    if (v > need) return (free ? 3000 : 6000) - v + r->fw.capture * pts;
+    if (v > need) return (free ? jbase : 6000) - v + r->fw.capture * pts;
     if (v > bv) return (free ? 3000 : 5000) - v + r->fw.capture * pts;
     return -low - r->fw.shed * pts;
 }
 
-static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max, int bv, int wseat);
+static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max, int bv, int wseat, int jbase);
+
+/* follow_score's base for a free card (the joker; it takes any trick): after the cheapest card
+ * that surely holds the trick and before the cards that beat the trick so far where an
+ * opponent still to play can beat them with a card of the suit led (6000; not before a ruff:
+ * there the joker fails more often than not; -1.6% nodes on full Meitora deals; before them
+ * wherever an opponent can beat them -1.1%, only where trumps are led -1.1%), else after them
+ * (3000); last where a partner still to play holds the trick whatever comes: its strongest
+ * card there beats every card on it and every card an opponent still to play may put on it
+ * (the joker would take a trick the side has anyway: tried there it failed 324 times in 515;
+ * last: -1.5% nodes).  t: the trick's frame. */
+static inline int free_base(const S *s, int seat, const Trick *t) {
+    const Rules *r = s->r;
+    int tn = s->tn, side = s->maxside[seat];
+    int bv = t->wv[tn], opp_max = t->sufv[tn + 1][!side];
+    if (t->sufv[tn + 1][side] > (bv > opp_max ? bv : opp_max)) return -100000;
+    return opp_max > bv && r->isuit[t->sufc[tn + 1][!side]] == s->led ? 6000 : 3000;
+}
 
 /* A follower's choices (gen_moves) with their weights (order_moves), best first, in one pass. */
-static int gen_follow(const S *s, int seat, u64 legal, Move *mv, int opp_max, int bv, int wseat) {
+static int gen_follow(const S *s, int seat, u64 legal, Move *mv, int opp_max, int bv, int wseat, const Trick *t) {
     const Rules *r = s->r;
+    int jbase = legal & r->free_mask ? free_base(s, seat, t) : 3000;
     if (!r->classes_ok) {
         int n = gen_moves_loop(s, seat, legal, mv);
-        if (n > 1) order_moves(s, seat, mv, n, opp_max, bv, wseat);
+        if (n > 1) order_moves(s, seat, mv, n, opp_max, bv, wseat, jbase);
         return n;
     }
     int partner_winning = s->maxside[wseat] == s->maxside[seat];
@@ -501,7 +519,7 @@ static int gen_follow(const S *s, int seat, u64 legal, Move *mv, int opp_max, in
             int c = highbit(ls), low = highbit(lows & ls);
             ls &= (1ULL << low) - 1;
             Move m = {c, led, 0, low};
-            m.score = follow_score(s, seat, c, partner_winning, bv, need);
+            m.score = follow_score(s, seat, c, partner_winning, bv, need, jbase);
             mv[n++] = m;
         }
     }
@@ -512,7 +530,7 @@ static int gen_follow(const S *s, int seat, u64 legal, Move *mv, int opp_max, in
 /* The mover's choices, best first.  Following, opp_max: the strength of the strongest card an
  * opponent still to play can put on the trick (-1: none); bv and wseat: the strength of the
  * strongest card on the trick and the seat that played it. */
-static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max, int bv, int wseat) {
+static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max, int bv, int wseat, int jbase) {
     const Rules *r = s->r;
     if (s->tn == 0) {
         u64 others = 0;
@@ -582,7 +600,7 @@ static void order_moves(const S *s, int seat, Move *mv, int n, int opp_max, int 
          * cheapest card that holds first), as an opponent's */
         if (opp_max > bv) partner_winning = 0;
         int need = bv > opp_max ? bv : opp_max;
-        for (int i = 0; i < n; i++) mv[i].score = follow_score(s, seat, mv[i].card, partner_winning, bv, need);
+        for (int i = 0; i < n; i++) mv[i].score = follow_score(s, seat, mv[i].card, partner_winning, bv, need, jbase);
     }
     sort_moves(mv, n);
 }
@@ -1290,45 +1308,16 @@ static void trick_so_far(const S *s, Trick *t) {
     }
 }
 
-/* A follower's free card (the joker; follow_score puts it after the cheapest card that surely
- * holds the trick, before one that beats the trick so far but not every card an opponent
- * still to play may put on it): last where a partner still to play holds the trick whatever
- * comes (its strongest card there beats every card on it and every card an opponent still to
- * play may put on it: the joker would take a trick the side has anyway; tried there it failed
- * 324 times in 515 on full Meitora deals; last: -1.5% nodes); and before the cards that beat
- * the trick so far where an opponent still to play can beat them with a card of the suit led
- * (not a ruff: there the joker fails more often than not; -1.6% nodes; before them wherever
- * an opponent can beat them -1.1%, only where trumps are led -1.1% / -0.9%). */
-static void place_free(const S *s, int seat, const Trick *t, Move *mv, int n) {
-    const Rules *r = s->r;
-    int tn = s->tn, side = s->maxside[seat];
-    int need = t->wv[tn] > t->sufv[tn + 1][!side] ? t->wv[tn] : t->sufv[tn + 1][!side];
-    int j = 0;
-    while (j < n && !((r->free_mask >> mv[j].card) & 1)) j++;
-    if (j == n) return;
-    Move m = mv[j];
-    if (t->sufv[tn + 1][side] > need) {
-        memmove(&mv[j], &mv[j + 1], (n - 1 - j) * sizeof(Move));
-        mv[n - 1] = m;
-    } else if (t->sufv[tn + 1][!side] > t->wv[tn] && r->isuit[t->sufc[tn + 1][!side]] == s->led) {
-        const short *st = r->strength[s->led];
-        int i = 0;
-        while (i < j && st[mv[i].card] > need) i++;
-        memmove(&mv[i + 1], &mv[i], (j - i) * sizeof(Move));
-        mv[i] = m;
-    }
-}
-
 /* order_moves' arguments worked out from the position alone (outside the search), as ab()
  * reads them off the trick's frame */
 static void order_moves_of(const S *s, int seat, Move *mv, int n) {
     const Rules *r = s->r;
-    if (s->tn == 0) { order_moves(s, seat, mv, n, -1, 0, 0); return; }
+    if (s->tn == 0) { order_moves(s, seat, mv, n, -1, 0, 0, 3000); return; }
     Trick t;
     trick_prepare(s, &t);
     trick_so_far(s, &t);
-    order_moves(s, seat, mv, n, t.sufv[s->tn + 1][!s->maxside[seat]], t.wv[s->tn], r->mod_np[s->leader + t.wi[s->tn]]);
-    if (s->hands[seat] & r->free_mask) place_free(s, seat, &t, mv, n);
+    order_moves(s, seat, mv, n, t.sufv[s->tn + 1][!s->maxside[seat]], t.wv[s->tn], r->mod_np[s->leader + t.wi[s->tn]],
+                free_base(s, seat, &t));
 }
 
 /* A result's relevant cards at the trick start after a trick (rel) brought back to the
@@ -1535,12 +1524,10 @@ static int ab(S *s, int alpha, int beta, int *rel) {
     /* killers: the leader's, and the third hand's high in the tree only (set below) */
     int killing = left < 16 && (tn == 0 || (tn == 2 && left >= KILL3_LEFT));
     int kc = killing ? s->killer[left][tn] : -1;
-    if (tn) {
-        n = gen_follow(s, seat, legal, mv, t->sufv[tn + 1][!s->maxside[seat]], t->wv[tn], r->mod_np[s->leader + t->wi[tn]]);
-        if (legal & r->free_mask) place_free(s, seat, t, mv, n);
-    } else {
+    if (tn) n = gen_follow(s, seat, legal, mv, t->sufv[tn + 1][!s->maxside[seat]], t->wv[tn], r->mod_np[s->leader + t->wi[tn]], t);
+    else {
         n = gen_moves(s, seat, legal, mv);
-        if (n > 1) order_moves(s, seat, mv, n, -1, 0, 0);
+        if (n > 1) order_moves(s, seat, mv, n, -1, 0, 0, 3000);
     }
     if (kc >= 0) {
         for (int i = 1; i < n; i++) if (mv[i].card == kc && (tn || mv[i].led == s->killer_led[left][0])) {
@@ -1764,7 +1751,7 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #define etc_probe etc_probe_fast
 #define rel_back rel_back_fast
 #define free_trick_bound free_trick_bound_fast
-#define place_free place_free_fast
+#define free_base free_base_fast
 #define end2 end2_fast
 #define e2_ask e2_ask_fast
 #define e2_node e2_node_fast
@@ -1815,7 +1802,7 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #undef etc_probe
 #undef rel_back
 #undef free_trick_bound
-#undef place_free
+#undef free_base
 #undef end2
 #undef e2_ask
 #undef e2_node
