@@ -255,6 +255,20 @@ typedef struct {
 
 static void new_generation(Table *t);
 
+/* MTD(f)'s steps (search_exact, search_choice): the next null-window probe's beta, at the
+ * guess g kept inside (lo, hi]; and a probe's result v at beta taken into the bounds, the next
+ * guess and the next probe's expected result (S.expect: the other way from this one's). */
+static inline int probe_beta(int g, int lo, int hi) {
+    int beta = g;
+    if (beta <= lo) beta = lo + 1;
+    if (beta > hi) beta = hi;
+    return beta;
+}
+static inline void probe_done(S *s, int v, int beta, int *lo, int *hi, int *g) {
+    if (v >= beta) { *lo = v < *hi ? v : *hi; *g = *lo + 1; s->expect = 0; }
+    else { *hi = v > *lo ? v : *lo; *g = *hi; s->expect = 1; }
+}
+
 /* The two tricks left (end2): the hands in the first trick's order (k-th: its k-th player's). */
 typedef struct {
     const Rules *r;
@@ -1670,14 +1684,11 @@ static int search_exact(S *s, int lo, int hi, int guess, int *out_hi) {
     int g = first_guess(s, guess, hi);
     s->expect = 0;
     while (lo < hi) {
-        int beta = g;
-        if (beta <= lo) beta = lo + 1;
-        if (beta > hi) beta = hi;
+        int beta = probe_beta(g, lo, hi);
         int rel[NSUIT];
         int v = (s->tn == 0) ? ab_trick_start(s, beta - 1, beta, rel) : ab(s, beta - 1, beta, rel);
         if (s->aborted) break;
-        if (v >= beta) { lo = v < hi ? v : hi; g = lo + 1; s->expect = 0; }
-        else { hi = v > lo ? v : lo; g = hi; s->expect = 1; }
+        probe_done(s, v, beta, &lo, &hi, &g);
     }
     *out_hi = hi;
     return lo;
@@ -1688,14 +1699,11 @@ static int search_exact(S *s, int lo, int hi, int guess, int *out_hi) {
 static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int *hi, int g) {
     s->expect = 0;
     while (*lo < *hi) {
-        int beta = g;
-        if (beta <= *lo) beta = *lo + 1;
-        if (beta > *hi) beta = *hi;
+        int beta = probe_beta(g, *lo, *hi);
         int rel[NSUIT];
         int v = child(s, seat, t, m, beta - 1, beta, rel);
         if (s->aborted) break;
-        if (v >= beta) { *lo = v < *hi ? v : *hi; g = *lo + 1; s->expect = 0; }
-        else { *hi = v > *lo ? v : *lo; g = *hi; s->expect = 1; }
+        probe_done(s, v, beta, lo, hi, &g);
     }
 }
 
