@@ -195,6 +195,13 @@ def _build(compiler: str, flags: list[str], out: object) -> dict[str, str]:
     return built
 
 
+_SOLVER_SWAP = ("import importlib.util\n"
+                "from kirifuda.solver import _core\n"
+                "spec = importlib.util.spec_from_file_location('_csolver', {path!r})\n"
+                "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); _core.csolver = m\n")
+"""A prelude for ``_node_counts``: the solver's core taken from the build at ``path``."""
+
+
 _BITOPS_CHECK = r"""
 #define KIRIFUDA_PORTABLE 1
 #include "kirifuda/_bitops.h"
@@ -256,10 +263,7 @@ def test_another_build_searches_and_plays_as_the_installed_one(build: str, tmp_p
     compiler = _compiler("clang" if build == "clang" else "gcc")
     flags = [] if build == "clang" else ["-DKIRIFUDA_PORTABLE", "-std=c11", "-Wvla"]
     built = _build(compiler, flags, tmp_path)
-    swap = ("import importlib.util\n"
-            "from kirifuda.solver import _core\n"
-            f"spec = importlib.util.spec_from_file_location('_csolver', {built['kirifuda/solver/_csolver.c']!r})\n"
-            "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); _core.csolver = m\n")
+    swap = _SOLVER_SWAP.format(path=built["kirifuda/solver/_csolver.c"])
     runs = [_node_counts({"KIRIFUDA_SOLVER_NO_BMI2": "1"}, pre) for pre in ("", swap)]
     assert runs[0] == runs[1]
     assert runs[0].count("(") == 40
@@ -280,16 +284,12 @@ def test_the_table_searches_the_same_however_its_chains_grow(tmp_path: object) -
     and one that starts with the most (never doubling) search node for node as the installed
     build does."""
     gcc = _compiler("gcc")
-    swap = ("import importlib.util\n"
-            "from kirifuda.solver import _core\n"
-            "spec = importlib.util.spec_from_file_location('_csolver', {path!r})\n"
-            "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); _core.csolver = m\n")
     runs = [_node_counts({})]
     for bits in (4, 18):
         out = Path(str(tmp_path)) / f"min{bits}"
         out.mkdir()
         built = _build(gcc, [f"-DTT_MIN_BITS={bits}"], out)
-        runs.append(_node_counts({}, swap.format(path=built["kirifuda/solver/_csolver.c"])))
+        runs.append(_node_counts({}, _SOLVER_SWAP.format(path=built["kirifuda/solver/_csolver.c"])))
     assert runs[0] == runs[1] == runs[2]
     assert runs[0].count("(") == 40
 
