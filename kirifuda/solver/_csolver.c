@@ -32,9 +32,7 @@
  * cheapest card that holds it
  * (where cards carry points: points onto a trick the side holds, none onto one it loses); the
  * last two tricks, where the table has no entry, searched by a small search of their own
- * (end2: without bounds or table, of the choices that cut the one resting on the fewest cards);
- * with three cards left, the first trick by a lean search of the null window's question (end3:
- * no bounds, frame or killers inside the trick, the next trick start as usual).
+ * (end2: without bounds or table, of the choices that cut the one resting on the fewest cards).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1062,149 +1060,6 @@ static int end2(S *s, int alpha, int beta, int *rel) {
     return v;
 }
 
-/* A lean search of a trick start's first trick with few cards left (end3: three cards each;
- * trick games without points, as end2), on a table miss.  The null window asks one question,
- * "does side g take at least m of the tricks left?", and the search is of that question: the
- * first trick's choices only (merged runs as gen_moves merges them, a cheap order: leads the
- * strongest first, followers the cheapest card that takes the trick from the other side, then
- * the lowest), no bounds, no killers, no table of its own; a line where the trick already
- * settles the question (g needs one trick and takes this one; g needs every trick and loses
- * this one) stops there, every other line goes on to the next trick start (ab_trick_start: its
- * bounds, table and end2) with the question that is left.  The cards a result rests on are kept
- * as in end2, a mask of the live cards closed downwards in each suit: the trick's winner where
- * another card of its suit is on it, the next trick start's relevant cards, a cut's own, else
- * the union of every choice's (a merged run whose top card is relevant: down to its lowest).
- * Where ab() spends about 200 cycles a node on what the trick's frame, the bounds inside a
- * trick and the order need, this spends a few dozen: on full Meitora deals nodes +11% (they
- * count alike), time -6% (docs/bots.md, the eleventh session). */
-#ifndef END3_MAX
-#define END3_MAX 3    /* the most cards each where end3 searches (4: +22% nodes, +5% time) */
-#endif
-#ifndef CSOLVER_FAST_PASS
-typedef struct {
-    S *s;
-    u64 live;          /* the cards live at the trick start */
-    int g, m;          /* the question: does side g take at least m of the tricks left? */
-    int left;          /* the cards each hand holds at the trick start */
-} E3;
-#endif
-
-static int ab_trick_start(S *s, int alpha, int beta, int *rel);
-
-/* The first trick is complete (t1: its cards; wi, wc: the winner's place and card): the
- * tricks after it. */
-static int e3_done(E3 *e, int wi, int wc, u64 t1, u64 *R) {
-    S *s = e->s;
-    const Rules *r = s->r;
-    int wseat = r->mod_np[s->leader + wi];
-    int gw = s->maxside[wseat] == e->g;
-    /* the winner and every live card above it in its suit, where another card of its suit is
-     * on the trick (as e2_won) */
-    u64 su = r->suit_mask[r->isuit[wc]], ws = t1 & su;
-    u64 m1 = (ws & (ws - 1)) && !((r->nomerge_mask >> wc) & 1) ? e->live & su & ~((1ULL << wc) - 1) : 0;
-    int rem = e->m - gw, n2 = e->left - 1;
-    if (rem <= 0) { *R = m1; return 1; }
-    if (rem > n2) { *R = m1; return 0; }
-    int saved_leader = s->leader, tb = r->trick_base, rel2[NSUIT];
-    s->leader = wseat;
-    s->gone |= t1;
-    /* g takes rem of the n2 tricks left: the maximising side takes at least rem (g = 1) or
-     * at most n2 - rem (g = 0) */
-    int a = e->g ? rem * tb - 1 : (n2 - rem) * tb, b = a + 1;
-    int v = ab_trick_start(s, a, b, rel2);
-    s->gone &= ~t1;
-    s->leader = saved_leader;
-    /* rel2 (the top cards of each suit live after the trick) as a mask closed downwards among
-     * the cards live at this trick's start: a suit's trick cards above its lowest relevant card
-     * are relevant too (as rel_back) */
-    u64 live2 = e->live & ~t1, R2 = m1;
-    for (int x = 0; x < NSUIT; x++) {
-        u64 sl = live2 & r->suit_mask[x] & ~r->nomerge_mask;
-        if (rel2[x] <= 0 || !sl) continue;
-        int low = rel2[x] > popc(sl) ? lowbit(e->live & r->suit_mask[x] & ~r->nomerge_mask)
-                : rel2[x] == popc(sl) ? lowbit(sl) : kth_high(sl, rel2[x]);
-        R2 |= e->live & r->suit_mask[x] & ~((1ULL << low) - 1);
-    }
-    *R = R2;
-    return e->g ? v >= b : v <= a;
-}
-
-/* The first trick's k-th player to choose; led: what was led (for k > 0); wv, wi, wc: the
- * strongest card so far (strength, place, card); t1: the trick's cards so far.  1: side g gets
- * what it asks. */
-static int e3_node(E3 *e, int k, int led, int wv, int wi, int wc, u64 t1, u64 *R) {
-    S *s = e->s;
-    const Rules *r = s->r;
-    int np = r->np;
-    int seat = r->mod_np[s->leader + k];
-    int gmove = s->maxside[seat] == e->g;
-    u64 legal = legal_mask(r, s->hands[seat], k, led);
-    int expect = s->expect;
-    s->nodes++;
-    u64 lows = run_lows(s, legal);
-    Move mv[NCARD];
-    int n = 0;
-    int holds = k > 0 && s->maxside[r->mod_np[s->leader + wi]] == s->maxside[seat];
-    for (int x = 0; x < NSUIT; x++) {
-        u64 ls = legal & r->suit_mask[x];
-        while (ls) {
-            int c = highbit(ls), low = highbit(lows & ls);
-            ls &= (1ULL << low) - 1;
-            if (k == 0 && ((r->multi_lead_mask >> c) & 1)) {
-                for (int j = 0; j < r->n_lead_choices; j++) {
-                    Move m = {c, r->lead_choices[j], 100000 - j, low};
-                    mv[n++] = m;
-                }
-                continue;
-            }
-            int nled = k ? led : r->isuit[c];
-            int v = r->strength[nled][c];
-            Move m = {c, nled, k == 0 ? v : (!holds && v > wv) ? 5000 - v : -v, low};
-            mv[n++] = m;
-        }
-    }
-    if (n > 1) sort_moves(mv, n);
-    u64 acc = 0, cr;
-    for (int i = 0; i < n; i++) {
-        int c = mv[i].card, nled = mv[i].led;
-        u64 b = 1ULL << c;
-        int v = r->strength[nled][c];
-        int nwv = wv, nwi = wi, nwc = wc;
-        if (k == 0 || v > wv) { nwv = v; nwi = k; nwc = c; }
-        s->hands[seat] ^= b;
-        s->zhands -= r->zcard[seat][c];
-        int ok = k + 1 < np ? e3_node(e, k + 1, nled, nwv, nwi, nwc, t1 | b, &cr) : e3_done(e, nwi, nwc, t1 | b, &cr);
-        s->hands[seat] ^= b;
-        s->zhands += r->zcard[seat][c];
-        if (ok == gmove) { s->expect = expect; *R = cr; return gmove; }   /* a cut: its own cards */
-        acc |= cr;
-        s->expect = !s->maxside[seat];      /* failed once: the node is now expected to fail */
-    }
-    s->expect = expect;
-    /* every choice refuted: a merged run whose top card is relevant makes its cards relevant
-     * down to its lowest */
-    for (int i = 0; i < n; i++) {
-        int c = mv[i].card, low = mv[i].low;
-        if (low != c && ((acc >> c) & 1)) acc |= e->live & r->suit_mask[r->isuit[c]] & ~((1ULL << low) - 1);
-    }
-    *R = acc;
-    return !gmove;
-}
-
-/* A null window with `left` cards each where one question decides: does the maximising side
- * take nhi tricks?  (Asked as "does the other side take one?" where nhi is every trick.) */
-static int end3(S *s, int left, int nhi, int *rel) {
-    const Rules *r = s->r;
-    E3 e;
-    e.s = s; e.live = 0; e.left = left;
-    for (int p = 0; p < r->np; p++) e.live |= s->hands[p];
-    if (nhi == left) { e.g = 0; e.m = 1; } else { e.g = 1; e.m = nhi; }
-    u64 R;
-    int ok = e3_node(&e, 0, 0, 0, 0, 0, 0, &R);
-    for (int su = 0; su < NSUIT; su++) rel[su] = popc(R & r->suit_mask[su] & ~r->nomerge_mask);
-    return ((e.g == 1) == ok ? nhi : nhi - 1) * r->trick_base;
-}
-
 /* -- A checking build (CFLAGS=-DDEBUGV [-DVLEFT=n]): every trick-start result with at most
  * VLEFT cards per hand is compared with a plain alpha-beta search (no table, no bounds, no
  * merged cards) and a wrong one printed, with what produced it (REASON: 1 sure tricks, 2 quick
@@ -1382,10 +1237,6 @@ static int ab_trick_start(S *s, int alpha, int beta, int *rel) {
     int a0 = alpha, b0 = beta;
     int v;
     if (left == 2 && !r->has_points && !r->special && !r->restricted_mask) { s->nodes++; v = end2(s, alpha, beta, rel); REASON(7); }
-    else if (left >= 3 && left <= END3_MAX && !r->has_points && !r->special && !r->restricted_mask && r->classes_ok && !s->first
-             && r->trick_base > 0 && (beta + r->trick_base - 1) / r->trick_base == (alpha >= 0 ? alpha / r->trick_base : -1) + 1) {
-        v = end3(s, left, (beta + r->trick_base - 1) / r->trick_base, rel); REASON(8);
-    }
     else { v = ab(s, alpha, beta, rel); REASON(5); }
     if (s->aborted) return v;
     int nlo = lo, nhi = hi;
@@ -1916,9 +1767,6 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #define e2_node e2_node_fast
 #define e2_leaf e2_leaf_fast
 #define e2_won e2_won_fast
-#define end3 end3_fast
-#define e3_node e3_node_fast
-#define e3_done e3_done_fast
 #include "_csolver.c"
 #undef ab
 #undef ab_trick_start
@@ -1970,9 +1818,6 @@ static void search_choice(S *s, int seat, Trick *t, const Move *m, int *lo, int 
 #undef e2_node
 #undef e2_leaf
 #undef e2_won
-#undef end3
-#undef e3_node
-#undef e3_done
 #pragma GCC pop_options
 #undef CSOLVER_FAST_PASS
 #define CORE(f) (use_bmi2 ? f##_fast : f)
