@@ -2186,8 +2186,9 @@ static int parse_position(PyObject *args, S *s, int *guess, long long *max_nodes
 
 /* The search state lives off the C stack (new_state): on it, where it lay against the search's
  * own frames below it was each build's luck (its offset from them fixed by the frame sizes), and
- * the layout of one build cost 12-15% of its time against another's of the same code (docs/bots.md,
- * "Measured", the eleventh session); from the heap it is the same in every build. */
+ * one build's layout cost 12-15% of its time (the same code with the frames moved a few dozen
+ * bytes did not: a coincidence of addresses, 4K aliasing most likely; docs/bots.md, "Measured",
+ * the eleventh session); from the heap it is no build's luck. */
 static S *new_state(void) {
     S *s = malloc(sizeof(S));
     if (!s) PyErr_NoMemory();
