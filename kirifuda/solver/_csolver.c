@@ -2184,32 +2184,18 @@ static int parse_position(PyObject *args, S *s, int *guess, long long *max_nodes
     return setup(s, cap, hands, leader, trick, led, maxside, NULL);
 }
 
-/* The search state lives off the C stack (new_state): on it, where it lay against the search's
- * own frames below it was each build's luck (its offset from them fixed by the frame sizes), and
- * one build's layout cost 12-15% of its time (the same code with the frames moved a few dozen
- * bytes did not: a coincidence of addresses, 4K aliasing most likely; docs/bots.md, "Measured",
- * the eleventh session); from the heap it is no build's luck. */
-static S *new_state(void) {
-    S *s = malloc(sizeof(S));
-    if (!s) PyErr_NoMemory();
-    return s;
-}
-
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     int guess;
     long long max_nodes;
-    S *s = new_state();
-    if (!s) return NULL;
-    if (parse_position(args, s, &guess, &max_nodes) < 0) { free(s); return NULL; }
-    s->limit = max_nodes > 0 ? max_nodes : 0;
+    S s;
+    if (parse_position(args, &s, &guess, &max_nodes) < 0) return NULL;
+    s.limit = max_nodes > 0 ? max_nodes : 0;
     int lo, hi;
     Py_BEGIN_ALLOW_THREADS
-    lo = CORE(search_exact)(s, 0, upper_bound(s), guess, &hi);
+    lo = CORE(search_exact)(&s, 0, upper_bound(&s), guess, &hi);
     Py_END_ALLOW_THREADS
-    release(s);
-    long long nodes = s->nodes;
-    free(s);
-    return Py_BuildValue("iiL", lo, hi, nodes);
+    release(&s);
+    return Py_BuildValue("iiL", lo, hi, s.nodes);
 }
 
 /* solve_moves(..., guess=-1, max_nodes=0) -> ([(card, led, lo, hi)], nodes): the value after
@@ -2218,54 +2204,52 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     int guess;
     long long max_nodes;
-    S *s = new_state();
-    if (!s) return NULL;
-    if (parse_position(args, s, &guess, &max_nodes) < 0) { free(s); return NULL; }
-    const Rules *r = s->r;
-    int seat = r->mod_np[s->leader + s->tn];
-    u64 legal = legal_mask(r, s->hands[seat], s->tn, s->led);
+    S s;
+    if (parse_position(args, &s, &guess, &max_nodes) < 0) return NULL;
+    const Rules *r = s.r;
+    int seat = r->mod_np[s.leader + s.tn];
+    u64 legal = legal_mask(r, s.hands[seat], s.tn, s.led);
     Move mv[NCARD * 2];
-    s->every_choice = 1;                /* a value for every choice, dominated or not */
-    int n = gen_moves(s, seat, legal, mv);
-    s->every_choice = 0;
-    order_moves_of(s, seat, mv, n);
-    Trick *t = &s->trick[popc(s->hands[s->leader]) + (s->tn > 0)];
+    s.every_choice = 1;                /* a value for every choice, dominated or not */
+    int n = gen_moves(&s, seat, legal, mv);
+    s.every_choice = 0;
+    order_moves_of(&s, seat, mv, n);
+    Trick *t = &s.trick[popc(s.hands[s.leader]) + (s.tn > 0)];
     PyObject *out = PyList_New(n);
-    if (!out) { release(s); free(s); return NULL; }
+    if (!out) { release(&s); return NULL; }
     long long total = 0;
-    guess = CORE(first_guess)(s, guess, upper_bound(s));
+    guess = CORE(first_guess)(&s, guess, upper_bound(&s));
     for (int i = 0; i < n; i++) {
-        int lo = 0, hi = upper_bound(s);
+        int lo = 0, hi = upper_bound(&s);
         /* the first choice from first_guess; each later one a trick above the value of the one
          * before (a probe just above the value costs about as little as one at it, and the
          * probe's expectation, to fail, is then right: -0.8% nodes on full Meitora deals) */
         int g = i > 0 ? guess + r->trick_base : guess;
-        s->nodes = 0;
-        s->limit = max_nodes > 0 ? max_nodes : 0;
-        s->aborted = 0;
+        s.nodes = 0;
+        s.limit = max_nodes > 0 ? max_nodes : 0;
+        s.aborted = 0;
         Py_BEGIN_ALLOW_THREADS
-        CORE(search_choice)(s, seat, t, &mv[i], &lo, &hi, g);
+        CORE(search_choice)(&s, seat, t, &mv[i], &lo, &hi, g);
         Py_END_ALLOW_THREADS
-        total += s->nodes;
-        if (s->aborted) new_generation(s->tt);   /* the table may hold the stopped probe's guesses */
+        total += s.nodes;
+        if (s.aborted) new_generation(s.tt);   /* the table may hold the stopped probe's guesses */
         else guess = lo;
         PyObject *item = Py_BuildValue("iiii", r->card_of[mv[i].card], mv[i].led, lo, hi);
-        if (!item) { Py_DECREF(out); release(s); free(s); return NULL; }
+        if (!item) { Py_DECREF(out); release(&s); return NULL; }
         PyList_SET_ITEM(out, i, item);
-        if (s->tn == 0 && mv[i].led == NOSUIT && ((r->multi_lead_mask >> mv[i].card) & 1)) {
+        if (s.tn == 0 && mv[i].led == NOSUIT && ((r->multi_lead_mask >> mv[i].card) & 1)) {
             /* the requests found equal to asking for nothing (gen_moves) have its value */
             for (int j = 0; j < r->n_lead_choices; j++) {
                 int ld = r->lead_choices[j], found = 0;
                 for (int k = 0; k < n && !found; k++) found = mv[k].card == mv[i].card && mv[k].led == ld;
                 if (found) continue;
                 PyObject *t = Py_BuildValue("iiii", r->card_of[mv[i].card], ld, lo, hi);
-                if (!t || PyList_Append(out, t) < 0) { Py_XDECREF(t); Py_DECREF(out); release(s); free(s); return NULL; }
+                if (!t || PyList_Append(out, t) < 0) { Py_XDECREF(t); Py_DECREF(out); release(&s); return NULL; }
                 Py_DECREF(t);
             }
         }
     }
-    release(s);
-    free(s);
+    release(&s);
     return Py_BuildValue("NL", out, total);
 }
 
