@@ -11,7 +11,12 @@ Why this way (each measured on the solver's sets, ``docs/bots.md`` "Measured", n
   after itself is about 13% faster (caches and branch predictor already trained), so repeats
   in a row measure something the bench never sees;
 - per position the least of the passes; rounds alternate the builds, and each build's figures
-  are the mean over its rounds.
+  are the mean over its rounds;
+- each process loads a fresh copy of its build (a new file): where a library's pages happen to lie
+  in memory (the page cache) moved its time by up to 13% — one file of a build took 0.97 ms at the
+  median where byte-identical copies of it took 0.84–0.85 ms, round after round (eleventh
+  session) — so a build measured from one file carries that file's luck; fresh copies spread it
+  over the rounds.
 
 Positions: ``meitora`` — the bench's 200 full deals at the first trick (seed 0);
 ``meitora-b`` — 200 others (seed 1: check every gain there too); ``bridge`` — bridge deals after
@@ -26,9 +31,11 @@ import argparse
 import importlib.util
 import json
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -120,15 +127,19 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"no such build: {build}")
     runs: list[list[dict[str, Any]]] = [[] for _ in args.builds]   # a build may be given twice (noise)
     order = list(range(len(args.builds)))
-    for r in range(args.rounds):
-        for k in order if r % 2 == 0 else reversed(order):
-            out = subprocess.run([sys.executable, __file__, args.builds[k], "--worker", "--positions", args.positions,
-                                  "-n", str(args.n), "--passes", str(args.passes)],
-                                 capture_output=True, text=True, cwd=ROOT)
-            if out.returncode:
-                print(f"{args.builds[k]}: the worker failed:\n{out.stderr}", file=sys.stderr)
-                return 1
-            runs[k].append(json.loads(out.stdout))
+    with tempfile.TemporaryDirectory(prefix="solver_ab_") as tmp:
+        for r in range(args.rounds):
+            for k in order if r % 2 == 0 else reversed(order):
+                copy = Path(tmp) / f"r{r}_b{k}_{Path(args.builds[k]).name}"
+                shutil.copyfile(args.builds[k], copy)      # a fresh file: fresh pages
+                out = subprocess.run([sys.executable, __file__, str(copy), "--worker", "--positions", args.positions,
+                                      "-n", str(args.n), "--passes", str(args.passes)],
+                                     capture_output=True, text=True, cwd=ROOT)
+                copy.unlink()
+                if out.returncode:
+                    print(f"{args.builds[k]}: the worker failed:\n{out.stderr}", file=sys.stderr)
+                    return 1
+                runs[k].append(json.loads(out.stdout))
     ref = runs[0]
     ref_median = statistics.mean(statistics.median(x["times"]) for x in ref)
     ref_total = statistics.mean(sum(x["times"]) for x in ref)
