@@ -1,7 +1,7 @@
 """Compare builds of the solver's C core (``_csolver*.so``) on the bench's positions, timed the
 way ``kirifuda bench`` times them.  For work on the solver (not part of the package)::
 
-    python tools/solver_ab.py OLD.so NEW.so [--positions meitora|meitora-b|bridge] [--rounds 4]
+    python tools/solver_ab.py OLD.so NEW.so [--positions meitora|meitora-b|bridge] [--rounds 4] [--call value|moves]
 
 Why this way (each measured on the solver's sets, ``docs/bots.md`` "Measured", ninth session):
 
@@ -84,10 +84,11 @@ def positions(kind: str, n: int) -> list[tuple[Any, list[int], int, int]]:
     return out
 
 
-def _worker(build: str, kind: str, n: int, passes: int) -> None:
+def _worker(build: str, kind: str, n: int, passes: int, call: str = "value") -> None:
     """In a process of its own: load ``build`` as the solver's core before any rules are
     compiled (a compiled rules object belongs to the build that made it), solve every position
-    once per pass, print the least time per position, the nodes and the values."""
+    once per pass (``call``: ``value`` — ``solve``; ``moves`` — ``solve_moves``, every first
+    choice's value), print the least time per position, the nodes and the values."""
     from kirifuda.solver import _core
 
     spec = importlib.util.spec_from_file_location("_csolver", build)
@@ -98,15 +99,19 @@ def _worker(build: str, kind: str, n: int, passes: int) -> None:
     items = [(rules.compiled(), hands, leader, side) for rules, hands, leader, side in positions(kind, n)]
     times = [float("inf")] * len(items)
     nodes: list[int] = []
-    values: list[int] = []
+    values: list[Any] = []
     for p in range(passes):
         for i, (cap, hands, leader, side) in enumerate(items):
             t0 = time.process_time()
-            lo, hi, count = core.solve(cap, hands, leader, [], 0, side, -1, 0)
+            if call == "moves":
+                res, count = core.solve_moves(cap, hands, leader, [], 0, side, -1, 0)
+                value: Any = sorted(res)
+            else:
+                value, _, count = core.solve(cap, hands, leader, [], 0, side, -1, 0)
             times[i] = min(times[i], time.process_time() - t0)
             if p == 0:
                 nodes.append(count)
-                values.append(lo)
+                values.append(value)
     print(json.dumps({"times": times, "nodes": nodes, "values": values}))
 
 
@@ -117,10 +122,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-n", type=int, default=200, help="how many positions")
     ap.add_argument("--rounds", type=int, default=4, help="processes per build, alternating")
     ap.add_argument("--passes", type=int, default=3, help="solves of each position per process")
+    ap.add_argument("--call", choices=("value", "moves"), default="value",
+                    help="value: the position's value (solve); moves: every first choice's (solve_moves)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        _worker(args.builds[0], args.positions, args.n, args.passes)
+        _worker(args.builds[0], args.positions, args.n, args.passes, args.call)
         return 0
     for build in args.builds:
         if not Path(build).is_file():
@@ -133,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
                 copy = Path(tmp) / f"r{r}_b{k}_{Path(args.builds[k]).name}"
                 shutil.copyfile(args.builds[k], copy)      # a fresh file: fresh pages
                 out = subprocess.run([sys.executable, __file__, str(copy), "--worker", "--positions", args.positions,
-                                      "-n", str(args.n), "--passes", str(args.passes)],
+                                      "-n", str(args.n), "--passes", str(args.passes), "--call", args.call],
                                      capture_output=True, text=True, cwd=ROOT)
                 copy.unlink()
                 if out.returncode:
