@@ -11,6 +11,22 @@ from kirifuda.game import GameState
 from kirifuda.games import GAMES
 
 
+def assert_subset(expected: Any, actual: Any, path: str = "$") -> None:
+    """Every key of ``expected`` (a record's expected replay JSON, or part of it) is in ``actual``
+    with the same value; lists of objects are compared item by item, anything else for equality."""
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), path
+        for k, v in expected.items():
+            assert k in actual, f"{path}.{k} missing"
+            assert_subset(v, actual[k], f"{path}.{k}")
+    elif isinstance(expected, list) and expected and isinstance(expected[0], dict):
+        assert isinstance(actual, list) and len(actual) == len(expected), path
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            assert_subset(e, a, f"{path}[{i}]")
+    else:
+        assert actual == expected, f"{path}: expected {expected!r}, got {actual!r}"
+
+
 def play_random(game_id: str, options: dict[str, Any] | None = None, seed: int = 0,
                 max_deals: int | None = None, first: int = 0,
                 on_step: Any = None) -> GameState:

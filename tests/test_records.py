@@ -16,24 +16,12 @@ import pytest
 
 from kirifuda.cli import main
 
+from .conftest import assert_subset
+
 HERE = Path(__file__).parent / "records"
 GOOD = sorted(p for p in HERE.glob("*/*.json") if p.parent.name != "bad"
               and not p.name.endswith((".expected.json", ".error.json")))
 BAD = sorted(p for p in (HERE / "bad").glob("*.json") if not p.name.endswith(".error.json"))
-
-
-def _subset(expected, actual, path="$"):
-    if isinstance(expected, dict):
-        assert isinstance(actual, dict), path
-        for k, v in expected.items():
-            assert k in actual, f"{path}.{k} missing"
-            _subset(v, actual[k], f"{path}.{k}")
-    elif isinstance(expected, list) and expected and isinstance(expected[0], dict):
-        assert isinstance(actual, list) and len(actual) == len(expected), path
-        for i, (e, a) in enumerate(zip(expected, actual)):
-            _subset(e, a, f"{path}[{i}]")
-    else:
-        assert actual == expected, f"{path}: expected {expected!r}, got {actual!r}"
 
 
 @pytest.mark.parametrize("path", GOOD, ids=[f"{p.parent.name}/{p.stem}" for p in GOOD])
@@ -41,7 +29,7 @@ def test_good_record_replays_to_its_expected_result(path, capsys):
     assert main(["replay", str(path), "--json"]) == 0
     actual = json.loads(capsys.readouterr().out)
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
-    _subset(expected, actual)
+    assert_subset(expected, actual)
     assert main(["replay", str(path), "--lang", "ja"]) == 0
     assert main(["replay", str(path), "--lang", "en"]) == 0
 

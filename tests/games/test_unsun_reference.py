@@ -34,6 +34,8 @@ from kirifuda.cli import main
 from kirifuda.errors import IllegalActionError, KirifudaError, RecordError
 from kirifuda.games import GAMES
 
+from ..conftest import assert_subset
+
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 DECK = [r + s for s in SUITS for r in RANKS]
@@ -561,7 +563,7 @@ def test_the_reference_replays_the_unsun_records_as_their_expected_results():
     for path in good:
         data = json.loads(path.read_text())
         theirs = reference_replay(data)
-        _subset(json.loads(path.with_name(path.stem + ".expected.json").read_text()), theirs, path.stem)
+        assert_subset(json.loads(path.with_name(path.stem + ".expected.json").read_text()), theirs, path.stem)
         _assert_replay_json(engine_replay(data), theirs)
 
 
@@ -574,18 +576,6 @@ def test_the_reference_refuses_the_bad_unsun_records_where_the_engine_does():
         assert "error" in got, path.stem
         where = (got["error"]["deal"], got["error"]["action"])
         assert where == (expected["deal"], expected["action"]), path.stem
-
-
-def _subset(expected, actual, where):
-    if isinstance(expected, dict):
-        for k, v in expected.items():
-            _subset(v, actual[k], f"{where}.{k}")
-    elif isinstance(expected, list) and expected and isinstance(expected[0], dict):
-        assert len(actual) == len(expected), where
-        for i, (e, a) in enumerate(zip(expected, actual)):
-            _subset(e, a, f"{where}[{i}]")
-    else:
-        assert actual == expected, (where, expected, actual)
 
 
 @settings(max_examples=4, deadline=None)
