@@ -107,7 +107,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         if dds:
             print(f"{'':10s} DDS, bridge, {dds['tricks_left']} tricks left: median {dds['full_deal_ms_median']:.2f} ms,"
                   f" p90 {dds['full_deal_ms_p90']:.2f} ms, max {dds['full_deal_ms_max']:.2f} ms"
-                  f" (every card's value: median {dds['all_cards_ms_median']:.2f} ms)")
+                  f" (every card's value, endplay's default: median {dds['all_cards_ms_median']:.2f} ms)")
+            ratio = fig.get("dds_ratio")
+            if ratio:
+                    print(f"{'':10s} {game_id}'s median over DDS's: {ratio['default_call']:.2f}× its default call (every card),"
+                      f" {ratio['best_card']:.2f}× the best card alone"
+                      + (f"; every first lead over every card: {ratio['every_card']:.2f}×" if "every_card" in ratio else ""))
             if "kirifuda_ms_median" in dds:
                 print(f"{'':10s} kirifuda's solver on the same positions: median {dds['kirifuda_ms_median']:.2f} ms"
                       f" ({dds['kirifuda_differs']} values differ from DDS's)")

@@ -19,6 +19,21 @@ def test_bench_json_has_solver_and_decision_figures(capsys: pytest.CaptureFixtur
     assert fig["deals"] == 3 and 0 < fig["full_deal_ms_median"] <= fig["full_deal_ms_max"]
     assert fig["every_card_ms_median"] > 0
     assert out["decision"]["meitora"]["p95_s"] > 0
+    # DDS beside it, in the same run, and the ratios the bar is read from
+    dds = fig["dds_bridge"]
+    assert dds["tricks_left"] == 10 and dds["deals"] == 3 and dds["all_cards_ms_mean"] > 0
+    assert fig["dds_ratio"] == {
+        "default_call": round(fig["full_deal_ms_median"] / dds["all_cards_ms_median"], 2),
+        "best_card": round(fig["full_deal_ms_median"] / dds["full_deal_ms_median"], 2),
+        "every_card": round(fig["every_card_ms_median"] / dds["all_cards_ms_median"], 2)}
+
+
+def test_bench_prints_the_ratios_to_dds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--game", "meitora", "--seconds", "0.05", "--no-openspiel",
+                 "--solver-deals", "2", "--decision-deals", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "meitora's median over DDS's:" in out and "× its default call (every card)" in out
+    assert "× the best card alone; every first lead over every card:" in out
 
 
 def test_dds_figures_time_the_best_card_and_every_card() -> None:
@@ -27,6 +42,7 @@ def test_dds_figures_time_the_best_card_and_every_card() -> None:
     fig = bench_dds(3, tricks_left=4)
     assert fig is not None and fig["deals"] == 3
     assert 0 < fig["full_deal_ms_median"] <= fig["full_deal_ms_max"] and fig["all_cards_ms_median"] > 0
+    assert fig["full_deal_ms_mean"] > 0 and fig["all_cards_ms_mean"] > 0
     if has_c_core():
         assert fig["kirifuda_ms_median"] > 0 and fig["kirifuda_differs"] == 0
 
@@ -46,6 +62,7 @@ def test_napoleon_solver_figures(capsys: pytest.CaptureFixture[str]) -> None:
                  "--solver-deals", "2", "--decision-deals", "0"]) == 0
     out = capsys.readouterr().out
     assert "napoleon   solver, full deal within 5,000,000 nodes" in out and "6 tricks left" in out
+    assert "DDS, bridge, 10 tricks left" in out and "median over DDS's" not in out  # budgeted: no ratio
     assert "look-ahead from the first lead" in out
 
 
