@@ -256,11 +256,11 @@ tricks; Unsun: its longest exact endings)."""
 
 
 def dds_ratios(fig: dict[str, Any], dds: dict[str, Any]) -> dict[str, float]:
-    """A game's solver medians over DDS's, measured in the same run (games whose full deals are
-    solved exactly: Meitora): the value of a deal against
-    endplay's default call (``solve_board(deal)``, every card's value: ``default_call``) and
-    against its best card's value alone (``best_card``); where the game also times every first
-    lead's value, that against DDS's every card (``every_card``, the same work).
+    """A game's solver medians over DDS's, measured in the same run (for games whose full deals
+    are solved exactly: Meitora): the value of a deal against endplay's default call
+    (``solve_board(deal)``, every card's value: ``default_call``) and against its best card's
+    value alone (``best_card``); where the game also times every first lead's value, that
+    against DDS's every card (``every_card``, the same work).
 
     Issue #6's bar, Meitora's median no slower than DDS, is read as ``default_call`` ≤ 1: that is
     the call "DDS through endplay solving a deal" makes by default, and the one whose times match

@@ -110,7 +110,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                   f" (every card's value, endplay's default: median {dds['all_cards_ms_median']:.2f} ms)")
             ratio = fig.get("dds_ratio")
             if ratio:
-                    print(f"{'':10s} {game_id}'s median over DDS's: {ratio['default_call']:.2f}× its default call (every card),"
+                print(f"{'':10s} {game_id}'s median over DDS's: {ratio['default_call']:.2f}× its default call (every card),"
                       f" {ratio['best_card']:.2f}× the best card alone"
                       + (f"; every first lead over every card: {ratio['every_card']:.2f}×" if "every_card" in ratio else ""))
             if "kirifuda_ms_median" in dds:
