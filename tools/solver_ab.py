@@ -3,7 +3,7 @@ way ``kirifuda bench`` times them.  For work on the solver (not part of the pack
 
     python tools/solver_ab.py OLD.so NEW.so [--positions meitora|meitora-b|bridge] [--rounds 4] [--call value|moves]
 
-Why this way (each measured on the solver's sets, ``docs/bots.md`` "Measured", ninth session):
+Why this way (each measured on the solver's sets; ``docs/benchmarks.md`` keeps the figures):
 
 - each build runs in a process of its own: two builds loaded in one process time 3–5% apart
   even when they are one and the same library;
@@ -14,9 +14,8 @@ Why this way (each measured on the solver's sets, ``docs/bots.md`` "Measured", n
   are the mean over its rounds;
 - each process loads a fresh copy of its build (a new file): where a library's pages happen to lie
   in memory (the page cache) moved its time by up to 13% — one file of a build took 0.97 ms at the
-  median where byte-identical copies of it took 0.84–0.85 ms, round after round (eleventh
-  session) — so a build measured from one file carries that file's luck; fresh copies spread it
-  over the rounds.
+  median where byte-identical copies of it took 0.84–0.85 ms, round after round — so a build
+  measured from one file carries that file's luck; fresh copies spread it over the rounds.
 
 Positions: ``meitora`` — the bench's 200 full deals at the first trick (seed 0);
 ``meitora-b`` — 200 others (seed 1: check every gain there too); ``bridge`` — bridge deals after
