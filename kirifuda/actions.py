@@ -1,6 +1,6 @@
 """Actions: every decision a player can make, as frozen values with one JSON form each.
 
-The JSON form is the record's (``../shared/spec/record.md`` §2) without the ``seat`` key:
+The JSON form is the record's (``docs/records.md`` ("Actions")) without the ``seat`` key:
 
 >>> action_from_json({"bid": "7H"})
 Bid(count=7, strain='H')

@@ -11,7 +11,7 @@ type, state type) and a state class derived from :class:`GameState`.  A state ho
   ``apply(action)`` checks first, then changes the state (so a refused action changes nothing);
 - ``view(seat)``: the only way anyone sees hidden information (``seat=None``: a spectator);
 - ``outcome()``: the match result, ``None`` until the match is over;
-- ``summary()``: the replay JSON of ``../shared/spec/record.md`` §3.
+- ``summary()``: the replay JSON of ``docs/records.md`` ("Replay").
 
 The core knows no single game: games register themselves in :mod:`kirifuda.games`.
 """

@@ -1,6 +1,6 @@
 """Game records (``kirifuda-record/1``): read, check, write and replay them.
 
-The format is ``../shared/spec/record.md``: a JSON document holding a match's deals as dealt
+The format is ``docs/records.md``: a JSON document holding a match's deals as dealt
 and every action in order.  Reading checks the form (:func:`loads` raises :class:`RecordError`
 with a JSON path); :func:`replay` plays the record through the game's engine, checking every
 action against the rules, and returns the state.  Writers always emit the canonical form

@@ -1,6 +1,6 @@
 """Kakeya Trump (掛合トランプ, 絵取り): the pair game handed down in Kakeya, Shimane.
 
-Exactly ``../shared/rules/kakeya.md``.  Four players (pairs 0+2 and 1+3) or six (pairs 0+3,
+Exactly ``docs/kakeya.md``.  Four players (pairs 0+2 and 1+3) or six (pairs 0+3,
 1+4, 2+5), partners opposite; every game is played by two pairs over 52 cards, 13 tricks of
 must-follow.  The dealing pair may change the trump (切り) before anyone looks at their cards;
 the rensho (れんしょ, ♠A, or ♣A when spades are trump) beats every card but keeps its printed suit

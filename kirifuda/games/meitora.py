@@ -1,6 +1,6 @@
 """Meitora (明専トランプ, Meisen Trump): the Kyushu Institute of Technology's descendant of 500.
 
-Exactly ``../shared/rules/meitora.md``.  Four players in two teams (seats 0+2 against 1+3), 41
+Exactly ``docs/meitora.md``.  Four players in two teams (seats 0+2 against 1+3), 41
 cards (A–5 of each suit and the joker タンツェン), one round of bidding (吹く), the agari (アガリ)
 and the negri (ネグリ), left jack and joker in the trump suit, must-follow with the joker free,
 joker lead with a request (請求), claims (オープン), chombo (チョンボ), half-point scoring and the

@@ -1,6 +1,6 @@
 """Napoleon (ナポレオン): the Tokyo high-school chemistry club's game of 1978 (競技ルール).
 
-Exactly ``../shared/rules/napoleon.md``.  Five players (or four), each for themselves until the
+Exactly ``docs/napoleon.md``.  Five players (or four), each for themselves until the
 teams are found: the Napoleon army (ナポレオン軍: Napoleon and the adjutant 副官) against the
 allied army (連合軍).  Open bidding (立候補) of a count of face cards (絵札: A K Q J T) and a
 trump suit, the adjutant named by a card, the exchange with the middle, the re-declaration with

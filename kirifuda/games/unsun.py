@@ -1,6 +1,6 @@
 """Unsun on playing cards (うんすんかるた, Edo Unsun An'ei rules ported to the 52-card deck).
 
-Exactly ``../shared/rules/unsun.md``.  Three, four or five players, each for themselves, play
+Exactly ``docs/unsun.md``.  Three, four or five players, each for themselves, play
 clockwise (seat ``s+1`` after seat ``s``).  Before the deal the top card of the pack is turned
 face up: the indicator (起き絵), whose suit is trump (利物) for the deal; it is one of the
 left-over cards, the others stay face down and out of play (寝た札).  Cards belong to three suit

@@ -2,7 +2,7 @@
 
 A table is stored as its settings and its **event log**: each deal as dealt (``hands``, ``rest``)
 and each action (``seat`` + the record's action form), in order.  The record of
-``../shared/spec/record.md`` is exactly that log, so a restart rebuilds each table by replaying
+``docs/records.md`` is exactly that log, so a restart rebuilds each table by replaying
 it through the engine.  Every event is committed before the server tells anyone about it.
 
 Schema migrations: the ``kf_schema`` table holds the schema's version; :data:`MIGRATIONS` lists,

@@ -1,4 +1,4 @@
-"""Kakeya Trump (掛合トランプ), rule by rule against ``../shared/rules/kakeya.md``.
+"""Kakeya Trump (掛合トランプ), rule by rule against ``docs/kakeya.md``.
 
 Hand-built deals for the rules of play; for the chip table, a hand-built sweep and games found
 among seeded random games (the condition each needs is asserted, so no test passes vacuously);

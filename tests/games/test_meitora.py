@@ -1,4 +1,4 @@
-"""Meitora, rule by rule against ``../shared/rules/meitora.md`` (section numbers in the names)."""
+"""Meitora, rule by rule against ``docs/meitora.md`` (section numbers in the names)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Napoleon, rule by rule against ``../shared/rules/napoleon.md``, with hand-built deals."""
+"""Napoleon, rule by rule against ``docs/napoleon.md``, with hand-built deals."""
 
 from __future__ import annotations
 

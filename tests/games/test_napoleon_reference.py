@@ -1,4 +1,4 @@
-"""Napoleon against a second, deliberately plain reading of ``../shared/rules/napoleon.md``.
+"""Napoleon against a second, deliberately plain reading of ``docs/napoleon.md``.
 
 The reference below is written from the spec alone, on card codes and lists (no bitmasks, no
 card ids), the way an independent implementation would be: who holds the named card (§4),

@@ -1,4 +1,4 @@
-"""Unsun (うんすんかるた on playing cards), rule by rule against ``../shared/rules/unsun.md``.
+"""Unsun (うんすんかるた on playing cards), rule by rule against ``docs/unsun.md``.
 
 Every trick-winner rule of spec §5 is checked for every trump suit's groups with hand-built
 deals; each scenario is chosen so that the plausible wrong rules (the lead suit decides, the
