@@ -1,0 +1,111 @@
+"""明専トランプ (Meitora) in words: a deal's result, the seat's team and role."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...actions import Bid, Discard
+from ...cards import format_card, parse_card
+from ...i18n import add_terms, t
+from ..results import GameText, register, signed_text, who_text
+
+add_terms(messages={
+    "meitora.team": ("チーム{n} ({a}・{b})", "Team {n} ({a} & {b})"),
+    "meitora.made": ("{team} {contract} {tricks}トリックで成立 {points}",
+                     "{team} made {contract} with {tricks} tricks: {points}"),
+    "meitora.set": ("{team} {contract} {tricks}トリックで落ち: {other} {points}",
+                    "{team} went down in {contract} with {tricks} tricks: {other} {points}"),
+    "meitora.declarer": ("宣言者: {who}", "Declarer: {who}"),
+    "meitora.all_passed": ("全員パス: 配り直し (得点なし)", "Everyone passed: redeal, no score"),
+    "meitora.broken": ("{who} のブロークン: 配り直し (得点なし)",
+                       "Broken by {who}: redeal, no score"),
+    "meitora.chombo": ("{who} のチョンボ{why}: {other} {points}",
+                       "Chombo by {who}{why}: {other} {points}"),
+    "meitora.chombo_claim": (" (オープン失敗)", " (a failed claim)"),
+    "meitora.face_up": ("アガリ {agari}、ネグリ {negri}", "Agari {agari}, negri {negri}"),
+    "meitora.unit": ("点", "points"),
+    "meitora.roles": ("あなたはチーム{n}: 相棒は {partner}", "You are team {n}: your partner is {partner}"),
+    "meitora.you_declare": ("あなたが宣言者です ({contract})", "You are the declarer ({contract})"),
+    "meitora.partner_declares": ("相棒 {who} が宣言者 ({contract}): 味方です",
+                                 "Your partner {who} is the declarer ({contract})"),
+    "meitora.you_defend": ("{who} が宣言者 ({contract}): あなたは守り",
+                           "{who} is the declarer ({contract}): you defend"),
+    "meitora.negri_hidden": ("ネグリを伏せる", "puts the negri face down"),
+    "meitora.input": (
+        "札: 8s, S8, ♠8, 10h, jk (ジョーカー)。吹き: 7H, 8N (トラ), pass, broken。"
+        " ジョーカーの打ち出し: 'jk h' (♥を請求), 'jk any'。オープン: claim (確認あり)。",
+        "Cards: 8s, S8, ♠8, 10h, joker (jk). Bids: 7H, 8N (no-trump), pass, broken."
+        " Joker lead: 'jk h' asks for ♥, 'jk any'. Claim (open): claim (asks to confirm)."),
+    "meitora.claim_cost.chombo": (
+        "オープン: 残りの場をすべて取ると宣言します。取れない場が一つでもあればチョンボで、相手チームに5点。",
+        "Claim: you say you take every remaining trick. If any can still be lost it is a chombo:"
+        " the other team scores 5 points."),
+    "meitora.claim_cost.refuse": (
+        "オープン: 残りの場をすべて取ると宣言します。取れない場があれば断られ、続けて打ちます。",
+        "Claim: you say you take every remaining trick. If any can still be lost the claim is"
+        " refused and play goes on."),
+})
+
+
+def _team(team: int, lang: str, names: Sequence[str] | None) -> str:
+    return t("meitora.team", lang, n=team, a=who_text(team, lang, names), b=who_text(team + 2, lang, names))
+
+
+def result(deal: Mapping[str, Any], lang: str, names: Sequence[str] | None = None) -> list[str]:
+    outcome = deal["outcome"]
+    score = deal["score"]
+    lines: list[str] = []
+    if outcome == "redeal":
+        broken = deal.get("broken")
+        lines.append(t("meitora.all_passed", lang) if broken is None
+                     else t("meitora.broken", lang, who=who_text(broken, lang, names)))
+    elif outcome == "chombo":
+        seat = deal.get("chombo")
+        other = 1 - seat % 2 if isinstance(seat, int) else (0 if score[0] else 1)
+        why = t("meitora.chombo_claim", lang) if deal.get("failed_claim") else ""
+        lines.append(t("meitora.chombo", lang, who=who_text(seat, lang, names), why=why,
+                       other=_team(other, lang, names), points=signed_text(score[other])))
+    elif outcome == "played":
+        declarer = deal["declarer"]
+        team = declarer % 2
+        contract = Bid(int(deal["contract"][:-1]), deal["contract"][-1]).label(lang)
+        tricks = deal["team_tricks"][team]
+        if score[team] > 0 or (tricks >= int(deal["contract"][:-1])):
+            lines.append(t("meitora.made", lang, team=_team(team, lang, names), contract=contract,
+                           tricks=tricks, points=signed_text(score[team])))
+        else:
+            lines.append(t("meitora.set", lang, team=_team(team, lang, names), contract=contract,
+                           tricks=tricks, other=_team(1 - team, lang, names), points=signed_text(score[1 - team])))
+        lines.append(t("meitora.declarer", lang, who=who_text(declarer, lang, names)))
+    if deal.get("agari"):
+        negri = deal.get("negri")
+        lines.append(t("meitora.face_up", lang, agari=format_card(parse_card(deal["agari"]), lang),
+                       negri=format_card(parse_card(negri), lang) if negri else "-"))
+    return lines
+
+
+def roles(view: Any, lang: str, names: Sequence[str] | None = None) -> list[str]:
+    seat = view.seat
+    if seat is None:
+        return []
+    lines = [t("meitora.roles", lang, n=seat % 2, partner=who_text((seat + 2) % 4, lang, names))]
+    declarer = view.declarer
+    if declarer is not None and view.contract is not None:
+        contract = view.contract.label(lang)
+        if declarer == seat:
+            lines.append(t("meitora.you_declare", lang, contract=contract))
+        elif declarer % 2 == seat % 2:
+            lines.append(t("meitora.partner_declares", lang, who=who_text(declarer, lang, names), contract=contract))
+        else:
+            lines.append(t("meitora.you_defend", lang, who=who_text(declarer, lang, names), contract=contract))
+    return lines
+
+
+def hidden_action(view: Any, seat: int, action: Any, lang: str) -> str | None:
+    if isinstance(action, Discard) and seat != view.seat:
+        return t("meitora.negri_hidden", lang)
+    return None
+
+
+TEXT = register(GameText("meitora", result, unit="meitora.unit", input_forms="meitora.input",
+                         roles=roles, hidden_action=hidden_action))
