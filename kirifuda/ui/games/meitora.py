@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...actions import Bid, Discard
-from ...cards import format_card, parse_card
+from ...cards import Suit, format_card, parse_card
 from ...i18n import add_terms, t
 from ..results import GameText, register, signed_text, who_text
 
@@ -24,6 +24,13 @@ add_terms(messages={
     "meitora.chombo_claim": (" (オープン失敗)", " (a failed claim)"),
     "meitora.face_up": ("アガリ {agari}、ネグリ {negri}", "Agari {agari}, negri {negri}"),
     "meitora.unit": ("点", "points"),
+    "meitora.bidding_line": ("吹き (吹き始め {first}): {bids}", "Bidding (first: {first}): {bids}"),
+    "meitora.contract_line": ("{contract}: 取り数 味方 {ours}・相手 {theirs} (済んだ場 {played}/10)",
+                              "{contract}: tricks yours {ours}, theirs {theirs} ({played} of 10 played)"),
+    "meitora.your_agari": ("アガリ (あなただけが見る): {card}", "Agari (only you see it): {card}"),
+    "meitora.your_negri": ("ネグリ (あなただけが見る): {card}", "Negri (only you see it): {card}"),
+    "meitora.request": ("(請求 {req})", "(asks {req})"),
+    "meitora.target_line": ("目標 {target} 点", "Target {target} points"),
     "meitora.roles": ("あなたはチーム{n}: 相棒は {partner}", "You are team {n}: your partner is {partner}"),
     "meitora.you_declare": ("あなたが宣言者です ({contract})", "You are the declarer ({contract})"),
     "meitora.partner_declares": ("相棒 {who} が宣言者 ({contract}): 味方です",
@@ -107,5 +114,46 @@ def hidden_action(view: Any, seat: int, action: Any, lang: str) -> str | None:
     return None
 
 
+def table(view: Any, lang: str, names: Sequence[str] | None = None) -> list[str]:
+    """The table in a few lines (an 80×24 screen keeps the hand and the choices): the bidding,
+    the contract and the tricks so far, the trick on the table."""
+    def who(s: int | None) -> str:
+        return who_text(s, lang, names)
+
+    lines = []
+    if view.phase == "bidding":
+        bids = ", ".join(f"{who(s)} {a.label(lang)}" for s, a in view.bids) or "-"
+        lines.append(t("meitora.bidding_line", lang, first=who(view.first_bidder), bids=bids))
+    if view.contract is not None and view.declarer is not None:
+        seat = view.seat if view.seat is not None else 0
+        lines.append(t("meitora.contract_line", lang, contract=view.contract.label(lang), who=who(view.declarer),
+                       ours=view.team_tricks[seat % 2], theirs=view.team_tricks[1 - seat % 2],
+                       played=view.tricks_played))
+    if view.agari is not None:
+        lines.append(t("meitora.your_agari", lang, card=format_card(view.agari, lang)))
+    if view.negri is not None:
+        lines.append(t("meitora.your_negri", lang, card=format_card(view.negri, lang)))
+    shown = view.trick if view.trick is not None else view.last_trick
+    if shown is not None:
+        cards = "  ".join(f"{who(s)} {format_card(c, lang)}" for s, c in shown.plays)
+        request = view.joker_request if view.trick is not None else view.last_trick_request
+        if request:
+            cards += "  " + t("meitora.request", lang, req="何でも" if request == "any" and lang == "ja"
+                              else "any" if request == "any" else Suit(request).symbol)
+        if view.trick is not None:
+            lines.append(f"{t('trick', lang)}: {cards}")
+        else:
+            lines.append(f"{t('last_trick', lang)}: {cards} ⇒ {who(view.last_trick_winner)}")
+    lines.append(t("meitora.target_line", lang, target=view.target))
+    return lines
+
+
+def claim_cost(view: Any, lang: str) -> str:
+    """What a claim costs if it fails, under the table's ``claim_failure``."""
+    rule = view.options.get("claim_failure", "chombo") if view.options else "chombo"
+    return t(f"meitora.claim_cost.{rule}", lang)
+
+
 TEXT = register(GameText("meitora", result, unit="meitora.unit", input_forms="meitora.input",
-                         roles=roles, hidden_action=hidden_action))
+                         roles=roles, hidden_action=hidden_action,
+                         extras={"claim_cost": claim_cost, "table": table}))
