@@ -63,6 +63,12 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "bot_kind.oracle": ("全知", "oracle"),
     "hand_sizes_line": ("手札の枚数 (席順): {sizes}", "Cards in hand (by seat): {sizes}"),
     "score_sheet": ("得点表", "Score sheet"),
+    "see_options": ("ローカルルール: kirifuda options {game}", "Local rules: kirifuda options {game}"),
+    "options_header": ("{game} のローカルルール (-o 名前=値):", "{game}'s local rules (-o NAME=VALUE):"),
+    "options_footer": ("例: kirifuda play {game} -o {length}=3 (--length 3 と同じ)。真偽は true/false/1/0/yes/no。",
+                       "e.g. kirifuda play {game} -o {length}=3 (the same as --length 3)."
+                       " Booleans: true/false/1/0/yes/no."),
+    "default": ("既定", "default"),
     "result": ("結果", "Result"),
     "deals_won": ("勝った回", "Deals won"),
     "outcome": ("結果", "outcome"),

@@ -85,3 +85,30 @@ def roles(view: Any, lang: str, names: Sequence[str] | None = None) -> list[str]
 
 
 TEXT = register(GameText("kakeya", result, unit="kakeya.unit", input_forms="kakeya.input", roles=roles))
+
+add_terms(messages={
+    "kakeya.rules": (
+        "掛合トランプ (絵取り): 4人 (6人も可)、対面の2人がペア。52枚、A K Q J が絵札 (16枚)。\n"
+        "切り: 配りペアが、手札を見る前に切り札を変えるか決める (最初は ♦)。れんしょは ♠A (♠が切りなら ♣A)。\n"
+        "打ち: 13回。親ペアの1人が最初に出す。台札のスートを持っていれば出す。れんしょが出れば勝ち、"
+        "次に一番高い切り札、なければ台札のスートの一番高い札。\n"
+        "結果: 絵札を9枚以上取ったペアの勝ち。8対8はれんしょを配られなかったペアの勝ち。\n"
+        "ご石: 負けたペアが払う。勝ちの絵札 8〜11 で1個、12〜15 で2個、16 で4個。負けペアがれんしょと切りのAを"
+        "配られていたら2個、Aを4枚とも配られていたら4個。ご石が0以下になったら終わり、多いペアの勝ち。",
+        "Kakeya Trump: 4 players (or 6), partners opposite. 52 cards; A K Q J are face cards (16).\n"
+        "Trump: before anyone sees their cards, the dealing pair may change the trump (♦ at first)."
+        " The rensho is ♠A (♣A when spades are trump).\n"
+        "Play: 13 tricks; one of the leading pair leads first. Follow suit if you can. The rensho"
+        " wins; else the highest trump; else the highest card of the led suit.\n"
+        "Result: the pair with 9 or more face cards wins; at 8-8 the pair not dealt the rensho wins.\n"
+        "Chips: the losers pay: 1 chip for 8-11 face cards, 2 for 12-15, 4 for 16; 2 if the losers were"
+        " dealt the rensho and the trump ace, 4 if all four aces. The match ends when a pair has no"
+        " chips; most chips wins."),
+    "option.kakeya.players": ("人数 (4 か 6)", "table size (4 or 6)"),
+    "option.kakeya.initial_trump": ("最初のゲームの切り札", "the trump when game 1 starts"),
+    "option.kakeya.stop_at_zero": ("ご石が0以下のペアが出たら終わる", "the match ends when a pair has no chips left"),
+    "option.kakeya.games": ("ゲーム数の上限 (stop_at_zero=false なら必須)",
+                            "at most this many games (required when stop_at_zero is false)"),
+})
+
+TEXT.extras["length"] = "games"  # the match's length: -o length=N and --length N set it

@@ -157,3 +157,41 @@ def claim_cost(view: Any, lang: str) -> str:
 TEXT = register(GameText("meitora", result, unit="meitora.unit", input_forms="meitora.input",
                          roles=roles, hidden_action=hidden_action,
                          extras={"claim_cost": claim_cost, "table": table}))
+
+add_terms(messages={
+    "meitora.rules": (
+        "明専トランプ: 4人、対面の2人がチーム (席0・席2 と 席1・席3)。札は各スートの A K Q J 10 9 8 7 6 5 とジョーカーの41枚。\n"
+        "配り: 10枚ずつ、1枚は伏せたアガリ。\n"
+        "吹き: 吹き始めから1周だけ、6〜10の数と ♠<♣<♦<♥<トラ。最高の吹きが宣言者 (コントラクト)。全員パスは配り直し。"
+        " A K Q J がない手 (Q1枚だけも可) はブロークンで配り直し。J 4枚も配り直し。\n"
+        "アガリとネグリ: 宣言者がアガリを取り、1枚を伏せて捨てる (ネグリ、終わるまで誰も見ない)。\n"
+        "札の強さ: 切り札はジョーカー、正J、副J (同色のJ)、A K Q 10 … 5。トラは切り札なし。\n"
+        "打ち: 10回。宣言者が最初に出す。台札のスートを持っていれば出す (ジョーカーはいつでも出せる)。"
+        " ジョーカーで打ち出すときはスートか「何でも」を請求する。ジョーカーは最後まで持っていられない。\n"
+        "オープン: 自分の番に残りすべてを取ると宣言できる。失敗はチョンボ (相手に5点)。\n"
+        "得点: 宣言 X、チームの取り Y。Y ≥ X なら X − 5 + (Y − X)/2 点、足りなければ相手が X − Y 点。目標点 (17) 先取。",
+        "Meitora: 4 players, partners opposite (seats 0 & 2 against 1 & 3). 41 cards: A K Q J 10 9 8 7 6 5"
+        " of each suit and a joker.\n"
+        "Deal: 10 cards each; one card face down, the agari.\n"
+        "Bidding: one round from the first bidder: a count 6-10 and a strain ♠ < ♣ < ♦ < ♥ < no-trump."
+        " The highest bid is the contract, its bidder the declarer. All pass: redeal. A hand with no"
+        " A, K, Q or J (or a single Q) may declare broken: redeal. Four jacks in one hand: redeal.\n"
+        "Agari and negri: the declarer takes the agari and discards one card face down (the negri,"
+        " unseen until the deal ends).\n"
+        "Card order: trumps are the joker, the right jack, the left jack (same colour), A K Q 10 … 5."
+        " No-trump has no trumps.\n"
+        "Play: 10 tricks, the declarer leads first. Follow suit if you can (the joker may always be"
+        " played). A joker lead asks for a suit or 'any'. The joker may not be kept to the end.\n"
+        "Claim (open): on your turn, claim every remaining trick; a claim that can fail is a chombo"
+        " (5 points to the other team).\n"
+        "Score: contract X, team tricks Y. Made (Y ≥ X): X − 5 + (Y − X)/2; set: the other team"
+        " scores X − Y. First to the target (17) wins."),
+    "option.meitora.target": ("勝ちになる点 (17点先取)", "points to win the match"),
+    "option.meitora.claim_failure": ("オープン失敗の扱い: chombo (チョンボ、相手に5点) か refuse (断られて続ける)",
+                                     "an invalid claim: chombo (5 points to the other team) or refuse"
+                                     " (refused, play goes on)"),
+    "option.meitora.joker_lead": ("ジョーカーの打ち出し: request (スートか何でもを請求) か trump (切り札を請求)",
+                                  "a joker lead: request (names a suit or any) or trump (asks for trump)"),
+})
+
+TEXT.extras["length"] = "target"  # the match's length: -o length=N and --length N set it

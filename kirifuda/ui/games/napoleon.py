@@ -142,3 +142,38 @@ def action_note(view: Any, seat: int, action: Any, lang: str) -> str | None:
 
 TEXT = register(GameText("napoleon", result, unit="napoleon.unit", input_forms="napoleon.input",
                          roles=roles, hidden_action=hidden_action, extras={"action_note": action_note}))
+
+add_terms(messages={
+    "napoleon.rules": (
+        "ナポレオン: 5人 (4人も可)。52枚 (ジョーカー入りも可)。絵札は A K Q J 10 の20枚。\n"
+        "立候補: 絵札の枚数 (5人 11〜20、4人 13〜20) と切り札のスート (♠ > ♥ > ♦ > ♣)。全員が続けてパスすると終わり"
+        " (一番高い立候補者のパスは「このまま」)。最高の立候補者がナポレオン。\n"
+        "副官: ナポレオンが札を1枚指名し、持っている人が副官 (札が出るまで秘密)。中札にあれば独り立ち。\n"
+        "交換: ナポレオンが中札を取り、同じ枚数を伏せて捨てる (捨て札の絵札は連合軍のもの)。再宣言もできる (全員の承認が必要)。\n"
+        "打ち: ナポレオンが最初に出す。台札のスートを持っていれば出す。強さ: ♠A (オールマイティ)、初回のA、セイム2、"
+        "正J、裏J、切り札、台札のスート。\n"
+        "結果: ナポレオン軍 (ナポレオンと副官) の絵札が宣言以上なら勝ち。得点は宣言の数 − 10 を元に役割ごと。",
+        "Napoleon: 5 players (or 4). 52 cards (a joker optional). Face cards: A K Q J 10, 20 in all.\n"
+        "Bidding: a count of face cards (5 players 11-20, 4 players 13-20) and a trump suit"
+        " (♠ > ♥ > ♦ > ♣); it ends when all pass in succession (the top bidder's pass means 'stand')."
+        " The top bidder is Napoleon.\n"
+        "Adjutant: Napoleon names a card; its holder is the adjutant, secretly until it is played."
+        " A card in the middle: Napoleon plays alone.\n"
+        "Exchange: Napoleon takes the middle and discards as many face down (face cards there count"
+        " for the allies). A higher re-declaration needs everyone's approval.\n"
+        "Play: Napoleon leads first; follow suit if you can. Order: ♠A (almighty), the first trick's"
+        " ace, same-2, main jack, back jack, trumps, the led suit.\n"
+        "Result: the Napoleon army (Napoleon and the adjutant) wins with at least the declared face"
+        " cards. Points by role from the declared count − 10."),
+    "option.napoleon.players": ("人数", "table size"),
+    "option.napoleon.joker": ("ジョーカーを入れる (♠3 のジョーカー請求も)", "add the joker (and the ♠3 call)"),
+    "option.napoleon.yoromeki": ("よろめき: ♠A と ♥Q が同じ回に出たら ♥Q の勝ち", "yoromeki: ♥Q beats ♠A in the same trick"),
+    "option.napoleon.first_trick_plain": ("初回はオールマイティ (とよろめき) 以外、台札のスートの高い札が勝つ",
+                                          "the first trick: only the almighty (and yoromeki) keep their power"),
+    "option.napoleon.strategy_b": ("作戦B: 宣言20未満で絵札20枚を取ると連合軍の勝ち",
+                                   "strategy B: all 20 face cards below a 20 declaration is the allies' win"),
+    "option.napoleon.redeclare": ("交換のあとの再宣言を認める", "Napoleon may re-declare higher after the exchange"),
+    "option.napoleon.deals": ("試合のゲーム数 (省略: 人数の2倍)", "deals in the match (default: twice the players)"),
+})
+
+TEXT.extras["length"] = "deals"  # the match's length: -o length=N and --length N set it
