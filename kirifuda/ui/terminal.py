@@ -253,13 +253,9 @@ class TerminalGame:
 
     def _reason(self, exc: IllegalActionError) -> str:
         """The rule an action breaks, in the user's language where the game words it."""
-        reason = exc.rule
-        explain = self.text.extras.get("reason")
-        if callable(explain):
-            worded = explain(reason, self.lang)
-            if worded:
-                return str(worded)
-        return reason
+        from .reasons import reason_text
+
+        return reason_text(exc.rule, self.lang)
 
     def _why(self, text: str) -> str:
         """Explain a refused answer: the rule it breaks if it reads as an action."""
