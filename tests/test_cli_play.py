@@ -39,6 +39,11 @@ def test_a_whole_match_of_one_deal_through_the_command(game_id: str, lang: str, 
     assert "Traceback" not in run.stdout + run.stderr
     assert ("Match over" if lang == "en" else "試合終了") in run.stdout
     assert ("Result of the deal" if lang == "en" else "この回の結果") in run.stdout
+    # no card played face up is called face down (the deal's last card among them)
+    assert "card(s) face down" not in run.stdout and "枚を伏せる" not in run.stdout.replace("ネグリを伏せる", "")
+    # the deal's last trick is shown before its result
+    before_result = run.stdout.split("Result of the deal" if lang == "en" else "この回の結果")[0]
+    assert ("takes it" if lang == "en" else "が取る") in before_result.splitlines()[-2]
     rec = records.loads(path.read_text(encoding="utf-8"))
     assert records.replay(rec).is_over
     assert rec.players is not None and rec.players[0] == "Aki"

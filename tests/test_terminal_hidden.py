@@ -185,7 +185,7 @@ def test_the_test_catches_a_printed_discard(tmp_path: Path, monkeypatch: pytest.
     from kirifuda.ui import terminal
 
     monkeypatch.setattr(terminal.TerminalGame, "_show_action",
-                        lambda self, seat, action, before: self.console.print(f"{seat}: {action.label('en')}"))
+                        lambda self, seat, action, before, **_: self.console.print(f"{seat}: {action.label('en')}"))
     differs = False
     for seed in range(6):
         seat = seed % 3 + 1

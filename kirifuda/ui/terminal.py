@@ -56,8 +56,9 @@ def bot_name(kind: str, seat: int, lang: str = "en") -> str:
     return t("bot_name", lang, n=seat, kind=word)
 
 
-MANY_CHOICES = 120
-"""More choices than this are not listed: the user types the cards."""
+MANY_CHOICES = 40
+"""More choices than this are not listed one by one (the hand stays on an 80×24 screen): cards
+to name are shown by suit, sets of cards to discard are typed."""
 COLUMNS_FROM = 5
 """From this many choices on they are laid out in columns (the hand stays on an 80×24 screen)."""
 
@@ -138,8 +139,13 @@ class TerminalGame:
                 self.names[seat] = name
         else:
             self.names = [name or t("you", lang) if s == seat else bot_name(kinds[s], s, lang) for s in range(n)]
+        self.display = [self.names[s] if s == seat or not isinstance(bots, str)
+                        else t("bot_short", lang, n=s) for s in range(n)]
+        """Short names on screen (the record keeps the full ones: the bots' kind and level)."""
         self._tricks_shown = 0
         self._last_trick: Trick | None = None
+        self._introduced = False
+        self._final_winner: int | None = None
 
     # -- the loop ------------------------------------------------------------------------
     def run(self) -> Path:
@@ -169,7 +175,7 @@ class TerminalGame:
                     observe = getattr(bot, "observe", None)
                     if observe is not None:
                         observe(self.state.view(s))
-                self._show_action(to_act, action, before)
+                self._show_action(to_act, action, before, ended=self.state.deal_number != deal_no)
                 if self.state.deal_number != deal_no or self.state.is_over:
                     self._show_deal_end()
                 else:
@@ -280,7 +286,7 @@ class TerminalGame:
 
     # -- showing -------------------------------------------------------------------------
     def _name(self, seat: int | None) -> str:
-        return who_text(seat, self.lang, self.names)
+        return who_text(seat, self.lang, self.display)
 
     def _game_name(self) -> str:
         return self.info.name_ja if self.lang == "ja" else self.info.name_en
@@ -289,6 +295,9 @@ class TerminalGame:
         self._tricks_shown = 0
         self._last_trick = None
         self.console.rule(t("deal", self.lang, n=self.state.deal_number + 1))
+        if not self._introduced:
+            self._introduced = True
+            self.console.print(escape(t("players", self.lang, names="; ".join(self.names))))
         view = self.state.view(self.seat)
         intro = getattr(view, "intro_lines", None)
         if callable(intro):  # a game's own words at the start of a deal (who deals, who sits out)
@@ -299,14 +308,14 @@ class TerminalGame:
 
     def _roles(self, view: View) -> list[str]:
         roles = self.text.roles
-        return roles(view, self.lang, self.names) if roles is not None else []
+        return roles(view, self.lang, self.display) if roles is not None else []
 
     def _show_table(self, view: View) -> None:
         lines = [f"[bold]{escape(t('your_hand', self.lang))}[/bold]: "
                  + escape(cards_text(sorted_hand(view), self.lang))]
         lines += [escape(line) for line in self._roles(view)]
         table = self.text.extras.get("table")
-        game_lines = table(view, self.lang, self.names) if callable(table) else view_lines(
+        game_lines = table(view, self.lang, self.display) if callable(table) else view_lines(
             view, self.lang, skip=("last_deal",))
         lines += [escape(line) for line in game_lines]
         lines.append(escape(t("hand_sizes_line", self.lang, sizes=" ".join(str(k) for k in view.hand_sizes))))
@@ -317,7 +326,17 @@ class TerminalGame:
     def _show_choices(self, view: View, legal: Sequence[Action], claim: bool) -> None:
         note = self.text.extras.get("action_note")
         title = t("legal", self.lang)
-        if len(legal) > MANY_CHOICES:  # e.g. Napoleon's discard: C(17, 5) = 6188 choices
+        single = [getattr(a, "card", None) for a in legal]
+        if len(legal) > MANY_CHOICES and all(isinstance(c, Card) for c in single) and \
+                len({type(a) for a in legal}) == 1:  # e.g. Napoleon's adjutant: any card of the deck
+            rows: dict[str, list[str]] = {}
+            for c in single:
+                assert isinstance(c, Card)
+                rows.setdefault(c.suit.symbol if c.suit else "", []).append(format_card(c, self.lang))
+            suits = "\n".join(" ".join(cards) for cards in rows.values())
+            self.console.print(Panel(escape(f"{action_text(legal[0], self.lang).split()[0]}: "
+                                            f"{t('name_a_card', self.lang)}\n{suits}"), title=title, expand=False))
+        elif len(legal) > MANY_CHOICES:  # e.g. Napoleon's discard: C(12, 2) = 66, C(17, 5) = 6188 choices
             size = len(getattr(legal[0], "cards", ())) or 1
             self.console.print(Panel(escape(t("many_choices", self.lang, n=len(legal), k=size,
                                               example=self._example(view, size))),
@@ -362,16 +381,21 @@ class TerminalGame:
 
         return number_text(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
 
-    def _show_action(self, seat: int, action: Action, before: View) -> None:
+    def _show_action(self, seat: int, action: Action, before: View, ended: bool = False) -> None:
         if seat == self.seat:
             return
         view = self.state.view(self.seat)
+        shown = visible_cards(view)
+        if ended:  # the deal's last card: it lies face up in the last trick, which everyone sees
+            final = self._final_trick(view)
+            if final is not None:
+                shown = shown | {c for _, c in final.plays}
         text = None
         hidden = self.text.hidden_action
         if hidden is not None:
             text = hidden(view, seat, action, self.lang)
         if text is None:
-            unseen = [c for c in _action_cards(action) if c not in visible_cards(view)]
+            unseen = [c for c in _action_cards(action) if c not in shown]
             if unseen:  # the game did not say: whatever the user's view does not show stays hidden
                 text = t("acts_face_down", self.lang, n=len(_action_cards(action)))
         if text is None:
@@ -400,20 +424,10 @@ class TerminalGame:
         last = getattr(view, "last_deal", None)
         if not isinstance(last, Mapping):
             return
-        tricks = last.get("tricks")
-        if tricks is None:  # a game whose result leaves the tricks out: the last one from the summary
-            deals = self.state.summary()["deals"]
-            tricks = deals[-1]["tricks"] if deals else []
-        if isinstance(tricks, list) and len(tricks) > self._tricks_shown and tricks:
-            from ..cards import parse_card
-
-            final = tricks[-1]
-            n = len(final["cards"])
-            trick = Trick(final["leader"], tuple(((final["leader"] + i) % len(view.hand_sizes), parse_card(c))
-                                                  for i, c in enumerate(final["cards"])))
-            if n and trick != self._last_trick:
-                self.console.print(escape(self._trick_line(trick, final.get("winner"))))
-        lines = [escape(line) for line in deal_result(self.info.id, last, self.lang, self.names)]
+        final = self._final_trick(view)
+        if final is not None and final != self._last_trick:
+            self.console.print(escape(self._trick_line(final, self._final_winner)))
+        lines = [escape(line) for line in deal_result(self.info.id, last, self.lang, self.display)]
         hands = last.get("hands")
         if isinstance(hands, list):
             from ..cards import parse_cards
@@ -427,6 +441,26 @@ class TerminalGame:
                 f"{self.state.unit_name(u, self.lang)} {signed_text(x)}" for u, x in enumerate(score))))
         lines.append(escape(f"{t('totals', self.lang)}: {self._totals_text(self.state.view(self.seat).totals)}"))
         self.console.print(Panel("\n".join(lines), title=t("deal_over", self.lang), expand=False))
+
+    def _final_trick(self, view: View) -> Trick | None:
+        """The last trick of the deal just ended, if it was played out (not cut short by a
+        claim) and not shown yet: every card of it was played face up."""
+        from ..cards import parse_card
+
+        last = getattr(view, "last_deal", None)
+        if not isinstance(last, Mapping):
+            return None
+        tricks = last.get("tricks")
+        if tricks is None:  # a game whose result leaves the tricks out: the last one from the summary
+            deals = self.state.summary()["deals"]
+            tricks = deals[-1]["tricks"] if deals else []
+        if not isinstance(tricks, list) or not tricks or len(tricks) <= self._tricks_shown:
+            return None
+        final = tricks[-1]
+        n = len(view.hand_sizes)
+        self._final_winner = final.get("winner")
+        return Trick(final["leader"], tuple(((final["leader"] + i) % n, parse_card(c))
+                                            for i, c in enumerate(final["cards"])))
 
     def _show_last(self) -> None:
         view = self.state.view(self.seat)
@@ -449,7 +483,8 @@ class TerminalGame:
         for k, d in enumerate(summary["deals"], 1):
             if d["outcome"] == "in-progress":
                 continue
-            words = deal_result(self.info.id, {kk: v for kk, v in d.items() if kk != "tricks"}, self.lang, self.names)
+            words = deal_result(self.info.id, {kk: v for kk, v in d.items() if kk != "tricks"}, self.lang,
+                                self.display)
             running = [r + float(x) for r, x in zip(running, d["score"])]
             table.add_row(str(k), escape(words[0] if words else ""),
                           *(f"{signed_text(x)} ({self._number(r)})" for x, r in zip(d["score"], running)))
