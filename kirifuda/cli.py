@@ -329,10 +329,10 @@ def _cmd_tournament_merge(args: argparse.Namespace) -> int:
         for name in args.summaries:
             try:
                 summaries.append(json.loads(Path(name).read_text(encoding="utf-8")))
-            except OSError as exc:
-                raise OptionError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+            except OSError as exc:  # bad data: exit status 1
+                raise RecordError(f"{name}: cannot be read ({exc.strerror or exc})") from None
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise OptionError(f"{name}: not JSON ({exc})") from None
+                raise RecordError(f"{name}: not JSON ({exc})") from None
         try:
             summary, results = merge_summaries(summaries)
         except OptionError as exc:
@@ -344,6 +344,9 @@ def _cmd_tournament_merge(args: argparse.Namespace) -> int:
         out_dir = Path(args.out) if args.out else Path("tournaments") / (
             f"{summary['game']}-{'-'.join(summary['bot_kinds'])}-{summary['seed']}-merged".replace(":", "_"))
         files = write_outputs(summary, results, out_dir, records=False)
+    except RecordError as exc:
+        print(f"kirifuda tournament-merge: {exc}", file=sys.stderr)
+        return 1
     except KirifudaError as exc:
         print(f"kirifuda tournament-merge: {exc}", file=sys.stderr)
         return 2
