@@ -483,8 +483,9 @@ class TerminalGame:
         for k, d in enumerate(summary["deals"], 1):
             if d["outcome"] == "in-progress":
                 continue
-            words = deal_result(self.info.id, {kk: v for kk, v in d.items() if kk != "tricks"}, self.lang,
-                                self.display)
+            short = self.text.extras.get("short")
+            words = [short(d, self.lang, self.display)] if callable(short) else deal_result(
+                self.info.id, {kk: v for kk, v in d.items() if kk != "tricks"}, self.lang, self.display)
             running = [r + float(x) for r, x in zip(running, d["score"])]
             table.add_row(str(k), escape(words[0] if words else ""),
                           *(f"{signed_text(x)} ({self._number(r)})" for x, r in zip(d["score"], running)))
