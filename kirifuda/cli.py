@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -54,7 +55,7 @@ def _float_at_least(low: float, high: float | None = None, *, strict: bool = Fal
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value != value or (value <= low if strict else value < low) or (high is not None and value > high):
+        if math.isnan(value) or (value <= low if strict else value < low) or (high is not None and value > high):
             bound = f"more than {low:g}" if strict else f"at least {low:g}"
             raise argparse.ArgumentTypeError(f"{text} is out of range: {bound}"
                                              + (f" and at most {high:g}" if high is not None else ""))
@@ -249,7 +250,13 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     from .games import find_game
     from .tournament import run_tournament, write_outputs
@@ -414,11 +421,11 @@ def _cmd_completion(args: argparse.Namespace) -> int:
 
 
 def _version() -> str:
-    try:
-        from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
         return version("kirifuda")
-    except Exception:  # not installed: the package's own
+    except PackageNotFoundError:  # not installed: the package's own
         from . import __version__
 
         return __version__

@@ -30,7 +30,15 @@ from ..errors import IllegalActionError, KirifudaError
 from ..game import GameInfo, GameState, View
 from ..i18n import t
 from ..tricks import Trick
-from .render import action_text, cards_text, match_input, read_card, sorted_actions, sorted_hand, view_lines
+from .render import (
+    action_text,
+    cards_text,
+    match_input,
+    read_card,
+    sorted_actions,
+    sorted_hand,
+    view_lines,
+)
 from .results import deal_result, game_text, signed_text, who_text
 
 __all__ = ["TerminalGame", "default_record_path", "bot_name", "visible_cards"]
@@ -486,9 +494,9 @@ class TerminalGame:
             short = self.text.extras.get("short")
             words = [short(d, self.lang, self.display)] if callable(short) else deal_result(
                 self.info.id, {kk: v for kk, v in d.items() if kk != "tricks"}, self.lang, self.display)
-            running = [r + float(x) for r, x in zip(running, d["score"])]
+            running = [r + float(x) for r, x in zip(running, d["score"], strict=True)]
             table.add_row(str(k), escape(words[0] if words else ""),
-                          *(f"{signed_text(x)} ({self._number(r)})" for x, r in zip(d["score"], running)))
+                          *(f"{signed_text(x)} ({self._number(r)})" for x, r in zip(d["score"], running, strict=True)))
         table.add_row("", t("totals", self.lang), *(self._number(x) for x in summary["totals"]))
         self.console.print(table)
 
