@@ -172,7 +172,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
             _check_record_path(Path(args.record), args.force)
     else:
         if args.game is None:
-            raise OptionError("name the game to play (meitora, napoleon, kakeya, unsun) or --resume RECORD")
+            from .games import GAMES
+
+            raise OptionError(f"name the game to play ({', '.join(GAMES)}) or --resume RECORD")
         info = find_game(args.game)
         options = info.options(_game_options(info, args))
         path = Path(args.record) if args.record else None
@@ -431,11 +433,10 @@ def _version() -> str:
         return __version__
 
 
-def _add_game(p: argparse.ArgumentParser, help: str = "meitora, napoleon, kakeya, unsun (or a Japanese name)",
-              nargs: str | None = None) -> None:
+def _add_game(p: argparse.ArgumentParser, nargs: str | None = None) -> None:
     from .games import GAMES
 
-    action = p.add_argument("game", type=_game_arg, nargs=nargs, help=help)
+    action = p.add_argument("game", type=_game_arg, nargs=nargs, help=f"{', '.join(GAMES)} (or a Japanese name)")
     action.completer = lambda **_: sorted(GAMES)  # type: ignore[attr-defined]
 
 
@@ -444,10 +445,10 @@ def _add_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
                    help="a local rule (repeatable; booleans true/false/1/0/yes/no; see: kirifuda options GAME)")
     p.add_argument("--players", type=_int_at_least(2, 8), metavar="N",
-                   help="table size, where the game has a choice (Napoleon 4-5, Kakeya 4 or 6, Unsun 3-5)")
+                   help="table size, where the game has a choice (kirifuda options GAME lists the sizes)")
     p.add_argument("--length", type=_int_at_least(1), metavar="N",
-                   help="the match's length: Meitora's target points, Napoleon's and Unsun's deals, "
-                        "Kakeya's most games (also -o length=N)")
+                   help="the match's length in the game's own terms: target points, deals or games"
+                        " (also -o length=N; kirifuda options GAME names it)")
 
 
 def build_parser() -> argparse.ArgumentParser:
