@@ -389,7 +389,9 @@ class TerminalGame:
 
         return number_text(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
 
-    def _show_action(self, seat: int, action: Action, before: View, ended: bool = False) -> None:
+    def _show_action(self, seat: int, action: Action, before: View | None = None, ended: bool = False) -> None:
+        """Print another seat's action as the user's view shows it (``before``: the user's view
+        before the action, for what the action means there: the top bidder's pass stands)."""
         if seat == self.seat:
             return
         view = self.state.view(self.seat)
@@ -408,7 +410,7 @@ class TerminalGame:
                 text = t("acts_face_down", self.lang, n=len(_action_cards(action)))
         if text is None:
             note = self.text.extras.get("action_note")
-            text = note(before, seat, action, self.lang) if callable(note) else None
+            text = note(before, seat, action, self.lang) if callable(note) and before is not None else None
         if text is None:
             text = action_text(action, self.lang)
         self.console.print(escape(t("acts", self.lang, who=self._name(seat), action=text)))
