@@ -381,7 +381,14 @@ class TerminalGame:
         self.console.print(Panel(escape("\n".join(lines)), title=t("help_title", self.lang), expand=False))
 
     def _totals_text(self, totals: Sequence[Any]) -> str:
-        return "  ".join(f"{self.state.unit_name(u, self.lang)} {self._number(x)}" for u, x in enumerate(totals))
+        return "  ".join(f"{self._unit(u)} {self._number(x)}" for u, x in enumerate(totals))
+
+    def _unit(self, unit: int) -> str:
+        """A scoring unit: the player's name where each seat scores for itself, else the
+        game's name of the team (Meitora's team, Kakeya's pair)."""
+        if len(self.state.view(self.seat).totals) == self.state.num_players:
+            return self._name(unit)
+        return self.state.unit_name(unit, self.lang)
 
     @staticmethod
     def _number(x: Any) -> str:
@@ -448,7 +455,7 @@ class TerminalGame:
         score = last.get("score")
         if isinstance(score, list):
             lines.append(escape(f"{t('score', self.lang)}: " + "  ".join(
-                f"{self.state.unit_name(u, self.lang)} {signed_text(x)}" for u, x in enumerate(score))))
+                f"{self._unit(u)} {signed_text(x)}" for u, x in enumerate(score))))
         lines.append(escape(f"{t('totals', self.lang)}: {self._totals_text(self.state.view(self.seat).totals)}"))
         self.console.print(Panel("\n".join(lines), title=t("deal_over", self.lang), expand=False))
 
@@ -488,7 +495,7 @@ class TerminalGame:
         table.add_column(t("result", self.lang))
         units = len(summary["totals"])
         for u in range(units):
-            table.add_column(escape(self.state.unit_name(u, self.lang)), justify="right")
+            table.add_column(escape(self._unit(u)), justify="right")
         running = [0.0] * units
         for k, d in enumerate(summary["deals"], 1):
             if d["outcome"] == "in-progress":
@@ -507,7 +514,7 @@ class TerminalGame:
         if outcome is None:
             return
         winners = outcome.winner if isinstance(outcome.winner, tuple) else (outcome.winner,)
-        who = ", ".join(self.state.unit_name(w, self.lang) for w in winners)
+        who = ", ".join(self._unit(w) for w in winners)
         text = f"{t('winner', self.lang, who=who)}\n{t('totals', self.lang)}: {self._totals_text(outcome.totals)}"
         deals_won = self.state.summary().get("deals_won")  # shown beside the totals where a game counts it
         if deals_won is not None:
