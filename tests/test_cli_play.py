@@ -263,3 +263,20 @@ def test_rule_reasons_in_japanese(tmp_path: Path) -> None:
                         console=Console(file=out, width=100), input_fn=lambda p: next(answers))
     game.run()
     assert "その手はできません: 吹きは 6〜10 の数とスート" in out.getvalue()
+
+
+def test_a_long_bid_list_is_listed_not_typed_as_cards() -> None:
+    """Napoleon for five opens with 41 bids: each is shown with its number, never as a card form."""
+    info = find_game("napoleon")
+    out = io.StringIO()
+
+    def answer(prompt: str) -> str:
+        raise EOFError
+
+    game = TerminalGame(info, info.options({"players": 5}), seed=3, bots="random", lang="en",
+                        record_path=Path("/dev/null"), console=Console(file=out, width=80), input_fn=answer)
+    game.save = lambda: Path("/dev/null")  # type: ignore[method-assign]
+    game.run()
+    text = out.getvalue()
+    assert "41 choices" not in text and "separated by spaces" not in text
+    assert "20♠" in text and "pass" in text.lower()

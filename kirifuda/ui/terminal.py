@@ -344,8 +344,9 @@ class TerminalGame:
             suits = "\n".join(" ".join(cards) for cards in rows.values())
             self.console.print(Panel(escape(f"{action_text(legal[0], self.lang).split()[0]}: "
                                             f"{t('name_a_card', self.lang)}\n{suits}"), title=title, expand=False))
-        elif len(legal) > MANY_CHOICES:  # e.g. Napoleon's discard: C(12, 2) = 66, C(17, 5) = 6188 choices
-            size = len(getattr(legal[0], "cards", ())) or 1
+        elif len(legal) > MANY_CHOICES and all(getattr(a, "cards", None) for a in legal):
+            # e.g. Napoleon's discard: C(12, 2) = 66, C(17, 5) = 6188 choices; bids stay listed
+            size = len(getattr(legal[0], "cards", ()))
             self.console.print(Panel(escape(t("many_choices", self.lang, n=len(legal), k=size,
                                               example=self._example(view, size))),
                                      title=title, expand=False))
