@@ -314,6 +314,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="directory for the merged summary.json and summary.png")
     p.add_argument("--json", action="store_true", help="print the merged summary as JSON")
     p.set_defaults(func=_cmd_tournament_merge)
+
+    from .coach.cli import add_parser as add_analyze_parser
+
+    add_analyze_parser(sub, lang)
     return parser
 
 

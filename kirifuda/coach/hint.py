@@ -25,7 +25,7 @@ from ..bots.trace import Trace
 from ..errors import KirifudaError
 from ..game import GameState, View
 from ..i18n import t
-from . import terms  # noqa: F401  (registers the coach's words)
+from .terms import unit_text
 
 __all__ = ["Hint", "Option", "HintError", "hint", "seat_views"]
 
@@ -104,7 +104,7 @@ class Hint:
             parts.append(t("coach.best_mean", lang, action=label, n=self.samples))
         if c.count is not None and self.kind != "bid":
             key = f"coach.{self.side}_count"
-            parts.append(t(key, lang, count=f"{c.count:.1f}", unit=t(f"coach.unit.{self.count_unit}", lang)))
+            parts.append(t(key, lang, count=f"{c.count:.1f}", unit=unit_text(self.count_unit, 2, lang)))
         for alt in self.alternatives:
             cost = self.cost(alt)
             alabel = alt.action.label(lang)
@@ -115,7 +115,7 @@ class Hint:
                 parts.append(t("coach.as_good", lang, action=alabel))
             else:
                 parts.append(t("coach.costs", lang, action=alabel, amount=f"{d:.1f}",
-                               unit=t(f"coach.unit.{unit}", lang)))
+                               unit=unit_text(unit, round(d, 1), lang)))
         return t("coach.join", lang).join(parts) + t("coach.end", lang)
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:

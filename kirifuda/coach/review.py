@@ -33,6 +33,7 @@ from ..i18n import t
 from ..record import Record
 from . import terms  # noqa: F401  (registers the coach's words)
 from .positions import UNSUN_EXACT_TRICKS, Bounds, OpenValues, open_values
+from .terms import unit_text
 
 __all__ = ["Mark", "SeatSummary", "DealReview", "Review", "review", "NODES", "ROLLOUT_NOISE"]
 
@@ -299,49 +300,58 @@ def review_text(rev: Review, lang: str = "en") -> str:
         if lines:
             lines.append("")
         lines.append(f"== {t('coach.review', lang, game=name, deal=d.deal + 1)} ==")
-        unit = t(f"coach.unit.{d.unit}", lang)
+        tags: set[str] = set()
         for m in d.marks:
             who = seat_name(m.seat, lang, names=names)
             label = m.action.label(lang)
             if m.method in ("exact", "bounds", "rollouts"):
                 where = t("coach.trick_no", lang, n=m.trick)
                 assert m.before is not None and m.after is not None
-                text = f"{where:>12} {who}: {label:12} " + t("coach.before_after", lang, before=_bounds(m.before),
+                text = f"{where:>12} {who}: {label:10} " + t("coach.before_after", lang, before=_bounds(m.before),
                                                                    after=_bounds(m.after))
                 if m.loss > 0:
-                    text += "  " + t("coach.loss", lang, amount=_num(round(m.loss, 1)), unit=unit)
+                    amount = round(m.loss, 1)
+                    text += "  " + t("coach.loss", lang, amount=_num(amount), unit=unit_text(d.unit, amount, lang))
                     if m.best is not None:
                         text += f" ({t('coach.best_was', lang, action=m.best.label(lang))})"
-                if m.method != "exact":
-                    text += f"  [{t('coach.method.' + m.method, lang)}]"
-                lines.append(text)
             elif m.method == "sampled":
                 assert m.after is not None
-                su = t(f"coach.unit.{m.unit}", lang)
-                text = f"{'':>12} {who}: " + t("coach.sampled", lang, action=label, score=f"{m.after[0]:.2f}", unit=su)
+                text = f"{'':>12} {who}: " + t("coach.sampled", lang, action=label, score=f"{m.after[0]:.2f}",
+                                                unit=unit_text(m.unit, m.after[0], lang))
                 if m.loss > 0 and m.best is not None:
-                    text += "  " + t("coach.loss", lang, amount=f"{m.loss:.2f}", unit=su)
+                    text += "  " + t("coach.loss", lang, amount=f"{m.loss:.2f}", unit=unit_text(m.unit, 2, lang))
                     text += f" ({t('coach.best_was', lang, action=m.best.label(lang))})"
-                text += f"  [{t('coach.method.sampled', lang)}]"
-                lines.append(text)
             elif m.kind != "other":
                 lines.append(f"{'':>12} {who}: " + t("coach.not_weighed", lang, action=label))
+                continue
+            else:
+                continue
+            if m.method != "exact":
+                tags.add(m.method)
+                text += f"  [{t('coach.tag.' + m.method, lang)}]"
+            lines.append(text)
         lines.append(f"-- {t('coach.summary', lang)} --")
         for s in d.seats:
             who = seat_name(s.seat, lang, names=names)
             if s.lost > 0:
-                lines.append(t("coach.seat_lost", lang, who=who, amount=_num(round(s.lost, 1)), unit=unit,
-                               where=_trick_list(s.where, lang)))
+                amount = round(s.lost, 1)
+                lines.append(t("coach.seat_lost", lang, who=who, amount=_num(amount),
+                               unit=unit_text(d.unit, amount, lang), where=_trick_list(s.where, lang)))
             if s.estimated > 0:
-                lines.append(t("coach.seat_lost", lang, who=who, amount=_num(round(s.estimated, 1)), unit=unit,
-                               where=_trick_list(s.estimated_where, lang))
-                             + f" [{t('coach.method.rollouts', lang)}]")
+                amount = round(s.estimated, 1)
+                lines.append(t("coach.seat_lost", lang, who=who, amount=_num(amount),
+                               unit=unit_text(d.unit, amount, lang), where=_trick_list(s.estimated_where, lang))
+                             + f" [{t('coach.tag.rollouts', lang)}]")
             if s.decisions > 0:
                 lines.append(t("coach.seat_decisions", lang, who=who, amount=f"{s.decisions:.2f}",
-                               unit=t(f"coach.unit.{d.score_unit}", lang)))
+                               unit=unit_text(d.score_unit, 2, lang)))
             if s.lost == 0 and s.estimated == 0 and s.decisions == 0:
                 lines.append(t("coach.seat_clean", lang, who=who))
         lines.append(t("coach.exact_share", lang, solved=d.exact, total=d.positions))
         if rev.game == "unsun":
             lines.append(t("coach.unsun_exact", lang, n=UNSUN_EXACT_TRICKS))
+        for tag in ("bounds", "rollouts", "sampled"):
+            if tag in tags:
+                lines.append(t("coach.legend", lang, tag=t("coach.tag." + tag, lang),
+                               meaning=t("coach.method." + tag, lang)))
     return "\n".join(lines)

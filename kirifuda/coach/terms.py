@@ -30,6 +30,14 @@ TERMS: dict[str, tuple[str, str]] = {
     "coach.unit.face_cards": ("枚の絵札", "face cards"),
     "coach.unit.points": ("点", "points"),
     "coach.unit.chips": ("チップ", "chips"),
+    "coach.unit.tricks.one": ("トリック", "trick"),
+    "coach.unit.face_cards.one": ("枚の絵札", "face card"),
+    "coach.unit.points.one": ("点", "point"),
+    "coach.unit.chips.one": ("チップ", "chip"),
+    "coach.tag.bounds": ("範囲", "bounds"),
+    "coach.tag.rollouts": ("推定", "estimate"),
+    "coach.tag.sampled": ("平均", "sampled"),
+    "coach.legend": ("[{tag}]: {meaning}", "[{tag}]: {meaning}"),
     # the deal review
     "coach.review": ("{game} 第{deal}回の検討", "Review of {game}, deal {deal}"),
     "coach.trick_no": ("第{n}トリック", "trick {n}"),
@@ -59,3 +67,10 @@ TERMS: dict[str, tuple[str, str]] = {
 }
 
 add_terms(TERMS)
+
+
+def unit_text(unit: str, amount: float, lang: str = "en") -> str:
+    """A unit's name for an amount (``1 trick``, ``2 tricks``)."""
+    from ..i18n import t
+
+    return t(f"coach.unit.{unit}.one" if amount == 1 else f"coach.unit.{unit}", lang)
