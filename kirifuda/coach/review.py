@@ -37,7 +37,7 @@ from .terms import unit_text
 
 __all__ = ["Mark", "SeatSummary", "DealReview", "Review", "review", "NODES", "ROLLOUT_NOISE"]
 
-NODES = {"meitora": 2_000_000, "kakeya": 150_000, "napoleon": 60_000, "unsun": 0}
+NODES = {"meitora": 2_000_000, "kakeya": 500_000, "napoleon": 800_000, "unsun": 0}
 """The solver's node budget per card choice, per game (a review of a whole deal stays within
 seconds: ``kirifuda bench`` measures it)."""
 ROLLOUT_NOISE = 0.25
