@@ -29,7 +29,7 @@ from ..solver.rules import TrickRules
 
 __all__ = ["OpenValues", "open_values", "UNSUN_EXACT_TRICKS", "UNSUN_ROLLOUTS"]
 
-UNSUN_EXACT_TRICKS = 4
+UNSUN_EXACT_TRICKS = 5
 """Unsun: tricks left (the one in progress included) from which the review solves exactly."""
 UNSUN_ROLLOUTS = 16
 """Unsun: rollouts per card on the real deal before that."""

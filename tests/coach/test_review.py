@@ -13,6 +13,7 @@ from kirifuda.errors import RecordError
 from kirifuda.game import GameState
 from kirifuda.record import Record, from_state, loads, steps
 from kirifuda.coach import review
+from kirifuda.bots.search_unsun import ORACLE_EXACT
 from kirifuda.coach.positions import UNSUN_EXACT_TRICKS
 
 from .helpers import GAMES, brute_force, played_deal, side_of
@@ -82,11 +83,11 @@ def test_the_oracle_loses_nothing_in_meitora() -> None:
 
 @pytest.mark.parametrize("game", ["napoleon", "unsun"])
 def test_the_oracle_loses_nothing_where_it_solves_exactly(game: str) -> None:
-    """Napoleon's oracle plays exactly from 6 tricks left, Unsun's from 4: there the review's
-    exact marks show no loss for its seats.  (Napoleon's review counts face cards; under
+    """Napoleon's oracle plays exactly from 6 tricks left, Unsun's from 4 (``ORACLE_EXACT``):
+    there the review's exact marks show no loss for its seats.  (Napoleon's review counts face cards; under
     strategy B the army that takes all 20 below a 20 declaration loses, so the oracle rightly
     leaves one: positions where the army could take all 20 are left out.)"""
-    exact_from = {"napoleon": 6, "unsun": UNSUN_EXACT_TRICKS}[game]
+    exact_from = {"napoleon": 6, "unsun": min(ORACLE_EXACT, UNSUN_EXACT_TRICKS)}[game]
     tricks = {"napoleon": 10, "unsun": 12}[game]
     for seed in range(2):
         state = played_deal(game, seed, kinds=("oracle", "heuristic"))
