@@ -30,6 +30,8 @@ from .terms import unit_text
 __all__ = ["Hint", "Option", "HintError", "hint", "seat_views"]
 
 MAX_ALTERNATIVES = 3
+SAME = 0.05
+"""Differences below this (tricks, face cards, points, chips) make two choices about as good."""
 
 
 class HintError(KirifudaError):
@@ -77,11 +79,13 @@ class Hint:
 
     def cost(self, option: Option) -> tuple[float, str] | None:
         """What choosing ``option`` instead costs: in the side's count where the search counted
-        the seat's own side, else in its score; ``None`` where it cannot say."""
+        the seat's own side and the count tells them apart, else in its score; ``None`` where it
+        cannot say."""
         c = self.chosen
         if c is None:
             return None
-        if self.side in ("own", "self") and c.count is not None and option.count is not None and self.kind != "bid":
+        if self.side in ("own", "self") and c.count is not None and option.count is not None \
+                and self.kind != "bid" and c.count - option.count >= SAME:
             return c.count - option.count, self.count_unit
         if c.score is not None and option.score is not None:
             return c.score - option.score, self.score_unit
@@ -111,7 +115,7 @@ class Hint:
             if cost is None:
                 continue
             d, unit = cost
-            if d < 0.05:
+            if d < SAME:
                 parts.append(t("coach.as_good", lang, action=alabel))
             else:
                 parts.append(t("coach.costs", lang, action=alabel, amount=f"{d:.1f}",
