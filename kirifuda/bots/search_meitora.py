@@ -305,7 +305,7 @@ class MeitoraSearch:
             for b in bids:
                 for t in tricks.get(b.strain, ()):
                     self.trace.add(b, deal_points(b.count, t - BID_MARGIN), t - BID_MARGIN, b.count)
-            self.trace.add(passing, BID_FLOOR)
+            self.trace.add(passing, BID_FLOOR, by_rule=True)
             self.trace.resolve({a: a for a in (*bids, passing)})
         for b in bids:
             if b.strain not in tricks:

@@ -373,7 +373,7 @@ class NapoleonSearch:
             for a in bids:
                 for v, solo in est[SUIT_INDEX[a.strain]]:
                     self.trace.add(a, declaration_value(view.players, a.count, [(v, solo)]), v - BID_BIAS, a.count)
-            self.trace.add(legal[0], best_value)
+            self.trace.add(legal[0], best_value, by_rule=True)
             self.trace.resolve({a: a for a in (*bids, legal[0])})
         for a in bids:
             value = declaration_value(view.players, a.count, est[SUIT_INDEX[a.strain]])

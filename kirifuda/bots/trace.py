@@ -31,6 +31,8 @@ class ChoiceStats:
     """The count of ``Trace.side`` at the end of the deal, per sample (``count_unit``)."""
     target: float | None = None
     """The count a bid must reach to make (bids only)."""
+    by_rule: bool = False
+    """Valued by the bot's rule, not simulated (a pass: the score a bid must beat)."""
 
     @property
     def mean_score(self) -> float:
@@ -64,9 +66,10 @@ class Trace:
         self._raw = {}
 
     def add(self, key: Hashable, score: float, count: float | None = None,
-            target: float | None = None) -> None:
-        """One sample's outcome of the choice the bot knows as ``key``."""
-        stats = self._raw.setdefault(key, ChoiceStats())
+            target: float | None = None, by_rule: bool = False) -> None:
+        """One sample's outcome of the choice the bot knows as ``key`` (``by_rule``: its value
+        by the bot's rule, once)."""
+        stats = self._raw.setdefault(key, ChoiceStats(by_rule=by_rule))
         stats.scores.append(score)
         if count is not None:
             stats.counts.append(count)

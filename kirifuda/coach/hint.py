@@ -51,10 +51,13 @@ class Option:
     """The share of sampled deals in which it was (one of) the best."""
     make_share: float | None
     """For a bid: the share of sampled deals in which it makes."""
+    by_rule: bool = False
+    """Its score is the search's rule, not a simulation (a pass: what a bid must beat)."""
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
         return {"action": self.action.to_json(), "label": self.action.label(lang), "score": self.score,
-                "count": self.count, "best_share": self.best_share, "make_share": self.make_share}
+                "count": self.count, "best_share": self.best_share, "make_share": self.make_share,
+                "by_rule": self.by_rule}
 
 
 @dataclass(frozen=True)
@@ -100,7 +103,10 @@ class Hint:
         if c is None:
             return t("coach.rule", lang, action=label)
         parts: list[str] = []
-        if c.make_share is not None:
+        if c.by_rule and c.score is not None:
+            parts.append(t("coach.threshold", lang, action=label, n=self.samples, score=f"{c.score:.1f}",
+                           unit=unit_text(self.score_unit, 2, lang)))
+        elif c.make_share is not None:
             parts.append(t("coach.makes", lang, action=label, pct=_pct(c.make_share), n=self.samples))
         elif c.best_share is not None:
             parts.append(t("coach.best_in", lang, action=label, pct=_pct(c.best_share), n=self.samples))
@@ -186,7 +192,7 @@ def hint(source: GameState | Sequence[View], seat: int, *, seed: int = 0, level:
 def _option(trace: Trace, action: Action) -> Option:
     stats = trace.choices[action]
     return Option(action, stats.mean_score if stats.scores else None, stats.mean_count,
-                  trace.best_share(action), trace.make_share(action))
+                  trace.best_share(action), trace.make_share(action), stats.by_rule)
 
 
 def hint_from_trace(game: str, seat: int, action: Action, trace: Trace, forced: bool = False) -> Hint:

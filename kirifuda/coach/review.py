@@ -69,6 +69,8 @@ class Mark:
     """The best choice, where the one made was worse."""
     loss: float = 0.0
     """What the choice cost (proven for ``exact`` and ``bounds``; estimated otherwise)."""
+    by_rule: bool = False
+    """A sampled mark whose choice the search values by rule (a pass: what a bid must beat)."""
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
         return {"deal": self.deal, "index": self.index, "seat": self.seat, "action": self.action.to_json(),
@@ -78,7 +80,7 @@ class Mark:
                 "after": list(self.after) if self.after is not None else None,
                 "best": self.best.to_json() if self.best is not None else None,
                 "best_label": self.best.label(lang) if self.best is not None else None,
-                "loss": self.loss}
+                "loss": self.loss, "by_rule": self.by_rule}
 
 
 @dataclass(frozen=True)
@@ -264,7 +266,7 @@ def _sampled_mark(game: str, trace: Trace, choice: Action, deal: int, index: int
     top = trace.choices[best].mean_score
     loss = max(0.0, top - mean)
     return Mark(deal, index, seat, action, trace.kind, None, "sampled", unit, (top, top), (mean, mean),
-                best if loss > 1e-9 else None, loss if loss > 1e-9 else 0.0)
+                best if loss > 1e-9 else None, loss if loss > 1e-9 else 0.0, trace.choices[action].by_rule)
 
 
 def _deal_review(game: str, deal: int, players: int, marks: list[Mark]) -> DealReview:
@@ -316,7 +318,8 @@ def review_text(rev: Review, lang: str = "en") -> str:
                         text += f" ({t('coach.best_was', lang, action=m.best.label(lang))})"
             elif m.method == "sampled":
                 assert m.after is not None
-                text = f"{'':>12} {who}: " + t("coach.sampled", lang, action=label, score=f"{m.after[0]:.2f}",
+                key = "coach.sampled_rule" if m.by_rule else "coach.sampled"
+                text = f"{'':>12} {who}: " + t(key, lang, action=label, score=f"{m.after[0]:.2f}",
                                                 unit=unit_text(m.unit, m.after[0], lang))
                 if m.loss > 0 and m.best is not None:
                     text += "  " + t("coach.loss", lang, amount=f"{m.loss:.2f}", unit=unit_text(m.unit, 2, lang))

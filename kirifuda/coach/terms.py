@@ -14,6 +14,10 @@ TERMS: dict[str, tuple[str, str]] = {
                       "{action} is the best choice in {pct}% of the {n} deals consistent with what you have seen"),
     "coach.best_mean": ("{action} は、あなたに見えている情報と矛盾しない {n} 通りの配り方の平均で最善です",
                         "{action} does best on average over the {n} deals consistent with what you have seen"),
+    "coach.threshold": ("{n} 回の試行で、どの宣言も {action} の基準 ({score}{unit}) を上回りません",
+                        "over {n} simulations no bid is expected to score more than {action}'s threshold"
+                        " ({score} {unit})"),
+    "coach.sampled_rule": ("{action}: 読みの基準 {score}{unit}", "{action}: the search's threshold, {score} {unit}"),
     "coach.makes": ("{action} は {n} 回の試行のうち {pct}% で成立します",
                     "{action} makes in {pct}% of {n} simulations"),
     "coach.own_count": ("あなたの側は平均 {count}{unit}を取ります",
