@@ -495,7 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--solver-deals", type=_int_at_least(0), default=200, help="full deals solved per game (default 200)")
     p.add_argument("--decision-deals", type=_int_at_least(0), default=4, help="deals of search bots timed (default 4)")
     p.add_argument("--no-solver", action="store_true", help="skip the solver and bot benchmarks")
-    p.add_argument("--coach-deals", type=int, default=None,
+    p.add_argument("--coach-deals", type=_int_at_least(0), default=None,
                    help="deals of the coach's hints and reviews timed (default: as many as --decision-deals,"
                         " at most 2; 0 skips them)")
     p.set_defaults(func=_cmd_bench)

@@ -17,12 +17,22 @@ __all__ = ["add_parser", "cmd_analyze"]
 def add_parser(sub: Any, lang: str) -> None:
     """Register ``analyze`` on the ``kirifuda`` command's subparsers."""
     p = sub.add_parser("analyze", help="review a game record: what each decision cost against best play")
-    p.add_argument("file", metavar="RECORD")
+    p.add_argument("file", metavar="RECORD", help="the game record (kirifuda-record/1 JSON)")
     p.add_argument("--json", action="store_true", help="print the review as JSON")
-    p.add_argument("--lang", choices=LANGS, default=lang)
-    p.add_argument("--deal", type=int, action="append", help="only this deal (1-based; repeatable)")
+    p.add_argument("--lang", choices=LANGS, default=lang, help=f"language (default from the locale: {lang})")
+    p.add_argument("--deal", type=_positive, action="append", help="only this deal (1-based; repeatable)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampled deals (default 0)")
     p.set_defaults(func=cmd_analyze)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is out of range: 1 or more")
+    return value
 
 
 def _error(args: argparse.Namespace, exc: KirifudaError) -> int:
