@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -54,7 +55,7 @@ def _float_at_least(low: float, high: float | None = None, *, strict: bool = Fal
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value != value or (value <= low if strict else value < low) or (high is not None and value > high):
+        if math.isnan(value) or (value <= low if strict else value < low) or (high is not None and value > high):
             bound = f"more than {low:g}" if strict else f"at least {low:g}"
             raise argparse.ArgumentTypeError(f"{text} is out of range: {bound}"
                                              + (f" and at most {high:g}" if high is not None else ""))
@@ -171,7 +172,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
             _check_record_path(Path(args.record), args.force)
     else:
         if args.game is None:
-            raise OptionError("name the game to play (meitora, napoleon, kakeya, unsun) or --resume RECORD")
+            from .games import GAMES
+
+            raise OptionError(f"name the game to play ({', '.join(GAMES)}) or --resume RECORD")
         info = find_game(args.game)
         options = info.options(_game_options(info, args))
         path = Path(args.record) if args.record else None
@@ -255,7 +258,13 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     from .games import find_game
     from .tournament import run_tournament, write_outputs
@@ -335,10 +344,10 @@ def _cmd_tournament_merge(args: argparse.Namespace) -> int:
         for name in args.summaries:
             try:
                 summaries.append(json.loads(Path(name).read_text(encoding="utf-8")))
-            except OSError as exc:
-                raise OptionError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+            except OSError as exc:  # bad data: exit status 1
+                raise RecordError(f"{name}: cannot be read ({exc.strerror or exc})") from None
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise OptionError(f"{name}: not JSON ({exc})") from None
+                raise RecordError(f"{name}: not JSON ({exc})") from None
         try:
             summary, results = merge_summaries(summaries)
         except OptionError as exc:
@@ -350,6 +359,9 @@ def _cmd_tournament_merge(args: argparse.Namespace) -> int:
         out_dir = Path(args.out) if args.out else Path("tournaments") / (
             f"{summary['game']}-{'-'.join(summary['bot_kinds'])}-{summary['seed']}-merged".replace(":", "_"))
         files = write_outputs(summary, results, out_dir, records=False)
+    except RecordError as exc:
+        print(f"kirifuda tournament-merge: {exc}", file=sys.stderr)
+        return 1
     except KirifudaError as exc:
         print(f"kirifuda tournament-merge: {exc}", file=sys.stderr)
         return 2
@@ -417,21 +429,20 @@ def _cmd_completion(args: argparse.Namespace) -> int:
 
 
 def _version() -> str:
-    try:
-        from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
         return version("kirifuda")
-    except Exception:  # not installed: the package's own
+    except PackageNotFoundError:  # not installed: the package's own
         from . import __version__
 
         return __version__
 
 
-def _add_game(p: argparse.ArgumentParser, help: str = "meitora, napoleon, kakeya, unsun (or a Japanese name)",
-              nargs: str | None = None) -> None:
+def _add_game(p: argparse.ArgumentParser, nargs: str | None = None) -> None:
     from .games import GAMES
 
-    action = p.add_argument("game", type=_game_arg, nargs=nargs, help=help)
+    action = p.add_argument("game", type=_game_arg, nargs=nargs, help=f"{', '.join(GAMES)} (or a Japanese name)")
     action.completer = lambda **_: sorted(GAMES)  # type: ignore[attr-defined]
 
 
@@ -440,10 +451,10 @@ def _add_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
                    help="a local rule (repeatable; booleans true/false/1/0/yes/no; see: kirifuda options GAME)")
     p.add_argument("--players", type=_int_at_least(2, 8), metavar="N",
-                   help="table size, where the game has a choice (Napoleon 4-5, Kakeya 4 or 6, Unsun 3-5)")
+                   help="table size, where the game has a choice (kirifuda options GAME lists the sizes)")
     p.add_argument("--length", type=_int_at_least(1), metavar="N",
-                   help="the match's length: Meitora's target points, Napoleon's and Unsun's deals, "
-                        "Kakeya's most games (also -o length=N)")
+                   help="the match's length in the game's own terms: target points, deals or games"
+                        " (also -o length=N; kirifuda options GAME names it)")
 
 
 def build_parser() -> argparse.ArgumentParser:

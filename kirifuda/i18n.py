@@ -24,7 +24,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "illegal": ("その手はできません: {reason}", "Not allowed: {reason}"),
     "ambiguous": ("いくつか当てはまります: {text}", "More than one choice matches: {text}"),
     "acts": ("{who}: {action}", "{who}: {action}"),
-    "trick_won": ("{who} が取る", "{who} takes it"),
+    "trick_won": ("{who} が取りました", "{who} takes the trick"),
     "deal_over": ("この回の結果", "Result of the deal"),
     "match_over": ("試合終了", "Match over"),
     "winner": ("勝ち: {who}", "Winner: {who}"),

@@ -43,7 +43,7 @@ def test_a_whole_match_of_one_deal_through_the_command(game_id: str, lang: str, 
     assert "card(s) face down" not in run.stdout and "枚を伏せる" not in run.stdout.replace("ネグリを伏せる", "")
     # the deal's last trick is shown before its result
     before_result = run.stdout.split("Result of the deal" if lang == "en" else "この回の結果")[0]
-    assert ("takes it" if lang == "en" else "が取る") in before_result.splitlines()[-2]
+    assert ("takes the trick" if lang == "en" else "が取りました") in before_result.splitlines()[-2]
     rec = records.loads(path.read_text(encoding="utf-8"))
     assert records.replay(rec).is_over
     assert rec.players is not None and rec.players[0] == "Aki"

@@ -94,3 +94,31 @@ def test_every_finished_deal_has_words_without_raw_values(game_id: str, lang: st
             text = "\n".join(lines)
             for raw in ("True", "False", "None", "[", "{"):
                 assert raw not in text
+
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kirifuda.cards import CARDS, format_card
+from kirifuda.ui.render import read_card
+
+
+@given(st.sampled_from([c for c in CARDS if not c.is_joker]), st.sampled_from(["en", "ja"]),
+       st.booleans(), st.booleans())
+def test_every_written_form_of_a_card_reads_back(card, lang: str, upper: bool, suit_first: bool) -> None:
+    rank = card.code[0].replace("T", "10")
+    suit = card.code[1]
+    typed = f"{suit}{rank}" if suit_first else f"{rank}{suit}"
+    typed = typed.upper() if upper else typed.lower()
+    assert read_card(typed) == card
+    assert read_card(format_card(card, lang)) == card  # as the screen shows it: A♠, ♠A
+    assert read_card(f"{rank} {suit.lower()}") == card
+
+
+@given(st.integers(-200, 200))
+def test_half_points_are_written_exactly(halves: int) -> None:
+    text = signed_text(halves / 2)
+    back = text.replace("−", "-").replace("+", "").replace("½", ".5")
+    if back.startswith(".") or back.startswith("-."):
+        back = back.replace(".", "0.")
+    assert float(back) == halves / 2

@@ -21,7 +21,7 @@ from kirifuda import record as records
 from kirifuda.actions import Action, Claim
 from kirifuda.bots import make_bot
 from kirifuda.cards import parse_card
-from kirifuda.errors import RecordError
+from kirifuda.errors import KirifudaError, RecordError
 from kirifuda.games import GAMES
 from kirifuda.i18n import t
 from kirifuda.ui.render import sorted_actions
@@ -36,7 +36,7 @@ def _codes(value: Any) -> set[str]:
     if isinstance(value, str):
         try:
             out.add(parse_card(value).code)
-        except Exception:
+        except KirifudaError:  # not a card: a phase, a bid, a name
             pass
     elif isinstance(value, dict):
         for v in value.values():
@@ -103,7 +103,7 @@ def _scrambled(rec: records.Record, seen: set[str], rng: random.Random) -> recor
         new = copy.deepcopy(rec)
         d = new.deals[0]
 
-        def swap(c: str) -> str:
+        def swap(c: str, mapping: dict[str, str] = mapping) -> str:
             return mapping.get(c, c)
 
         d.hands = [[swap(c) for c in h] for h in d.hands]

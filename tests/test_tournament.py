@@ -163,9 +163,9 @@ def test_cli_merges_shard_summaries(tmp_path: Path, capsys: pytest.CaptureFixtur
     err = capsys.readouterr().err
     assert "overlap" in err and shards[0] in err
     (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
-    assert main(["tournament-merge", shards[0], str(tmp_path / "bad.json")]) == 2
+    assert main(["tournament-merge", shards[0], str(tmp_path / "bad.json")]) == 1  # bad data
     assert "bad.json: not JSON" in capsys.readouterr().err
-    assert main(["tournament-merge", shards[0], str(tmp_path / "missing.json")]) == 2
+    assert main(["tournament-merge", shards[0], str(tmp_path / "missing.json")]) == 1
     assert "missing.json: cannot be read" in capsys.readouterr().err
 
 

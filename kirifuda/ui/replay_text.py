@@ -23,7 +23,6 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
     info = record.info
     names = record.players
     state = record.new_state()
-    units = len(summary["totals"])
     lines = [t("replay.header", lang, game=info.name_ja if lang == "ja" else info.name_en)]
     if names:
         lines.append(", ".join(f"{t('seat', lang, n=s)} {n}" for s, n in enumerate(names)))
@@ -78,7 +77,7 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
             f"{state.unit_name(u, lang)} {signed_text(x)}" for u, x in enumerate(result["score"])))
     lines.append("")
     lines.append(f"{t('totals', lang)}: " + "  ".join(
-        f"{state.unit_name(u, lang)} {number_text(x)}" for u, x in zip(range(units), summary["totals"]))
+        f"{state.unit_name(u, lang)} {number_text(x)}" for u, x in enumerate(summary["totals"]))
         + f" ({t('finished', lang) if summary['finished'] else t('unfinished', lang)})")
     if summary["winner"] is not None:
         winners = summary["winner"] if isinstance(summary["winner"], list) else [summary["winner"]]

@@ -30,7 +30,15 @@ from ..errors import IllegalActionError, KirifudaError
 from ..game import GameInfo, GameState, View
 from ..i18n import t
 from ..tricks import Trick
-from .render import action_text, cards_text, match_input, read_card, sorted_actions, sorted_hand, view_lines
+from .render import (
+    action_text,
+    cards_text,
+    match_input,
+    read_card,
+    sorted_actions,
+    sorted_hand,
+    view_lines,
+)
 from .results import deal_result, game_text, signed_text, who_text
 
 __all__ = ["TerminalGame", "default_record_path", "bot_name", "visible_cards"]
@@ -376,7 +384,14 @@ class TerminalGame:
         self.console.print(Panel(escape("\n".join(lines)), title=t("help_title", self.lang), expand=False))
 
     def _totals_text(self, totals: Sequence[Any]) -> str:
-        return "  ".join(f"{self.state.unit_name(u, self.lang)} {self._number(x)}" for u, x in enumerate(totals))
+        return "  ".join(f"{self._unit(u)} {self._number(x)}" for u, x in enumerate(totals))
+
+    def _unit(self, unit: int) -> str:
+        """A scoring unit: the player's name where each seat scores for itself, else the
+        game's name of the team (Meitora's team, Kakeya's pair)."""
+        if len(self.state.view(self.seat).totals) == self.state.num_players:
+            return self._name(unit)
+        return self.state.unit_name(unit, self.lang)
 
     @staticmethod
     def _number(x: Any) -> str:
@@ -384,7 +399,9 @@ class TerminalGame:
 
         return number_text(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
 
-    def _show_action(self, seat: int, action: Action, before: View, ended: bool = False) -> None:
+    def _show_action(self, seat: int, action: Action, before: View | None = None, ended: bool = False) -> None:
+        """Print another seat's action as the user's view shows it (``before``: the user's view
+        before the action, for what the action means there: the top bidder's pass stands)."""
         if seat == self.seat:
             return
         view = self.state.view(self.seat)
@@ -403,7 +420,7 @@ class TerminalGame:
                 text = t("acts_face_down", self.lang, n=len(_action_cards(action)))
         if text is None:
             note = self.text.extras.get("action_note")
-            text = note(before, seat, action, self.lang) if callable(note) else None
+            text = note(before, seat, action, self.lang) if callable(note) and before is not None else None
         if text is None:
             text = action_text(action, self.lang)
         self.console.print(escape(t("acts", self.lang, who=self._name(seat), action=text)))
@@ -441,7 +458,7 @@ class TerminalGame:
         score = last.get("score")
         if isinstance(score, list):
             lines.append(escape(f"{t('score', self.lang)}: " + "  ".join(
-                f"{self.state.unit_name(u, self.lang)} {signed_text(x)}" for u, x in enumerate(score))))
+                f"{self._unit(u)} {signed_text(x)}" for u, x in enumerate(score))))
         lines.append(escape(f"{t('totals', self.lang)}: {self._totals_text(self.state.view(self.seat).totals)}"))
         self.console.print(Panel("\n".join(lines), title=t("deal_over", self.lang), expand=False))
 
@@ -481,16 +498,17 @@ class TerminalGame:
         table.add_column(t("result", self.lang))
         units = len(summary["totals"])
         for u in range(units):
-            table.add_column(escape(self.state.unit_name(u, self.lang)), justify="right")
+            table.add_column(escape(self._unit(u)), justify="right")
         running = [0.0] * units
         for k, d in enumerate(summary["deals"], 1):
             if d["outcome"] == "in-progress":
                 continue
-            words = deal_result(self.info.id, {kk: v for kk, v in d.items() if kk != "tricks"}, self.lang,
-                                self.display)
-            running = [r + float(x) for r, x in zip(running, d["score"])]
+            short = self.text.extras.get("short")
+            words = [short(d, self.lang, self.display)] if callable(short) else deal_result(
+                self.info.id, {kk: v for kk, v in d.items() if kk != "tricks"}, self.lang, self.display)
+            running = [r + float(x) for r, x in zip(running, d["score"], strict=True)]
             table.add_row(str(k), escape(words[0] if words else ""),
-                          *(f"{signed_text(x)} ({self._number(r)})" for x, r in zip(d["score"], running)))
+                          *(f"{signed_text(x)} ({self._number(r)})" for x, r in zip(d["score"], running, strict=True)))
         table.add_row("", t("totals", self.lang), *(self._number(x) for x in summary["totals"]))
         self.console.print(table)
 
@@ -499,7 +517,7 @@ class TerminalGame:
         if outcome is None:
             return
         winners = outcome.winner if isinstance(outcome.winner, tuple) else (outcome.winner,)
-        who = ", ".join(self.state.unit_name(w, self.lang) for w in winners)
+        who = ", ".join(self._unit(w) for w in winners)
         text = f"{t('winner', self.lang, who=who)}\n{t('totals', self.lang)}: {self._totals_text(outcome.totals)}"
         deals_won = self.state.summary().get("deals_won")  # shown beside the totals where a game counts it
         if deals_won is not None:

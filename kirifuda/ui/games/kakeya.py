@@ -28,8 +28,8 @@ add_terms(messages={
     "kakeya.role.deals": ("あなたのペアが配り (切りを決める)", "Your pair deals (and decides the trump)"),
     "kakeya.role.sits_out": ("あなたのペアは休み", "Your pair sits out"),
     "kakeya.input": (
-        "札: 8s, S8, ♠8, 10h。切り: S H D C か keep (そのまま)。最初に出す人: 席の番号 (例: 2)。",
-        "Cards: 8s, S8, ♠8, 10h. Trump: S H D C, or keep. First leader: the seat's number (e.g. 2)."),
+        "札: 8s, S8, ♠8, 10h。切り: S H D C か keep (そのまま)。最初に出す人: 選べる手の番号か「席3」。",
+        "Cards: 8s, S8, ♠8, 10h. Trump: S H D C, or keep. First leader: the choice's number, or 'seat 3'."),
 })
 
 

@@ -27,6 +27,9 @@ add_terms(messages={
     "napoleon.pay_allies": ("連合軍 ({who}) 各 {points}", "allies ({who}) {points} each"),
     "napoleon.face_up": ("中札 {middle}、捨て札 {discard}", "Middle {middle}, discard {discard}"),
     "napoleon.unit": ("点", "points"),
+    "napoleon.short": ("ナポレオン {who} {contract}: {result}", "Napoleon {who} {contract}: {result}"),
+    "napoleon.short_army": ("ナポレオン軍の勝ち", "the Napoleon army wins"),
+    "napoleon.short_allies": ("連合軍の勝ち", "the allied army wins"),
     "napoleon.you_napoleon": ("あなたがナポレオンです ({contract})", "You are Napoleon ({contract})"),
     "napoleon.you_adjutant": ("あなたは副官です: ナポレオン {who} の味方 (札が出るまで秘密)",
                               "You are the adjutant: on Napoleon {who}'s side (secret until the card is played)"),
@@ -101,6 +104,15 @@ def result(deal: Mapping[str, Any], lang: str, names: Sequence[str] | None = Non
     return lines
 
 
+def short(deal: Mapping[str, Any], lang: str, names: Sequence[str] | None = None) -> str:
+    """One line for the score sheet: who declared what, and which army won."""
+    if deal["outcome"] != "played":
+        return t("napoleon.all_passed", lang)
+    won = t("napoleon.short_army" if deal.get("napoleon_wins") else "napoleon.short_allies", lang)
+    return t("napoleon.short", lang, who=who_text(deal.get("napoleon"), lang, names),
+             contract=_contract(deal.get("contract"), lang), result=won)
+
+
 def roles(view: Any, lang: str, names: Sequence[str] | None = None) -> list[str]:
     seat = view.seat
     nap = view.napoleon
@@ -141,7 +153,7 @@ def action_note(view: Any, seat: int, action: Any, lang: str) -> str | None:
 
 
 TEXT = register(GameText("napoleon", result, unit="napoleon.unit", input_forms="napoleon.input",
-                         roles=roles, hidden_action=hidden_action, extras={"action_note": action_note}))
+                         roles=roles, hidden_action=hidden_action, extras={"action_note": action_note, "short": short}))
 
 add_terms(messages={
     "napoleon.rules": (
