@@ -435,8 +435,9 @@ class NapoleonSearch:
         for c in candidates:
             outcomes = [self._napoleon_value(view, h, m, trump, adj=c) for h, m in worlds]
             scores[c] = sum(self._contract_value(view, *o) for o in outcomes)
-            for o in outcomes if trace is not None else ():
-                trace.add(c, self._contract_value(view, *o), o[0], view.contract.count)  # type: ignore[union-attr]
+            if trace is not None:
+                for o in outcomes:
+                    trace.add(c, self._contract_value(view, *o), o[0], view.contract.count)
         if trace is not None:
             trace.resolve({c: Adjutant(CARDS[c]) for c in candidates})
         return Adjutant(CARDS[max(candidates, key=lambda c: scores[c])])
