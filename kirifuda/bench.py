@@ -274,7 +274,7 @@ def dds_ratios(fig: dict[str, Any], dds: dict[str, Any]) -> dict[str, float]:
 
 
 def run(games: list[str] | None = None, seconds: float = 2.0, openspiel: bool = True,
-        solver_deals: int = 200, decision_deals: int = 4) -> dict[str, Any]:
+        solver_deals: int = 200, decision_deals: int = 4, coach_deals: int = 0) -> dict[str, Any]:
     out: dict[str, Any] = {"games": {}}
     for game_id in games or sorted(GAMES):
         out["games"][game_id] = bench_game(game_id, seconds)
@@ -310,4 +310,9 @@ def run(games: list[str] | None = None, seconds: float = 2.0, openspiel: bool = 
         for game_id in games or sorted(GAMES):
             if game_id in search_games():
                 out["decision"][game_id] = bench_decisions(game_id, decision_deals)
+    if coach_deals > 0:
+        from .bots.search import search_games
+        from .coach.bench import bench_coach
+
+        out["coach"] = {g: bench_coach(g, coach_deals) for g in games or sorted(GAMES) if g in search_games()}
     return out

@@ -200,7 +200,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     games = [find_game(g).id for g in args.game] if args.game else None  # ids already (_game_arg)
     result = bench.run(games, seconds=args.seconds, openspiel=not args.no_openspiel,
                        solver_deals=0 if args.no_solver else args.solver_deals,
-                       decision_deals=0 if args.no_solver else args.decision_deals)
+                       decision_deals=0 if args.no_solver else args.decision_deals,
+                       coach_deals=(min(2, 0 if args.no_solver else args.decision_deals)
+                                    if args.coach_deals is None else args.coach_deals))
     if args.json:
         print(json.dumps(result))
         return 0
@@ -248,6 +250,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print(f"{game_id:10s} search bot decisions: p95 {fig['p95_s']:.3f} s, median {fig['median_s']:.3f} s,"
               f" max {fig['max_s']:.3f} s ({fig['decisions']} decisions); p95 by phase: "
               + ", ".join(f"{ph} {v:.3f} s" for ph, v in fig["p95_s_by_phase"].items()))
+    if "coach" in result:
+        from .coach.bench import coach_lines
+
+        print("\n".join(coach_lines(result["coach"])))
     return 0
 
 
@@ -500,6 +506,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--solver-deals", type=_int_at_least(0), default=200, help="full deals solved per game (default 200)")
     p.add_argument("--decision-deals", type=_int_at_least(0), default=4, help="deals of search bots timed (default 4)")
     p.add_argument("--no-solver", action="store_true", help="skip the solver and bot benchmarks")
+    p.add_argument("--coach-deals", type=_int_at_least(0), default=None,
+                   help="deals of the coach's hints and reviews timed (default: as many as --decision-deals,"
+                        " at most 2; 0 skips them)")
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser("serve", help="start the web app (play in the browser)")
@@ -557,6 +566,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("shell", nargs="?", default="bash", choices=("bash", "zsh", "fish", "tcsh"),
                    help="the shell (default bash)")
     p.set_defaults(func=_cmd_completion)
+
+    from .coach.cli import add_parser as add_analyze_parser
+
+    add_analyze_parser(sub, lang)
     return parser
 
 

@@ -41,9 +41,9 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "help_title": ("ヘルプ", "Help"),
     "commands": (
-        "コマンド: ? ヘルプ、rules ルール、last 直前の場、score 得点表、list 手札と選べる手、"
+        "コマンド: ? ヘルプ、h ヒント、rules ルール、last 直前の場、score 得点表、list 手札と選べる手、"
         "q 中断 (棋譜を保存)",
-        "Commands: ? help, rules, last (the last trick), score (the score sheet), list (your hand"
+        "Commands: ? help, h (a hint), rules, last (the last trick), score (the score sheet), list (your hand"
         " and choices), q (stop; the record is saved)",
     ),
     "rules": ("ルール", "Rules"),

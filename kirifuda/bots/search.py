@@ -29,6 +29,7 @@ from typing import Callable, Protocol
 from ..actions import Action
 from ..errors import OptionError
 from ..game import GameState, View
+from .trace import Trace
 
 __all__ = ["Level", "LEVELS", "SearchBot", "OracleBot", "register_search", "search_games"]
 
@@ -77,6 +78,9 @@ LEVELS: dict[str, Level] = {
 
 class GameSearch(Protocol):
     """A game's part of the search bot."""
+
+    trace: Trace | None
+    """Where the part records what a decision found (set only by ``choose_traced``)."""
 
     def observe(self, view: View) -> None: ...
 
@@ -129,6 +133,15 @@ class SearchBot:
             raise ValueError(f"seat {view.seat} has no action to take")
         self._part.observe(view)
         return self._part.choose(view, rng)
+
+    def choose_traced(self, view: View, rng: random.Random, trace: Trace) -> Action:
+        """:meth:`choose`, recording in ``trace`` each choice's outcome in each sampled deal
+        (the decision is the same as without it)."""
+        self._part.trace = trace
+        try:
+            return self.choose(view, rng)
+        finally:
+            self._part.trace = None
 
 
 class OracleBot:

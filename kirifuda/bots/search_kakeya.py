@@ -25,6 +25,7 @@ from ..game import GameState, View
 from ..games.kakeya import FACE_MASK, KakeyaState, KakeyaView, Phase, chip_payment, rensho_of
 from ..solver.kakeya import KakeyaPosition
 from .search import Level, register_search
+from .trace import Trace
 from .search_meitora import _mask, _sample
 
 __all__ = ["KakeyaSearch", "KakeyaOracle", "game_chips"]
@@ -77,6 +78,7 @@ class KakeyaSearch:
     def __init__(self, level: Level) -> None:
         self.level = level
         self.memory = KakeyaMemory()
+        self.trace: Trace | None = None
 
     def observe(self, view: View) -> None:
         self.memory.update(view)
@@ -138,6 +140,9 @@ class KakeyaSearch:
         faces = view.face_cards[pair]
         so_far = len(faces) if faces is not None else 0
         totals: dict[int, float] = {}
+        trace = self.trace
+        if trace is not None:
+            trace.start("play", "chips", "face_cards")
         for _ in range(self.level.play_samples):
             hands = self._deal(view, rng)
             pos = KakeyaPosition(trump, tuple(hands[s] for s in active), leader, cards, maxside)  # type: ignore[arg-type]
@@ -146,6 +151,10 @@ class KakeyaSearch:
             their_dealt = self._dealt(view, hands, other)
             for c, v in values.items():
                 totals[c] = totals.get(c, 0.0) + game_chips(round(so_far + v), mine_dealt, their_dealt, trump)
+                if trace is not None:
+                    trace.add(c, game_chips(round(so_far + v), mine_dealt, their_dealt, trump), so_far + v)
+        if trace is not None:
+            trace.resolve({a.card.id: a for a in plays})
         return max(plays, key=lambda a: totals.get(a.card.id, float("-inf")))
 
     def _leader(self, view: KakeyaView, rng: random.Random) -> Action:
@@ -158,6 +167,8 @@ class KakeyaSearch:
         other = next(p for p in range(len(view.pairs)) if p != pair and p != view.sitting_out)
         maxside = sum(1 << idx[s] for s in view.pairs[pair])
         totals = {a.seat: 0.0 for a in choices}
+        if self.trace is not None:
+            self.trace.start("leader", "chips", "face_cards")
         for _ in range(self.level.bid_samples):
             hands = self._deal(view, rng)
             for a in choices:
@@ -165,6 +176,11 @@ class KakeyaSearch:
                 v = pos.estimate(self.level.bid_nodes)
                 totals[a.seat] += game_chips(round(v), self._dealt(view, hands, pair),
                                              self._dealt(view, hands, other), trump)
+                if self.trace is not None:
+                    self.trace.add(a, game_chips(round(v), self._dealt(view, hands, pair),
+                                                 self._dealt(view, hands, other), trump), v)
+        if self.trace is not None:
+            self.trace.resolve({a: a for a in choices})
         return max(choices, key=lambda a: totals[a.seat])
 
 

@@ -45,6 +45,7 @@ from ..solver.rules import NO_SUIT
 from ..tricks import Trick
 from .meitora_heuristic import estimate_tricks
 from .search import Level, register_search
+from .trace import Trace
 
 __all__ = ["MeitoraMemory", "MeitoraSearch", "MeitoraOracle", "deal_points", "claim_is_provable"]
 
@@ -175,6 +176,7 @@ class MeitoraSearch:
     def __init__(self, level: Level) -> None:
         self.level = level
         self.memory = MeitoraMemory()
+        self.trace: Trace | None = None
 
     def observe(self, view: View) -> None:
         self.memory.update(view)
@@ -249,6 +251,9 @@ class MeitoraSearch:
         sign = 1 if view.seat % 2 == team else -1
         totals: dict[tuple[int, str | None], float] = {}
         guess = -1
+        trace = self.trace
+        if trace is not None:
+            trace.start("play", "points", "tricks")
         for _ in range(self.level.play_samples):
             hands = self._deal(view, rng)
             pos = MeitoraPosition(strain, tuple(hands), leader, cards, led, declarer,  # type: ignore[arg-type]
@@ -258,8 +263,12 @@ class MeitoraSearch:
                 y = taken + v
                 u = sign * (deal_points(count, y) + 0.01 * y)
                 totals[key] = totals.get(key, 0.0) + u
+                if trace is not None:
+                    trace.add(key, u - 0.01 * sign * y, y if sign > 0 else 10 - y)
             guess = int(max(values.values()) if sign > 0 else min(values.values()))
         best = max(plays, key=lambda a: totals.get((a.card.id, a.request), float("-inf")))
+        if trace is not None:
+            trace.resolve({(a.card.id, a.request): a for a in plays})
         return best
 
     # -- bidding -----------------------------------------------------------------------------
@@ -291,6 +300,13 @@ class MeitoraSearch:
                 tricks[strain].append(pos.estimate(self.level.bid_nodes, guess=8))
         best: Action = passing
         best_ev = BID_FLOOR
+        if self.trace is not None:
+            self.trace.start("bid", "points", "tricks")
+            for b in bids:
+                for t in tricks.get(b.strain, ()):
+                    self.trace.add(b, deal_points(b.count, t - BID_MARGIN), t - BID_MARGIN, b.count)
+            self.trace.add(passing, BID_FLOOR, by_rule=True)
+            self.trace.resolve({a: a for a in (*bids, passing)})
         for b in bids:
             if b.strain not in tricks:
                 continue
@@ -313,6 +329,7 @@ class MeitoraSearch:
         pool = [c for c in DECK_IDS if not mine >> c & 1]
         count = view.contract.count
         totals = {c: 0.0 for c in candidates}
+        counts: dict[int, list[float]] = {c: [] for c in candidates}
         for _ in range(self.level.discard_samples):
             hands = _deal_others(pool, me, rng)
             for c in candidates:
@@ -321,7 +338,14 @@ class MeitoraSearch:
                 pos = MeitoraPosition(si, tuple(h), me, (), NO_SUIT, me)  # type: ignore[arg-type]
                 t = pos.estimate(self.level.discard_nodes, guess=count)
                 totals[c] += deal_points(count, t) + 0.01 * t
+                counts[c].append(t)
         best = max(candidates, key=lambda c: (totals[c], -candidates.index(c)))
+        if self.trace is not None:
+            self.trace.start("discard", "points", "tricks")
+            for c, ts in counts.items():
+                for t in ts:
+                    self.trace.add(c, deal_points(count, t), t)
+            self.trace.resolve({a.cards[0].id: a for a in legal})
         return next(a for a in legal if a.cards[0].id == best)
 
 

@@ -54,6 +54,7 @@ from ..solver.napoleon import NapoleonPosition, army_seats
 from ..solver.rules import CALLED
 from .napoleon_heuristic import NapoleonHeuristicBot, power
 from .search import Level, register_search
+from .trace import Trace
 from .search_meitora import GONE, _mask, _sample
 
 __all__ = ["NapoleonSearch", "NapoleonOracle", "BUDGETS"]
@@ -211,6 +212,7 @@ class NapoleonSearch:
         self.budget = BUDGETS[level.name]
         self.memory = NapoleonMemory()
         self._bid_cache: tuple[int, int, dict[int, list[tuple[float, bool]]]] | None = None
+        self.trace: Trace | None = None
 
     def observe(self, view: View) -> None:
         self.memory.update(view)
@@ -304,6 +306,9 @@ class NapoleonSearch:
         taken = [len(t) for t in view.face_cards_taken]
         totals: dict[tuple[int, int], float] = {}
         work = Work()
+        trace = self.trace
+        if trace is not None:
+            trace.start("play", "points" if horizon == 0 else "face_cards", "face_cards", "army")
         for _ in range(self.budget.play_samples):
             if self.budget.decision_nodes and work.nodes >= self.budget.decision_nodes:
                 break
@@ -317,6 +322,10 @@ class NapoleonSearch:
                 u = utility(view.players, contract.count, me, nap, army, solo, so_far + v, horizon == 0,
                             bool(view.options.get("strategy_b", True)))
                 totals[k] = totals.get(k, 0.0) + u
+                if trace is not None:
+                    trace.add(k, u, so_far + v)
+        if trace is not None:
+            trace.resolve({_key(a, cards, led): a for a in plays})
         return max(plays, key=lambda a: totals.get(_key(a, cards, led), float("-inf")))
 
     # -- bidding, the adjutant and the exchange by simulation --------------------------------
@@ -359,6 +368,13 @@ class NapoleonSearch:
         est = self._estimates(view, rng)
         best: Action = legal[0]
         best_value = 0.5
+        if self.trace is not None:
+            self.trace.start("bid", "points", "face_cards", "army")
+            for a in bids:
+                for v, solo in est[SUIT_INDEX[a.strain]]:
+                    self.trace.add(a, declaration_value(view.players, a.count, [(v, solo)]), v - BID_BIAS, a.count)
+            self.trace.add(legal[0], best_value, by_rule=True)
+            self.trace.resolve({a: a for a in (*bids, legal[0])})
         for a in bids:
             value = declaration_value(view.players, a.count, est[SUIT_INDEX[a.strain]])
             if value > best_value:
@@ -412,8 +428,18 @@ class NapoleonSearch:
         if not candidates:
             return _HEURISTIC.choose(view, rng)
         worlds = self._deal_worlds(view, rng, self.budget.bid_samples)
-        scores = {c: sum(self._contract_value(view, *self._napoleon_value(view, h, m, trump, adj=c))
-                         for h, m in worlds) for c in candidates}
+        trace = self.trace
+        if trace is not None:
+            trace.start("adjutant", "points", "face_cards", "army")
+        scores = {}
+        for c in candidates:
+            outcomes = [self._napoleon_value(view, h, m, trump, adj=c) for h, m in worlds]
+            scores[c] = sum(self._contract_value(view, *o) for o in outcomes)
+            if trace is not None:
+                for o in outcomes:
+                    trace.add(c, self._contract_value(view, *o), o[0], view.contract.count)
+        if trace is not None:
+            trace.resolve({c: Adjutant(CARDS[c]) for c in candidates})
         return Adjutant(CARDS[max(candidates, key=lambda c: scores[c])])
 
     def _redeclare(self, view: NapoleonView, rng: random.Random) -> Action:
@@ -436,6 +462,13 @@ class NapoleonSearch:
             return declaration_value(view.players, count, est[SUIT_INDEX[strain]])
 
         best = max(proposals, key=lambda a: expected(a.count or 0, a.strain or "S"))
+        if self.trace is not None:
+            self.trace.start("redeclare", "points", "face_cards", "army")
+            for a in (keep, *proposals):
+                c, st = (a.count, a.strain) if a.count is not None else (contract.count, contract.strain)
+                for v, solo in est[SUIT_INDEX[st or "S"]]:
+                    self.trace.add(a, declaration_value(view.players, c, [(v, solo)]), v - BID_BIAS, c)
+            self.trace.resolve({a: a for a in (keep, *proposals)})
         gain = expected(best.count or 0, best.strain or "S") - expected(contract.count, contract.strain)
         return best if gain > REDECLARE_MARGIN else keep
 
@@ -451,12 +484,19 @@ class NapoleonSearch:
         worlds = self._deal_worlds(view, rng, self.budget.bid_samples, known=_mask(c.id for c in view.middle))
         adj = view.adjutant_card.id
         scores = []
-        for cand in candidates:
+        trace = self.trace
+        if trace is not None:
+            trace.start("discard", "points", "face_cards", "army")
+        for i, cand in enumerate(candidates):
             total = 0.0
             for hands, _ in worlds:
                 v, solo = self._napoleon_value(view, hands, 0, trump, adj=adj, discard=cand)
                 total += self._contract_value(view, v, solo or bool(view.solo))
+                if trace is not None:
+                    trace.add(i, self._contract_value(view, v, solo or bool(view.solo)), v, view.contract.count)
             scores.append(total)
+        if trace is not None:
+            trace.resolve({i: Discard(tuple(CARDS[c] for c in sorted(cand))) for i, cand in enumerate(candidates)})
         best = candidates[max(range(len(candidates)), key=lambda i: scores[i])]
         return Discard(tuple(CARDS[c] for c in sorted(best)))
 

@@ -36,6 +36,7 @@ from ..game import GameState, View
 from ..games.unsun import DEAL_SIZES, FACE_DOWN_MASKS, TENKA, UnsunState, UnsunView
 from ..solver.unsun import RANK, Budget, UnsunPosition, tables, winner_index
 from .search import Level, register_search
+from .trace import Trace
 
 __all__ = ["UnsunSearch", "UnsunOracle", "rollout", "sample_world", "view_classes"]
 
@@ -294,6 +295,7 @@ class UnsunSearch:
         """Whether every trump is played face down (the table's rule): learnt from what is seen
         (a trump below J face down, or any trump face up), the default (off) until then."""
         self._down: tuple[int, ...] = ()
+        self.trace: Trace | None = None
 
     def observe(self, view: View) -> None:
         """The view holds everything the seat has seen (completed tricks are public); only the
@@ -329,14 +331,24 @@ class UnsunSearch:
         left = view.hand_sizes[me]
         lv = self.level
         totals = dict.fromkeys(reps, 0.0)
+        trace = self.trace
+        if trace is not None:
+            trace.start("play", "tricks", "tricks", "self")
         for _ in range(lv.unsun_worlds):
             world = sample_world(view, rng, bool(self.all_face_down))
             if world is None:
                 continue
             hands, trick = world
-            totals_add(totals, reps, trump, hands, start, trick, n, me, left <= lv.unsun_exact_tricks,
+            target = totals if trace is None else dict.fromkeys(reps, 0.0)
+            totals_add(target, reps, trump, hands, start, trick, n, me, left <= lv.unsun_exact_tricks,
                        lv.unsun_nodes, lv.unsun_rollouts, rng)
+            if trace is not None:
+                for c in reps:
+                    totals[c] += target[c]
+                    trace.add(c, target[c], view.tricks_won[me] + target[c])
         best = max(reps, key=lambda c: (totals[c], -_cost(c, trump)))
+        if trace is not None:
+            trace.resolve({c: plays[c] for c in reps})
         return plays[best]
 
 

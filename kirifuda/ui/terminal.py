@@ -235,7 +235,10 @@ class TerminalGame:
                 self._show_last()
                 continue
             if answer in ("h", "hint", "ヒント"):
-                self.console.print(t("no_hint", self.lang))
+                from ..coach.terminal import hint_lines
+
+                self.console.print(Panel(escape("\n".join(hint_lines(self.state, self.seat, self.lang))),
+                                         title=t("coach.hint", self.lang), expand=False))
                 continue
             if answer in ("list", "l", "一覧"):
                 self._show_table(view)
