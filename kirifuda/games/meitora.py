@@ -791,9 +791,11 @@ class _MeitoraRules(_RulesBase):
 
     def _snapshot(self, outcome: str, score: list[int], broken: int | None = None,
                   chombo: int | None = None, failed_claim: bool = False) -> "_DealLog":
-        # the declarer is decided once the round of bidding is complete; a redeal (even the
-        # four jacks found after the agari) voids the contract: no declarer for the record
-        decided = self._bid_turns >= 4 and outcome != "redeal"
+        # the declarer is decided once the round of bidding is complete with a bid: a redeal
+        # whose bidding never ended has no declarer, but four jacks found after the agari
+        # (the only redeal with a broken seat once the round is complete) keeps the declarer and
+        # contract, with the team tricks at [0, 0] and ``broken`` the declarer's seat
+        decided = self._bid_turns >= 4 and (outcome != "redeal" or broken is not None)
         return _DealLog(outcome, score, broken, chombo, failed_claim, self._log, self._dealt,
                         self._agari, self._negri, self._tricks, self._team_tricks[:],
                         self._declarer if decided else None, self._high, self._first_bidder)

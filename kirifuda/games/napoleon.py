@@ -881,7 +881,8 @@ class NapoleonState(GameState):
             declared=self._bids[self._declared].text if nap is not None else None,
             adjutant_card=self._adj_card if named else -1,
             adjutant=self._adjutant, solo=self._solo if named else None,
-            army_face_cards=self.army_face_cards() if named else None,
+            # a count like the other per-game counts: 0 until the adjutant's card is named
+            army_face_cards=self.army_face_cards() if named else 0,
             taken=tuple(self._taken), first_bidder=self._first_bidder)
 
     # -- seeing --------------------------------------------------------------------------
@@ -1051,7 +1052,7 @@ class _DealLog:
     adjutant_card: int
     adjutant: int | None
     solo: bool | None
-    army_face_cards: int | None
+    army_face_cards: int
     taken: tuple[int, ...]
     first_bidder: int
 

@@ -218,7 +218,8 @@ def test_3_four_jacks_after_taking_the_agari():
     assert s.phase is Phase.DEAL
     d = s.summary()["deals"][0]
     assert d["outcome"] == "redeal" and d["broken"] == 0 and d["score"] == [0, 0]
-    assert d["declarer"] is None and d["contract"] is None and d["team_tricks"] is None
+    # the bidding did decide a declarer and a contract: the record keeps them (issue #22)
+    assert d["declarer"] == 0 and d["contract"] == "8N" and d["team_tricks"] == [0, 0]
     assert s.first_bidder == 0
 
 
