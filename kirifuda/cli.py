@@ -314,11 +314,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="directory for the merged summary.json and summary.png")
     p.add_argument("--json", action="store_true", help="print the merged summary as JSON")
     p.set_defaults(func=_cmd_tournament_merge)
+
+    from .doctor import add_parser as add_doctor_parser
+    add_doctor_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.func in (_cmd_play, _cmd_serve, _cmd_tournament):  # a missing C core is said once
+        from .doctor import announce_fallback
+        announce_fallback(getattr(args, "lang", None))
     try:
         return int(args.func(args))
     except BrokenPipeError:  # e.g. `kirifuda replay x.json | head`

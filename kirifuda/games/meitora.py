@@ -954,25 +954,31 @@ def _restore_state(cls: type[_MeitoraRules], fields: dict[str, Any]) -> _Meitora
 _PURE_DOC = """A Meitora match on the pure-Python play core (the reference implementation)."""
 
 
+C_CORE_MISSING: str | None
+"""Why the C play core is not in use (``None`` where it is): :mod:`kirifuda.doctor` reports it."""
 if TYPE_CHECKING:
     _CorePlayCore = _PlayCore
     _deal_masks = _py_deal_masks
+    C_CORE_MISSING = None
 
     def _configure_core(*tables: object) -> None: ...
 else:
     _CorePlayCore = _PlayCore
     _deal_masks = _py_deal_masks
+    C_CORE_MISSING = "KIRIFUDA_PURE_PYTHON is set" if os.environ.get("KIRIFUDA_PURE_PYTHON") else None
     if not os.environ.get("KIRIFUDA_PURE_PYTHON"):
         try:
             from . import _meitora_core
-        except ImportError:  # built without a C compiler: the pure-Python core
+        except ImportError as exc:  # built without a C compiler: the pure-Python core
             _meitora_core = None
+            C_CORE_MISSING = f"kirifuda.games._meitora_core could not be imported: {exc}"
         if _meitora_core is not None and getattr(_meitora_core, "CORE_API", None) != _CORE_API:
             import warnings
 
             warnings.warn("kirifuda: the Meitora C core was built from another version of the "
                           "source; using the pure-Python core (reinstall: pip install -e .)")
             _meitora_core = None
+            C_CORE_MISSING = "kirifuda.games._meitora_core was built from another version of the source"
         if _meitora_core is not None:
             _CorePlayCore = _meitora_core.PlayCore
             _configure_core = _meitora_core.configure

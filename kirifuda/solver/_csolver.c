@@ -480,7 +480,16 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     return Py_BuildValue("NL", out, total);
 }
 
+/* build(): which build of the search solves run ("bmi2" or "portable"), for kirifuda doctor */
+static PyObject *py_build(PyObject *self, PyObject *noargs) {
+#ifdef FAST_CORE
+    if (kf_use_bmi2) return PyUnicode_FromString("bmi2");
+#endif
+    return PyUnicode_FromString("portable");
+}
+
 static PyMethodDef methods[] = {
+    {"build", py_build, METH_NOARGS, "Which build of the search solves run: 'bmi2' or 'portable'."},
     {"make_rules", py_make_rules, METH_VARARGS, "Compile a game's trick rules."},
     {"solve", py_solve, METH_VARARGS, "The exact value of a position: (value, nodes)."},
     {"solve_moves", py_solve_moves, METH_VARARGS, "The exact value after each choice: ([(card, led, value)], nodes)."},
