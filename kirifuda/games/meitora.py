@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import os
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Self, Sequence
 
 from ..actions import (BROKEN, CLAIM, PASS, Action, Bid, Broken, Chombo, Claim, Discard, Pass, Play,
                        action_from_json)
-from ..cards import (CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, format_card,
-                     ids_of)
+from ..cards import (CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, ids_of)
 from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
 from ..game import GameInfo, GameState, Outcome, View, options_to_json, public_options
@@ -976,7 +975,7 @@ else:
             import warnings
 
             warnings.warn("kirifuda: the Meitora C core was built from another version of the "
-                          "source; using the pure-Python core (reinstall: pip install -e .)")
+                          "source; using the pure-Python core (reinstall: pip install -e .)", stacklevel=2)
             _meitora_core = None
             C_CORE_MISSING = "kirifuda.games._meitora_core was built from another version of the source"
         if _meitora_core is not None:

@@ -262,7 +262,6 @@ class _Solver:
     def search(self, hands: list[int], start: int, trick: list[int], alpha: int, beta: int) -> int:
         """The value (tricks of ``me`` from here on) of the position, fail-soft in
         ``(alpha, beta)``."""
-        n = self.n
         if not trick:
             left = hands[start].bit_count()
             if left == 0:

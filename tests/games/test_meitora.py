@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Iterable
 
 import pytest
 
-from kirifuda.actions import (BROKEN, CLAIM, PASS, Bid, Chombo, Claim, Discard, Play)
+from kirifuda.actions import (BROKEN, CLAIM, PASS, Bid, Chombo, Discard, Play)
 from kirifuda.cards import JOKER, parse_card, parse_cards
 from kirifuda.errors import DealError, IllegalActionError, OptionError
 from kirifuda.games import find_game

@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 from kirifuda import record
 from kirifuda.actions import Chombo, Claim
-from kirifuda.games.meitora import MeitoraOptions, MeitoraState, Phase
+from kirifuda.games.meitora import MeitoraOptions, MeitoraState
 
 RANKS = "56789TJQKA"
 SUITS = "SHDC"
@@ -320,7 +320,7 @@ def _reference_legal(ref: Ref, late: bool) -> set[str]:
     if late or ref.cur["phase"] != "play":
         actions = ref.legal()
     else:  # the claim aside (not compared this early)
-        claim_ok, ref.claim_ok = ref.claim_ok, lambda seat: False
+        ref.claim_ok = lambda seat: False
         actions = ref.legal()
         del ref.claim_ok
     return {_canon(a) for a in actions if "claim" not in a}
