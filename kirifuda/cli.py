@@ -242,7 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("play", help="play a match in the terminal against bots")
-    p.add_argument("game", help="meitora, napoleon, kakeya, unsun (or a Japanese name)")
+    from .games import GAMES
+
+    p.add_argument("game", help=f"{', '.join(GAMES)} (or a Japanese name)")
     p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a local rule (repeatable)")
     p.add_argument("--players", type=int, help="table size, where the game has a choice")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")

@@ -89,7 +89,9 @@ def register_search(game_id: str, search: Callable[[Level], GameSearch],
 
 
 def _load() -> None:
-    from . import search_kakeya, search_meitora, search_napoleon, search_unsun  # noqa: F401  (each registers itself)
+    from .base import load_game_bots
+
+    load_game_bots()  # each game's search module registers itself
 
 
 def search_games() -> tuple[str, ...]:

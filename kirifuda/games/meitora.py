@@ -29,7 +29,7 @@ from ..actions import (BROKEN, CLAIM, PASS, Action, Bid, Broken, Chombo, Claim, 
 from ..cards import (CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, ids_of)
 from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
-from ..game import GameInfo, GameState, Outcome, View, options_to_json, public_options
+from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
 from ..i18n import add_terms
 from ..tricks import Trick, strongest
 
@@ -1213,4 +1213,10 @@ INFO = GameInfo(
     options_type=MeitoraOptions,
     new_state=_new_state,
     action_from_json=action_from_json,
+    action_space=ActionSpace(families=("play", "joker_lead", "bid", "pass", "broken", "discard", "claim"),
+                             bid_counts=tuple(range(6, 11)), strains="SCDHN", max_seats=4, deal_steps=64,
+                             deal_score=10.0, seat_fields=("declarer",)),
+    roles={"seat": ("席", "seat"), "unit": ("チーム", "team"), "declarer": ("吹き上げた人 (宣言者)", "declarer"),
+           "partner": ("味方", "partner"), "first_bidder": ("吹き始め", "first bidder")},
+    bot_modules=("kirifuda.bots.meitora_heuristic", "kirifuda.bots.search_meitora"),
 )

@@ -44,7 +44,7 @@ from ..actions import (PASS, Action, Adjutant, Approve, Bid, Discard, Pass, Play
 from ..cards import CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, parse_card
 from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
-from ..game import GameInfo, GameState, Outcome, View, options_to_json, public_options
+from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
 from ..i18n import add_terms, field_label
 from ..tricks import Trick
 
@@ -1124,4 +1124,13 @@ INFO = GameInfo(
     options_type=NapoleonOptions,
     new_state=_new_state,
     action_from_json=action_from_json,
+    action_space=ActionSpace(families=("play", "joker_lead", "call_joker", "bid", "pass", "adjutant",
+                                       "discard", "redeclare", "approve"),
+                             bid_counts=tuple(range(11, 21)), strains="SHDC", max_seats=5,
+                             deal_steps=320, deal_score=40.0, zero_sum=True,
+                             seat_fields=("napoleon", "adjutant")),
+    roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "napoleon": ("ナポレオン", "Napoleon"),
+           "adjutant": ("副官", "adjutant"), "allied": ("連合軍", "allied army"),
+           "army": ("ナポレオン軍", "Napoleon army")},
+    bot_modules=("kirifuda.bots.napoleon_heuristic", "kirifuda.bots.search_napoleon"),
 )
