@@ -22,6 +22,10 @@ else:
         collect_ignore.append("kirifuda/env/openspiel.py")
 
 
+# The tiny test-only game (tests/tiny_game.py): registered before collection, so that every test
+# that runs over the registry (conformance, records, env, server frames) runs it too.
+import tests.tiny_game  # noqa: E402,F401
+
 # -- markers ---------------------------------------------------------------------------------
 # Set here by path and name, so that `pytest -m "not slow"` is the core suite (under a minute)
 # and each marker a way into the rest (`pytest -m browser`).  Browser, PostgreSQL, Ray and
