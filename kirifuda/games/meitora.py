@@ -456,6 +456,16 @@ else:
     _RulesBase = GameState
 
 
+def deal_points(count: float, tricks: float) -> float:
+    """§7, the deal's points for the declarer's team minus the defenders' (X the contract's
+    count, Y the team's tricks): made (入る, Y ≥ X) ``X − 5 + (Y − X)/2`` to the declarer's team;
+    set (落ちる) ``X − Y`` to the other team, i.e. ``−(X − Y)``.  The engine scores deals with it
+    (in half points); the search bot weighs sampled outcomes with it (``tricks`` an average)."""
+    if tricks >= count:
+        return count - 5 + (tricks - count) / 2
+    return -(count - tricks)
+
+
 class _MeitoraRules(_RulesBase):
     """The rules of a Meitora match; the hot path is in the play core (see ``MeitoraState``)."""
 
@@ -764,13 +774,12 @@ class _MeitoraRules(_RulesBase):
     def _score_played(self) -> None:
         declarer = self._declarer
         assert declarer is not None
-        x = BIDS[self._high].count
-        y = self._team_tricks[declarer % 2]
+        points = deal_points(BIDS[self._high].count, self._team_tricks[declarer % 2])
         score = [0, 0]
-        if y >= x:  # 入る: X − 5 + (Y − X)/2, in half points
-            score[declarer % 2] = 2 * (x - 5) + (y - x)
+        if points > 0:  # 入る: to the declarer's team, in half points
+            score[declarer % 2] = round(2 * points)
         else:  # 落ちる: X − Y to the other team
-            score[1 - declarer % 2] = 2 * (x - y)
+            score[1 - declarer % 2] = round(-2 * points)
         self._end_deal("played", score)
 
     def _end_deal(self, outcome: str, score: list[int], broken: int | None = None,
