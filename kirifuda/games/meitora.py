@@ -364,7 +364,7 @@ class _PlayCore:
             hand = self._hands[self._to_act]
             if not hand & JK_BIT:
                 m = hand
-                if self._trick and self._led != NO_SUIT:
+                if self._trick and self._led != NO_SUIT:  # legal_play_mask, without the joker
                     follow = hand & SUIT_MASKS[self._strain][self._led]
                     if follow:
                         m = follow
@@ -375,18 +375,8 @@ class _PlayCore:
         return legal
 
     def _legal_play_mask(self, seat: int) -> int:
-        hand = self._hands[seat]
-        if hand & JK_BIT and hand.bit_count() == 2:
-            return JK_BIT  # the joker may not be kept to the end: trick 9 forces it
-        if not self._trick:
-            return hand
-        led = self._led
-        if led == NO_SUIT:
-            return hand
-        follow = hand & SUIT_MASKS[self._strain][led]
-        if follow:
-            return follow | (hand & JK_BIT)
-        return hand
+        return legal_play_mask(self._hands[seat], self._led if self._trick else NO_SUIT,
+                               SUIT_MASKS[self._strain])
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check the action, then carry it out; a refused action leaves the state unchanged.
@@ -454,6 +444,21 @@ if TYPE_CHECKING:
         """For the type checker: the rules see the play core's fields and methods."""
 else:
     _RulesBase = GameState
+
+
+def legal_play_mask(hand: int, led: int, suit_masks: Sequence[int]) -> int:
+    """§5, must-follow: the cards of ``hand`` (a mask) that may be played to a trick whose led
+    effective suit is ``led`` (``NO_SUIT`` for a lead, or after a joker lead asking nothing),
+    ``suit_masks`` the effective suits' cards under the strain.  A hand holding a card of the led
+    suit plays one of them or the joker; the joker may not be kept to the end (with two cards
+    left it must be played).  The engine and the claim check use it; the C play core and the
+    engine's inlined hot path (a hand without the joker) are checked against it by the tests."""
+    if hand & JK_BIT and hand.bit_count() == 2:
+        return JK_BIT
+    if led == NO_SUIT:
+        return hand
+    follow = hand & suit_masks[led]
+    return follow | (hand & JK_BIT) if follow else hand
 
 
 def deal_points(count: float, tricks: float) -> float:
@@ -1117,12 +1122,7 @@ class _ClaimSearch:
         return self._node(tuple(self.hands), trick, led)
 
     def _legal(self, hand: int, trick: tuple[tuple[int, int], ...], led: int) -> int:
-        if hand & JK_BIT and hand.bit_count() == 2:
-            return JK_BIT
-        if not trick or led == NO_SUIT:
-            return hand
-        follow = hand & self.masks[led]
-        return follow | (hand & JK_BIT) if follow else hand
+        return legal_play_mask(hand, led if trick else NO_SUIT, self.masks)
 
     def _winner(self, trick: tuple[tuple[int, int], ...], led: int) -> int:
         return strongest(trick, self.strength[led])[0]
