@@ -1,8 +1,10 @@
 """Twelve (十二): a tiny three-player trick game of twelve cards that exists only for the tests.
 
 It proves ``docs/architecture.md``'s "Adding a game": it writes exactly what that list asks —
-options, phases, a view, a state, its action JSON, a :class:`~kirifuda.game.GameInfo` with
-its action space and roles, a bot module — and registers itself with
+options, phases, a view, a state, its action JSON, its words (ja/en), a
+:class:`~kirifuda.game.GameInfo` with its action space, roles and bot module, a heuristic bot,
+a record with its expected result (``tests/records/twelve/``), and its rules (this docstring,
+for a game that ships: ``docs/<id>.md``) — and registers itself with
 :func:`kirifuda.games.register_game`.  No shared file names it; the conformance, record, env
 and server-frame tests pick it up from the registry (the root ``conftest.py`` imports this
 module so that it is registered before the tests are collected).
@@ -30,6 +32,7 @@ from kirifuda.errors import DealError, InvalidActionError, OptionError
 from kirifuda.game import (ActionSpace, GameInfo, GameState, Outcome, View, options_to_json,
                            public_options)
 from kirifuda.games import register_game
+from kirifuda.i18n import add_terms
 from kirifuda.tricks import Trick
 
 GAME_ID = "twelve"
@@ -270,6 +273,10 @@ class HighCardBot:
 
 
 register_heuristic(GAME_ID, HighCardBot)
+
+add_terms(fields={"leader": ("打ち出し", "leader"), "trick": ("場", "trick"),
+                  "last_trick": ("直前の場", "last trick"), "last_trick_winner": ("直前の場を取った人", "took the last trick"),
+                  "tricks_won": ("取った場の数", "tricks won")}, game=GAME_ID)
 
 INFO = register_game(GameInfo(
     id=GAME_ID,
