@@ -142,8 +142,21 @@ class GameState(ABC):
         """0-based index of the current deal (the next one, at a chance node)."""
         return self._deal_no
 
+    _legal: tuple[Action, ...] | None
+    """The legal actions while the state does not change (``None``: to be computed); a game's
+    ``_apply`` and dealing set it to ``None``."""
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to act, in a stable order (cached until the state
+        changes)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
     @abstractmethod
-    def legal_actions(self) -> tuple[Action, ...]: ...
+    def _compute_legal(self) -> tuple[Action, ...]:
+        """The legal actions computed afresh (:meth:`legal_actions` caches them)."""
 
     def attempt_actions(self) -> tuple[Action, ...]:
         """The actions a view offers the seat to act whether or not they hold (see
@@ -153,7 +166,7 @@ class GameState(ABC):
 
     def uncached_legal_actions(self) -> tuple[Action, ...]:
         """``legal_actions()`` computed afresh (benchmarks measure this)."""
-        return self.legal_actions()
+        return self._compute_legal()
 
     # -- dealing (chance) ----------------------------------------------------------------
     @abstractmethod

@@ -84,6 +84,7 @@ class TwelveState(GameState):
         self.num_players = N
         self._phase: Enum = Phase.DEAL
         self._to_act: int | None = None
+        self._legal = None
         self._deal_no = 0
         self._totals = [0] * N
         self._results: list[dict[str, Any]] = []
@@ -122,9 +123,10 @@ class TwelveState(GameState):
         self._dealt = dealt
         self._phase = Phase.PLAY
         self._to_act = self._leader
+        self._legal = None
 
     # -- acting ----------------------------------------------------------------------------
-    def legal_actions(self) -> tuple[Action, ...]:
+    def _compute_legal(self) -> tuple[Action, ...]:
         seat = self._to_act
         if seat is None:
             return ()
@@ -148,6 +150,7 @@ class TwelveState(GameState):
         seat = self._to_act
         assert seat is not None and isinstance(action, Play)
         cid = action.card.id
+        self._legal = None
         self._log.append((seat, action))
         self._hands[seat] &= ~(1 << cid)
         self._trick.append((seat, cid))

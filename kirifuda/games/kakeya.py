@@ -479,15 +479,6 @@ class KakeyaState(GameState):
         self._to_act = self._dealing  # the dealing pair's lower seat
 
     # -- legal actions -------------------------------------------------------------------
-    def legal_actions(self) -> tuple[Action, ...]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
-
-    def uncached_legal_actions(self) -> tuple[Action, ...]:
-        return self._compute_legal()
-
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self._phase
         if phase is Phase.PLAY:

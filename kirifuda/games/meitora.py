@@ -588,9 +588,6 @@ class _MeitoraRules(_RulesBase):
                 return
 
     # -- legal actions -------------------------------------------------------------------
-    def uncached_legal_actions(self) -> tuple[Action, ...]:
-        return self._compute_legal()
-
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self._phase
         if phase is Phase.PLAY:
