@@ -4,13 +4,17 @@ Meitora's hot path (``kirifuda/games/_meitora_core.c``) and the solver's core
 
 Each extension is optional: without a C compiler kirifuda installs without it and falls back
 to the pure-Python implementation of the same code (slower, same results).  They compile with
-GCC and clang (builtins, and a second solver core for BMI2 under GCC) and with MSVC (portable C:
+GCC and clang (builtins, and under GCC a second build of the solver's search for BMI2, a
+compilation unit of its own: ``_csolver_bmi2.c``) and with MSVC (portable C:
 ``kirifuda/_bitops.h``; GCC builds that code too in the tests)."""
 
 import platform
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+
+SOLVER_SOURCES = ["kirifuda/solver/_csolver.c", "kirifuda/solver/_csolver_bmi2.c"]
+"""The solver extension's compilation units (the tests build them the same way)."""
 
 # the hardware popcount for the solver (every x86-64 CPU of the last fifteen years has it)
 _ARCH = ["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else []
@@ -37,8 +41,11 @@ setup(
         ),
         Extension(
             "kirifuda.solver._csolver",
-            sources=["kirifuda/solver/_csolver.c"],
-            depends=["kirifuda/_bitops.h"],
+            # two compilation units: the portable search with the Python glue, and the same
+            # search built for BMI1, BMI2 and LZCNT (GCC on x86-64; empty elsewhere)
+            sources=SOLVER_SOURCES,
+            depends=["kirifuda/_bitops.h", "kirifuda/solver/_csolver.h",
+                     "kirifuda/solver/_csolver_search.h"],
             optional=True,
         ),
     ]

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from . import __version__
 from .errors import KirifudaError, OptionError, RecordError
 from .i18n import LANGS, default_lang
 
@@ -428,17 +429,6 @@ def _cmd_completion(args: argparse.Namespace) -> int:
     return 0
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("kirifuda")
-    except PackageNotFoundError:  # not installed: the package's own
-        from . import __version__
-
-        return __version__
-
-
 def _add_game(p: argparse.ArgumentParser, nargs: str | None = None) -> None:
     from .games import GAMES
 
@@ -460,7 +450,7 @@ def _add_rules(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     lang = default_lang()
     parser = argparse.ArgumentParser(prog="kirifuda", description="Japan's regional trick-taking card games.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("play", help="play a match in the terminal against bots")
@@ -570,6 +560,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .coach.cli import add_parser as add_analyze_parser
 
     add_analyze_parser(sub, lang)
+
+    from .doctor import add_parser as add_doctor_parser
+
+    add_doctor_parser(sub)
     return parser
 
 
@@ -583,6 +577,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         pass
     args = parser.parse_args(argv)
     where = f"kirifuda {args.command}"
+    if args.func in (_cmd_play, _cmd_serve, _cmd_tournament):  # a missing C core is said once
+        from .doctor import announce_fallback
+
+        announce_fallback(getattr(args, "lang", None))
     try:
         return int(args.func(args))
     except BrokenPipeError:  # e.g. `kirifuda replay x.json | head`

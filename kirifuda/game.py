@@ -33,7 +33,8 @@ from .errors import IllegalActionError, OptionError
 
 _NO_OPTIONS: Mapping[str, Any] = types.MappingProxyType({})
 
-__all__ = ["GameState", "View", "Outcome", "GameInfo", "options_from_json", "options_to_json", "public_options",
+__all__ = ["GameState", "View", "Outcome", "GameInfo", "ActionSpace", "ACTION_FAMILIES", "SEAT_FIELD_NAMES",
+           "options_from_json", "options_to_json", "public_options",
            "parse_option_assignments", "to_jsonable"]
 
 
@@ -141,8 +142,21 @@ class GameState(ABC):
         """0-based index of the current deal (the next one, at a chance node)."""
         return self._deal_no
 
+    _legal: tuple[Action, ...] | None
+    """The legal actions while the state does not change (``None``: to be computed); a game's
+    ``_apply`` and dealing set it to ``None``."""
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to act, in a stable order (cached until the state
+        changes)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
     @abstractmethod
-    def legal_actions(self) -> tuple[Action, ...]: ...
+    def _compute_legal(self) -> tuple[Action, ...]:
+        """The legal actions computed afresh (:meth:`legal_actions` caches them)."""
 
     def attempt_actions(self) -> tuple[Action, ...]:
         """The actions a view offers the seat to act whether or not they hold (see
@@ -152,7 +166,7 @@ class GameState(ABC):
 
     def uncached_legal_actions(self) -> tuple[Action, ...]:
         """``legal_actions()`` computed afresh (benchmarks measure this)."""
-        return self.legal_actions()
+        return self._compute_legal()
 
     # -- dealing (chance) ----------------------------------------------------------------
     @abstractmethod
@@ -238,9 +252,51 @@ class GameState(ABC):
     first: int
 
 
+ACTION_FAMILIES = ("play", "joker_lead", "call_joker", "bid", "pass", "broken", "discard", "adjutant",
+                   "redeclare", "approve", "trump", "leader", "claim")
+"""The kinds of action a game's :class:`ActionSpace` can number, in the order of the full set."""
+
+SEAT_FIELD_NAMES = frozenset({
+    "to_act", "declarer", "first_bidder", "leader", "dealer", "last_trick_winner", "last_player",
+    "starting_player", "winner", "first", "taker", "dealing_seat", "leading_seat", "chooser",
+    "sitting_out"})
+"""View fields that hold a seat number in any game (with every ``*_seat``, ``*_winner`` and
+``*_player``); a game adds its own in :attr:`ActionSpace.seat_fields`."""
+
+
+@dataclass(frozen=True)
+class ActionSpace:
+    """A game's fixed action space and the bounds the research adapters need
+    (:mod:`kirifuda.env`): which families of :data:`ACTION_FAMILIES` it numbers, in that order
+    (each family's actions in a fixed order: ``kirifuda.env.core.ActionCatalog``), and its sizes."""
+
+    families: tuple[str, ...]
+    """The action families the game's actions fall in (a legal action outside them is an error)."""
+    max_seats: int
+    deal_steps: int
+    """An upper bound of env steps in one deal (OpenSpiel's history tensor and game length)."""
+    deal_score: float
+    """A bound of the absolute score of one deal, per scoring unit (OpenSpiel's utility range)."""
+    bid_counts: tuple[int, ...] = ()
+    """The counts a bid or re-declaration can name (with ``strains``)."""
+    strains: str = ""
+    """The strains a bid can name, in the catalog's order (``N``: no trump)."""
+    zero_sum: bool = False
+    seat_fields: tuple[str, ...] = ()
+    """View fields holding a seat number, beyond :data:`SEAT_FIELD_NAMES`."""
+    chance_filter: Callable[[Any, int, int], bool] | None = None
+    """``(options, rest_index, card_id) -> allowed``: a restriction on a card of the rest."""
+
+    def __post_init__(self) -> None:
+        unknown = [f for f in self.families if f not in ACTION_FAMILIES]
+        if unknown:
+            raise ValueError(f"unknown action families {unknown}; the families are {', '.join(ACTION_FAMILIES)}")
+
+
 @dataclass(frozen=True)
 class GameInfo:
-    """A registered game."""
+    """A registered game: everything the rest of kirifuda knows of it (bots, env, server, UI,
+    records and bench read a game only through this declaration and the state it makes)."""
 
     id: str
     name_ja: str
@@ -252,9 +308,24 @@ class GameInfo:
     new_state: Callable[..., GameState]
     """``new_state(options, first=0)``: a fresh match waiting for its first deal."""
     action_from_json: Callable[[Mapping[str, Any], int | None], Action]
+    action_space: ActionSpace | None = None
+    """The fixed action space and bounds (required of a registered game: ``tests/test_registry``)."""
+    roles: Mapping[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
+    """The game's seats and roles by key, ``(ja, en)``: who a seat is in this game
+    (``declarer``, ``napoleon``, ``dealer``, ...; ``seat`` and ``unit``, a scoring unit, at least)."""
+
+    bot_modules: tuple[str, ...] = ()
+    """The modules that register this game's bots when imported (its heuristic bot with
+    ``kirifuda.bots.register_heuristic``, its search part and oracle with
+    ``kirifuda.bots.search.register_search``, each with its own budgets per level)."""
 
     def options(self, data: Mapping[str, Any] | None = None) -> Any:
         return options_from_json(self.options_type, data or {})
+
+    def role_name(self, role: str, lang: str = "en") -> str:
+        """A role's name in ``lang`` (``ja`` or ``en``); the key itself where undeclared."""
+        pair = self.roles.get(role)
+        return role if pair is None else pair[0] if lang == "ja" else pair[1]
 
 
 # -- options --------------------------------------------------------------------------------

@@ -5,9 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kirifuda.bots import make_bot
+from kirifuda.cards import CARDS, format_card
 from kirifuda.games import GAMES
+from kirifuda.ui.render import read_card
 from kirifuda.ui.results import deal_result, number_text, signed_text
 
 
@@ -95,12 +99,6 @@ def test_every_finished_deal_has_words_without_raw_values(game_id: str, lang: st
             for raw in ("True", "False", "None", "[", "{"):
                 assert raw not in text
 
-
-from hypothesis import given
-from hypothesis import strategies as st
-
-from kirifuda.cards import CARDS, format_card
-from kirifuda.ui.render import read_card
 
 
 @given(st.sampled_from([c for c in CARDS if not c.is_joker]), st.sampled_from(["en", "ja"]),

@@ -117,7 +117,7 @@ def test_exact_outcomes_are_the_deals_points() -> None:
 
 
 def test_horizon_is_exact_near_the_end() -> None:
-    for level, b in BUDGETS.items():
+    for b in BUDGETS.values():
         assert horizon_for(b.exact, b) == 0 and horizon_for(1, b) == 0
         assert 1 < horizon_for(10, b) < 10
 

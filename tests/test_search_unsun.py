@@ -13,7 +13,7 @@ import pytest
 from kirifuda.actions import Play, action_from_json
 from kirifuda.bots import make_bot
 from kirifuda.bots.base import default_bot
-from kirifuda.bots.search_unsun import UnsunSearch, rollout, sample_world, view_classes
+from kirifuda.bots.search_unsun import UNSUN_BUDGETS, UnsunSearch, rollout, sample_world, view_classes
 from kirifuda.bots.search import LEVELS
 from kirifuda.errors import OptionError
 from kirifuda.games.unsun import FACE_DOWN_MASKS, TENKA, UnsunOptions, UnsunState
@@ -137,7 +137,7 @@ def test_sampled_deals_fit_the_view(options: UnsunOptions) -> None:
             for h in hands:
                 assert not everything & h
                 everything |= h
-            for (s, card), c in zip(view.trick, trick):
+            for (_s, card), c in zip(view.trick, trick):
                 assert not everything >> c & 1
                 everything |= 1 << c
                 if card is None:
@@ -184,7 +184,8 @@ def test_rollout_counts_tricks() -> None:
 
 def test_default_bot_is_search_and_levels() -> None:
     assert default_bot("unsun") == "search"
-    assert LEVELS["easy"].unsun_worlds < LEVELS["normal"].unsun_worlds < LEVELS["strong"].unsun_worlds
+    assert UNSUN_BUDGETS["easy"].worlds < UNSUN_BUDGETS["normal"].worlds < UNSUN_BUDGETS["strong"].worlds
+    assert set(UNSUN_BUDGETS) == set(LEVELS)
     with pytest.raises(OptionError):
         make_bot("oracle", "unsun").choose(UnsunState().view(0), random.Random(0))
 

@@ -132,7 +132,6 @@ def call_state(seed: int, options: dict[str, Any]) -> NapoleonState | None:
     way."""
     rng = random.Random(seed)
     opts = NapoleonOptions(joker=True, **options)
-    size = 10 if opts.players == 5 else 12
     s = NapoleonState(opts)
     s.deal_random(rng)
     s.apply(Bid(rng.randrange(13, 17), rng.choice("SHDC")))

@@ -9,7 +9,7 @@ from ..actions import Action
 from ..errors import OptionError
 from ..game import View
 
-__all__ = ["Bot", "make_bot", "register_heuristic", "BOT_KINDS", "default_bot"]
+__all__ = ["Bot", "make_bot", "register_heuristic", "BOT_KINDS", "default_bot", "load_game_bots"]
 
 
 @runtime_checkable
@@ -23,6 +23,18 @@ class Bot(Protocol):
 
 _HEURISTICS: dict[str, Callable[[], Bot]] = {}
 BOT_KINDS = ("random", "heuristic", "search", "search:easy", "search:strong", "oracle")
+
+
+def load_game_bots() -> None:
+    """Import the bot modules every registered game declares (``GameInfo.bot_modules``): each
+    registers its game's bots.  Idempotent; a game registered later is loaded on the next call."""
+    import importlib
+
+    from ..games import GAMES
+
+    for info in list(GAMES.values()):
+        for module in info.bot_modules:
+            importlib.import_module(module)
 
 
 def register_heuristic(game_id: str, factory: Callable[[], Bot]) -> None:
@@ -39,7 +51,7 @@ def make_bot(kind: str, game: str | None = None) -> Bot:
     if base == "random":
         return RandomBot()
     if base == "heuristic":
-        from . import heuristics  # noqa: F401  (registers each game's heuristic bot)
+        load_game_bots()
 
         if game is None or game not in _HEURISTICS:
             raise OptionError(f"no heuristic bot for game {game!r}")

@@ -1,6 +1,6 @@
-"""Imports every game's heuristic bot so that each registers itself."""
+"""Imports every registered game's bot modules (``GameInfo.bot_modules``) so that each
+registers its bots."""
 
-from . import meitora_heuristic  # noqa: F401
-from . import napoleon_heuristic  # noqa: F401
-from . import unsun_heuristic  # noqa: F401
-from . import kakeya_heuristic  # noqa: F401
+from .base import load_game_bots
+
+load_game_bots()

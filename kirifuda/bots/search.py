@@ -52,28 +52,18 @@ class Level:
     discard_samples: int
     discard_candidates: int
     discard_nodes: int
-    unsun_worlds: int = 24
-    """Unsun: deals sampled for a card decision (each choice played out in each)."""
-    unsun_rollouts: int = 1
-    """Unsun: rollouts per choice per sampled deal."""
-    unsun_exact_tricks: int = 2
-    """Unsun: at most this many tricks left, the samples are solved exactly (paranoid)."""
-    unsun_nodes: int = 20_000
-    """Unsun: search nodes per exact solve (over budget: the rollout instead)."""
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", play_samples=6, play_nodes=5_000, bid_samples=3, bid_strains=1, bid_nodes=5_000,
-                  discard_samples=2, discard_candidates=3, discard_nodes=5_000,
-                  unsun_worlds=6, unsun_exact_tricks=1, unsun_nodes=5_000),
+                  discard_samples=2, discard_candidates=3, discard_nodes=5_000),
     "normal": Level("normal", play_samples=16, play_nodes=20_000, bid_samples=8, bid_strains=2,
-                    bid_nodes=30_000, discard_samples=6, discard_candidates=4, discard_nodes=30_000,
-                    unsun_worlds=24, unsun_exact_tricks=2, unsun_nodes=20_000),
+                    bid_nodes=30_000, discard_samples=6, discard_candidates=4, discard_nodes=30_000),
     "strong": Level("strong", play_samples=48, play_nodes=200_000, bid_samples=24, bid_strains=3,
-                    bid_nodes=300_000, discard_samples=16, discard_candidates=6, discard_nodes=300_000,
-                    unsun_worlds=64, unsun_rollouts=2, unsun_exact_tricks=3,
-                    unsun_nodes=200_000),
+                    bid_nodes=300_000, discard_samples=16, discard_candidates=6, discard_nodes=300_000),
 }
+"""The generic levels; a game whose search spends its work otherwise declares its own budgets
+per level name in its search module (Unsun's ``UNSUN_BUDGETS``, Napoleon's ``BUDGETS``)."""
 
 
 class GameSearch(Protocol):
@@ -103,7 +93,9 @@ def register_search(game_id: str, search: Callable[[Level], GameSearch],
 
 
 def _load() -> None:
-    from . import search_kakeya, search_meitora, search_napoleon, search_unsun  # noqa: F401  (each registers itself)
+    from .base import load_game_bots
+
+    load_game_bots()  # each game's search module registers itself
 
 
 def search_games() -> tuple[str, ...]:

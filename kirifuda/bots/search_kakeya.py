@@ -22,7 +22,7 @@ import random
 
 from ..actions import Action, ChooseLeader, ChooseTrump, Play
 from ..game import GameState, View
-from ..games.kakeya import FACE_MASK, KakeyaState, KakeyaView, Phase, chip_payment, rensho_of
+from ..games.kakeya import KakeyaState, KakeyaView, Phase, chip_payment, rensho_of
 from ..solver.kakeya import KakeyaPosition
 from .search import Level, register_search
 from .trace import Trace

@@ -39,7 +39,7 @@ from typing import Any
 from ..actions import CLAIM, Action, Bid, Broken, Claim, Discard, Pass, Play
 from ..cards import JOKER_ID, Card, ids_of
 from ..game import GameState, View
-from ..games.meitora import DECK_IDS, EFF_SUIT, STRAINS, STRENGTH, MeitoraState, MeitoraView, Phase
+from ..games.meitora import DECK_IDS, EFF_SUIT, STRAINS, STRENGTH, MeitoraState, MeitoraView, Phase, deal_points
 from ..solver.meitora import MeitoraPosition, position_of
 from ..solver.rules import NO_SUIT
 from ..tricks import Trick
@@ -59,13 +59,6 @@ heuristic bot)."""
 """Tricks taken off the solver's count when bidding (it sees every card; a declarer does not)."""
 GONE = -1
 
-
-def deal_points(count: int, tricks: float) -> float:
-    """The deal's points for the declarer's team, minus the defenders': made (Y ≥ X):
-    X − 5 + (Y − X)/2; set: −(X − Y)."""
-    if tricks >= count:
-        return count - 5 + (tricks - count) / 2
-    return -(count - tricks)
 
 
 def _mask(ids: Any) -> int:

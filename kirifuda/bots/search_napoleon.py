@@ -45,7 +45,7 @@ import random
 from dataclasses import dataclass
 
 from ..actions import Action, Adjutant, Approve, Bid, Discard, Pass, Play, Redeclare
-from ..cards import CARDS, JOKER_ID, Card
+from ..cards import CARDS, JOKER_ID
 from ..game import GameState, View
 from ..games.napoleon import (FACE_MASK, S3, SA, NapoleonState, NapoleonView, Phase, deal_points,
                               napoleon_army_wins)

@@ -13,9 +13,9 @@ How it decides a card (flat Monte Carlo over determinized deals, "PIMC"):
 
 - its legal cards in classes of equivalent cards *as the seat sees them* (one group, no unseen
   card or card of the trick in progress ranked between or tied with them): one choice per class;
-- for each of ``unsun_worlds`` sampled deals, each choice is played and the deal played out to
+- for each of ``worlds`` sampled deals, each choice is played and the deal played out to
   its end by a fast greedy policy (:func:`rollout`) for every seat, all hands open; when at
-  most ``unsun_exact_tricks`` tricks are left the ending is instead solved exactly by the
+  most ``exact_tricks`` tricks are left the ending is instead solved exactly by the
   paranoid solver (:mod:`kirifuda.solver.unsun`);
 - the value is the bot's own tricks (the game scores a deal by tricks; the match goes to the
   most tricks in total), averaged over the samples; the best average is played, a tie going to
@@ -28,6 +28,7 @@ depth-limited solve early in the deal; exact endings) and the budgets of each le
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Callable
 
 from ..cards import ids_of
@@ -288,9 +289,34 @@ def sample_world(view: UnsunView, rng: random.Random,
     return None
 
 
+@dataclass(frozen=True)
+class UnsunBudget:
+    """Unsun's search budgets per level (work, not time): Unsun has no must-follow, so its
+    search samples deals and plays them out rather than solving each (the generic
+    :class:`~.search.Level` budgets samples and solves)."""
+
+    worlds: int
+    """Deals sampled for a card decision (each choice played out in each)."""
+    exact_tricks: int
+    """At most this many tricks left, the samples are solved exactly (paranoid)."""
+    nodes: int
+    """Search nodes per exact solve (over budget: the rollout instead)."""
+    rollouts: int = 1
+    """Rollouts per choice per sampled deal."""
+
+
+UNSUN_BUDGETS: dict[str, UnsunBudget] = {
+    "easy": UnsunBudget(worlds=6, exact_tricks=1, nodes=5_000),
+    "normal": UnsunBudget(worlds=24, exact_tricks=2, nodes=20_000),
+    "strong": UnsunBudget(worlds=64, exact_tricks=3, nodes=200_000, rollouts=2),
+}
+"""Per level name (the levels of :data:`~.search.LEVELS`)."""
+
+
 class UnsunSearch:
     def __init__(self, level: Level) -> None:
         self.level = level
+        self.budget = UNSUN_BUDGETS[level.name]
         self.all_face_down: bool | None = None
         """Whether every trump is played face down (the table's rule): learnt from what is seen
         (a trump below J face down, or any trump face up), the default (off) until then."""
@@ -329,19 +355,19 @@ class UnsunSearch:
         start = view.starting_player
         assert start is not None
         left = view.hand_sizes[me]
-        lv = self.level
+        lv = self.budget
         totals = dict.fromkeys(reps, 0.0)
         trace = self.trace
         if trace is not None:
             trace.start("play", "tricks", "tricks", "self")
-        for _ in range(lv.unsun_worlds):
+        for _ in range(lv.worlds):
             world = sample_world(view, rng, bool(self.all_face_down))
             if world is None:
                 continue
             hands, trick = world
             target = totals if trace is None else dict.fromkeys(reps, 0.0)
-            totals_add(target, reps, trump, hands, start, trick, n, me, left <= lv.unsun_exact_tricks,
-                       lv.unsun_nodes, lv.unsun_rollouts, rng)
+            totals_add(target, reps, trump, hands, start, trick, n, me, left <= lv.exact_tricks,
+                       lv.nodes, lv.rollouts, rng)
             if trace is not None:
                 for c in reps:
                     totals[c] += target[c]

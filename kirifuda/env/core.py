@@ -6,7 +6,7 @@ with its request, a ♠3 lead calling the joker, bids, pass, broken, discard one
 adjutant, re-declarations, approvals, trump choices, leader choices, claim).  A card family always
 has 53 slots indexed by card id (♠2 … ♠A, ♥…, ♦…, ♣…, JK), whatever the game's deck, so card
 ``k`` means the same card in every game.  Which families a game uses is the only per-game
-part (:data:`GAME_SPECS`); a game not listed there gets every family.
+part, declared by the game (:attr:`kirifuda.game.GameInfo.action_space`).
 
 **Combinations are decomposed.**  A discard of ``k > 1`` cards at once (Napoleon's exchange) is
 taken as ``k`` sequential env steps, one card each, by the same seat; the env holds the cards
@@ -60,11 +60,11 @@ from ..actions import (Action, Adjutant, Approve, Bid, Broken, ChooseLeader, Cho
                        Discard, Pass, Play, Redeclare, BROKEN, CLAIM, PASS)
 from ..cards import CARDS, JOKER, Card, Suit, parse_card
 from ..errors import IllegalActionError
-from ..game import GameState, View, to_jsonable
+from ..game import SEAT_FIELD_NAMES, ActionSpace, GameState, View, to_jsonable
 from ..games import GAMES
 from ..tricks import Trick
 
-__all__ = ["ActionCatalog", "GameSpec", "GAME_SPECS", "ObservationEncoder", "GameEnv", "Stepper",
+__all__ = ["ActionCatalog", "GameSpec", "ObservationEncoder", "GameEnv", "Stepper",
            "layout_markdown", "ENV_VERSION", "cards_in"]
 
 ENV_VERSION = "1"
@@ -80,52 +80,16 @@ SUITS4 = "SHDC"
 # The per-game part
 
 
-@dataclass(frozen=True)
-class GameSpec:
-    """What the adapters know of a game beyond the common interface (all optional)."""
-
-    families: tuple[str, ...] = ("play", "joker_lead", "call_joker", "bid", "pass", "broken",
-                                 "discard", "adjutant", "redeclare", "approve", "trump", "leader",
-                                 "claim")
-    bid_counts: tuple[int, ...] = tuple(range(1, 21))
-    strains: str = STRAIN_ORDER
-    max_seats: int = 6
-    deal_steps: int = 400
-    """An upper bound of env steps in one deal (OpenSpiel's history tensor and game length)."""
-    deal_score: float = 100.0
-    """A bound of the absolute score of one deal (OpenSpiel's utility range)."""
-    zero_sum: bool = False
-    seat_fields: tuple[str, ...] = ()
-    """View fields holding a seat number, beyond the names recognised generically."""
-    chance_filter: Callable[[Any, int, int], bool] | None = None
-    """``(options, rest_index, card_id) -> allowed``: a restriction on a card of the rest."""
-
-
-def _unsun_filter(options: Any, rest_index: int, card: int) -> bool:
-    """Unsun's ``reflip_face_card``: the indicator (the first card of the rest) is never a face card."""
-    if rest_index == 0 and getattr(options, "reflip_face_card", False):
-        return card == 52 or card % 13 < 9  # 2 … T
-    return True
-
-
-GAME_SPECS: dict[str, GameSpec] = {
-    "meitora": GameSpec(families=("play", "joker_lead", "bid", "pass", "broken", "discard", "claim"),
-                        bid_counts=tuple(range(6, 11)), strains="SCDHN", max_seats=4, deal_steps=64,
-                        deal_score=10.0),
-    "napoleon": GameSpec(families=("play", "joker_lead", "call_joker", "bid", "pass", "adjutant",
-                                   "discard", "redeclare", "approve"),
-                         bid_counts=tuple(range(11, 21)), strains="SHDC", max_seats=5,
-                         deal_steps=320, deal_score=40.0, zero_sum=True,
-                         seat_fields=("napoleon", "adjutant")),
-    "kakeya": GameSpec(families=("play", "trump", "leader"), max_seats=6, deal_steps=56,
-                       deal_score=4.0, zero_sum=True),
-    "unsun": GameSpec(families=("play",), max_seats=5, deal_steps=56, deal_score=16.0,
-                      chance_filter=_unsun_filter),
-}
+GameSpec = ActionSpace
+"""What the adapters know of a game beyond the common interface: each game declares its own
+(:attr:`kirifuda.game.GameInfo.action_space`)."""
 
 
 def spec_of(game_id: str) -> GameSpec:
-    return GAME_SPECS.get(game_id, GameSpec())
+    spec = GAMES[game_id].action_space
+    if spec is None:
+        raise ValueError(f"{game_id}: the game declares no action space (GameInfo.action_space)")
+    return spec
 
 
 # --------------------------------------------------------------------------------------------
@@ -308,7 +272,7 @@ class Stepper:
                 i = index.get(a)
                 if i is None:
                     raise KeyError(f"{state.game_id}: the legal action {a!r} has no index in the catalog"
-                                   " (kirifuda.env.core.GAME_SPECS)")
+                                   " (its GameInfo.action_space)")
                 out.add(i)
             if multi:
                 assert start is not None
@@ -368,9 +332,7 @@ class Stepper:
 # Observations
 
 
-_SEAT_NAMES = {"to_act", "declarer", "first_bidder", "leader", "dealer", "napoleon", "adjutant_seat",
-               "last_trick_winner", "last_player", "starting_player", "winner", "first", "taker",
-               "dealing_seat", "leading_seat", "chooser", "sitting_out"}
+_SEAT_NAMES = SEAT_FIELD_NAMES
 _SEAT_LIST_NAMES = {"face_down"}
 _SKIP = {"game", "seat", "legal_actions", "attempts", "options"}
 _VOCAB = ("S", "H", "D", "C", "N", "any")

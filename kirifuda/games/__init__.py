@@ -1,5 +1,11 @@
 """The game registry: every game of kirifuda, by id, with aliases.
 
+A game is one module (or package) that declares a :class:`~kirifuda.game.GameInfo` — names,
+options, the state it makes, its action JSON, its action space and bounds, its seats' and roles'
+names — and registers it here (:func:`register_game`).  Bots, env, server, UI, records and bench
+find games only through this registry.  ``docs/architecture.md`` ("Adding a game") lists what a
+new game writes.
+
 >>> find_game("明専トランプ").id
 'meitora'
 >>> find_game("掛合トランプ").id
@@ -12,11 +18,42 @@ from __future__ import annotations
 
 from ..errors import OptionError
 from ..game import GameInfo
-from . import kakeya, meitora, napoleon, unsun
 
-__all__ = ["GAMES", "find_game"]
+__all__ = ["GAMES", "find_game", "register_game", "missing_declarations"]
 
-GAMES: dict[str, GameInfo] = {info.id: info for info in (meitora.INFO, napoleon.INFO, kakeya.INFO, unsun.INFO)}
+GAMES: dict[str, GameInfo] = {}
+
+
+def missing_declarations(info: GameInfo) -> list[str]:
+    """What ``info`` does not declare of what the rest of kirifuda reads (empty: complete)."""
+    missing = []
+    if info.action_space is None:
+        missing.append("action_space")
+    elif info.action_space.max_seats < info.max_players:
+        missing.append("action_space.max_seats (fewer than max_players)")
+    for role in ("seat", "unit"):
+        if role not in info.roles:
+            missing.append(f"roles[{role!r}]")
+    for role, pair in info.roles.items():
+        if len(pair) != 2 or not all(isinstance(x, str) and x for x in pair):
+            missing.append(f"roles[{role!r}] (a pair of names, ja and en)")
+    if not (1 <= info.min_players <= info.max_players):
+        missing.append("min_players / max_players")
+    return missing
+
+
+def register_game(info: GameInfo) -> GameInfo:
+    """Register a game (its module calls this once; a test may register a game of its own).
+    Refused with :class:`ValueError` where the declaration is incomplete or the id is taken by
+    another game."""
+    missing = missing_declarations(info)
+    if missing:
+        raise ValueError(f"game {info.id!r} declares no {', '.join(missing)}")
+    old = GAMES.get(info.id)
+    if old is not None and old is not info:
+        raise ValueError(f"game id {info.id!r} is already registered")
+    GAMES[info.id] = info
+    return info
 
 
 def find_game(name: str) -> GameInfo:
@@ -27,3 +64,14 @@ def find_game(name: str) -> GameInfo:
         if key in names:
             return info
     raise OptionError(f"unknown game {name!r}; the games are {', '.join(sorted(GAMES))}")
+
+
+def _register_builtin() -> None:
+    """kirifuda's own games, in the registry's order."""
+    from . import kakeya, meitora, napoleon, unsun
+
+    for module in (meitora, napoleon, kakeya, unsun):
+        register_game(module.INFO)
+
+
+_register_builtin()

@@ -45,7 +45,7 @@ from ..actions import Action, ChooseLeader, ChooseTrump, Play, action_from_json
 from ..cards import CARDS, Card, MaskDecoder, Suit, cards_of, deck, parse_card
 from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
-from ..game import GameInfo, GameState, Outcome, View, options_to_json, public_options
+from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
 from ..i18n import add_terms
 from ..tricks import Trick, strongest
 
@@ -479,15 +479,6 @@ class KakeyaState(GameState):
         self._to_act = self._dealing  # the dealing pair's lower seat
 
     # -- legal actions -------------------------------------------------------------------
-    def legal_actions(self) -> tuple[Action, ...]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
-
-    def uncached_legal_actions(self) -> tuple[Action, ...]:
-        return self._compute_legal()
-
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self._phase
         if phase is Phase.PLAY:
@@ -867,4 +858,9 @@ INFO = GameInfo(
     options_type=KakeyaOptions,
     new_state=_new_state,
     action_from_json=action_from_json,
+    action_space=ActionSpace(families=("play", "trump", "leader"), max_seats=6, deal_steps=56,
+                             deal_score=4.0, zero_sum=True, seat_fields=("sitting_out",)),
+    roles={"seat": ("席", "seat"), "unit": ("ペア", "pair"), "leader": ("最初に出す人", "first leader"),
+           "sitting_out": ("休みのペア", "pair sitting out")},
+    bot_modules=("kirifuda.bots.kakeya_heuristic", "kirifuda.bots.search_kakeya"),
 )

@@ -20,17 +20,16 @@ from __future__ import annotations
 
 import os
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Self, Sequence
 
 from ..actions import (BROKEN, CLAIM, PASS, Action, Bid, Broken, Chombo, Claim, Discard, Pass, Play,
                        action_from_json)
-from ..cards import (CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, format_card,
-                     ids_of)
+from ..cards import (CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, ids_of)
 from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
-from ..game import GameInfo, GameState, Outcome, View, options_to_json, public_options
+from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
 from ..i18n import add_terms
 from ..tricks import Trick, strongest
 
@@ -365,7 +364,7 @@ class _PlayCore:
             hand = self._hands[self._to_act]
             if not hand & JK_BIT:
                 m = hand
-                if self._trick and self._led != NO_SUIT:
+                if self._trick and self._led != NO_SUIT:  # legal_play_mask, without the joker
                     follow = hand & SUIT_MASKS[self._strain][self._led]
                     if follow:
                         m = follow
@@ -376,18 +375,8 @@ class _PlayCore:
         return legal
 
     def _legal_play_mask(self, seat: int) -> int:
-        hand = self._hands[seat]
-        if hand & JK_BIT and hand.bit_count() == 2:
-            return JK_BIT  # the joker may not be kept to the end: trick 9 forces it
-        if not self._trick:
-            return hand
-        led = self._led
-        if led == NO_SUIT:
-            return hand
-        follow = hand & SUIT_MASKS[self._strain][led]
-        if follow:
-            return follow | (hand & JK_BIT)
-        return hand
+        return legal_play_mask(self._hands[seat], self._led if self._trick else NO_SUIT,
+                               SUIT_MASKS[self._strain])
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check the action, then carry it out; a refused action leaves the state unchanged.
@@ -455,6 +444,31 @@ if TYPE_CHECKING:
         """For the type checker: the rules see the play core's fields and methods."""
 else:
     _RulesBase = GameState
+
+
+def legal_play_mask(hand: int, led: int, suit_masks: Sequence[int]) -> int:
+    """§5, must-follow: the cards of ``hand`` (a mask) that may be played to a trick whose led
+    effective suit is ``led`` (``NO_SUIT`` for a lead, or after a joker lead asking nothing),
+    ``suit_masks`` the effective suits' cards under the strain.  A hand holding a card of the led
+    suit plays one of them or the joker; the joker may not be kept to the end (with two cards
+    left it must be played).  The engine and the claim check use it; the C play core and the
+    engine's inlined hot path (a hand without the joker) are checked against it by the tests."""
+    if hand & JK_BIT and hand.bit_count() == 2:
+        return JK_BIT
+    if led == NO_SUIT:
+        return hand
+    follow = hand & suit_masks[led]
+    return follow | (hand & JK_BIT) if follow else hand
+
+
+def deal_points(count: float, tricks: float) -> float:
+    """§7, the deal's points for the declarer's team minus the defenders' (X the contract's
+    count, Y the team's tricks): made (入る, Y ≥ X) ``X − 5 + (Y − X)/2`` to the declarer's team;
+    set (落ちる) ``X − Y`` to the other team, i.e. ``−(X − Y)``.  The engine scores deals with it
+    (in half points); the search bot weighs sampled outcomes with it (``tricks`` an average)."""
+    if tricks >= count:
+        return count - 5 + (tricks - count) / 2
+    return -(count - tricks)
 
 
 class _MeitoraRules(_RulesBase):
@@ -574,9 +588,6 @@ class _MeitoraRules(_RulesBase):
                 return
 
     # -- legal actions -------------------------------------------------------------------
-    def uncached_legal_actions(self) -> tuple[Action, ...]:
-        return self._compute_legal()
-
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self._phase
         if phase is Phase.PLAY:
@@ -765,13 +776,12 @@ class _MeitoraRules(_RulesBase):
     def _score_played(self) -> None:
         declarer = self._declarer
         assert declarer is not None
-        x = BIDS[self._high].count
-        y = self._team_tricks[declarer % 2]
+        points = deal_points(BIDS[self._high].count, self._team_tricks[declarer % 2])
         score = [0, 0]
-        if y >= x:  # 入る: X − 5 + (Y − X)/2, in half points
-            score[declarer % 2] = 2 * (x - 5) + (y - x)
+        if points > 0:  # 入る: to the declarer's team, in half points
+            score[declarer % 2] = round(2 * points)
         else:  # 落ちる: X − Y to the other team
-            score[1 - declarer % 2] = 2 * (x - y)
+            score[1 - declarer % 2] = round(-2 * points)
         self._end_deal("played", score)
 
     def _end_deal(self, outcome: str, score: list[int], broken: int | None = None,
@@ -791,9 +801,11 @@ class _MeitoraRules(_RulesBase):
 
     def _snapshot(self, outcome: str, score: list[int], broken: int | None = None,
                   chombo: int | None = None, failed_claim: bool = False) -> "_DealLog":
-        # the declarer is decided once the round of bidding is complete; a redeal (even the
-        # four jacks found after the agari) voids the contract: no declarer for the record
-        decided = self._bid_turns >= 4 and outcome != "redeal"
+        # the declarer is decided once the round of bidding is complete with a bid: a redeal
+        # whose bidding never ended has no declarer, but four jacks found after the agari
+        # (the only redeal with a broken seat once the round is complete) keeps the declarer and
+        # contract, with the team tricks at [0, 0] and ``broken`` the declarer's seat
+        decided = self._bid_turns >= 4 and (outcome != "redeal" or broken is not None)
         return _DealLog(outcome, score, broken, chombo, failed_claim, self._log, self._dealt,
                         self._agari, self._negri, self._tricks, self._team_tricks[:],
                         self._declarer if decided else None, self._high, self._first_bidder)
@@ -952,25 +964,31 @@ def _restore_state(cls: type[_MeitoraRules], fields: dict[str, Any]) -> _Meitora
 _PURE_DOC = """A Meitora match on the pure-Python play core (the reference implementation)."""
 
 
+C_CORE_MISSING: str | None
+"""Why the C play core is not in use (``None`` where it is): :mod:`kirifuda.doctor` reports it."""
 if TYPE_CHECKING:
     _CorePlayCore = _PlayCore
     _deal_masks = _py_deal_masks
+    C_CORE_MISSING = None
 
     def _configure_core(*tables: object) -> None: ...
 else:
     _CorePlayCore = _PlayCore
     _deal_masks = _py_deal_masks
+    C_CORE_MISSING = "KIRIFUDA_PURE_PYTHON is set" if os.environ.get("KIRIFUDA_PURE_PYTHON") else None
     if not os.environ.get("KIRIFUDA_PURE_PYTHON"):
         try:
             from . import _meitora_core
-        except ImportError:  # built without a C compiler: the pure-Python core
+        except ImportError as exc:  # built without a C compiler: the pure-Python core
             _meitora_core = None
+            C_CORE_MISSING = f"kirifuda.games._meitora_core could not be imported: {exc}"
         if _meitora_core is not None and getattr(_meitora_core, "CORE_API", None) != _CORE_API:
             import warnings
 
             warnings.warn("kirifuda: the Meitora C core was built from another version of the "
-                          "source; using the pure-Python core (reinstall: pip install -e .)")
+                          "source; using the pure-Python core (reinstall: pip install -e .)", stacklevel=2)
             _meitora_core = None
+            C_CORE_MISSING = "kirifuda.games._meitora_core was built from another version of the source"
         if _meitora_core is not None:
             _CorePlayCore = _meitora_core.PlayCore
             _configure_core = _meitora_core.configure
@@ -1101,12 +1119,7 @@ class _ClaimSearch:
         return self._node(tuple(self.hands), trick, led)
 
     def _legal(self, hand: int, trick: tuple[tuple[int, int], ...], led: int) -> int:
-        if hand & JK_BIT and hand.bit_count() == 2:
-            return JK_BIT
-        if not trick or led == NO_SUIT:
-            return hand
-        follow = hand & self.masks[led]
-        return follow | (hand & JK_BIT) if follow else hand
+        return legal_play_mask(hand, led if trick else NO_SUIT, self.masks)
 
     def _winner(self, trick: tuple[tuple[int, int], ...], led: int) -> int:
         return strongest(trick, self.strength[led])[0]
@@ -1206,4 +1219,10 @@ INFO = GameInfo(
     options_type=MeitoraOptions,
     new_state=_new_state,
     action_from_json=action_from_json,
+    action_space=ActionSpace(families=("play", "joker_lead", "bid", "pass", "broken", "discard", "claim"),
+                             bid_counts=tuple(range(6, 11)), strains="SCDHN", max_seats=4, deal_steps=64,
+                             deal_score=10.0, seat_fields=("declarer",)),
+    roles={"seat": ("席", "seat"), "unit": ("チーム", "team"), "declarer": ("吹き上げた人 (宣言者)", "declarer"),
+           "partner": ("味方", "partner"), "first_bidder": ("吹き始め", "first bidder")},
+    bot_modules=("kirifuda.bots.meitora_heuristic", "kirifuda.bots.search_meitora"),
 )

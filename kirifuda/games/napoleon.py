@@ -44,7 +44,7 @@ from ..actions import (PASS, Action, Adjutant, Approve, Bid, Discard, Pass, Play
 from ..cards import CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, parse_card
 from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
-from ..game import GameInfo, GameState, Outcome, View, options_to_json, public_options
+from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
 from ..i18n import add_terms, field_label
 from ..tricks import Trick
 
@@ -557,15 +557,6 @@ class NapoleonState(GameState):
         self._to_act = self._first_bidder
 
     # -- legal actions -------------------------------------------------------------------
-    def legal_actions(self) -> tuple[Action, ...]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
-
-    def uncached_legal_actions(self) -> tuple[Action, ...]:
-        return self._compute_legal()
-
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self._phase
         if phase is Phase.PLAY:
@@ -881,7 +872,8 @@ class NapoleonState(GameState):
             declared=self._bids[self._declared].text if nap is not None else None,
             adjutant_card=self._adj_card if named else -1,
             adjutant=self._adjutant, solo=self._solo if named else None,
-            army_face_cards=self.army_face_cards() if named else None,
+            # a count like the other per-game counts: 0 until the adjutant's card is named
+            army_face_cards=self.army_face_cards() if named else 0,
             taken=tuple(self._taken), first_bidder=self._first_bidder)
 
     # -- seeing --------------------------------------------------------------------------
@@ -1051,7 +1043,7 @@ class _DealLog:
     adjutant_card: int
     adjutant: int | None
     solo: bool | None
-    army_face_cards: int | None
+    army_face_cards: int
     taken: tuple[int, ...]
     first_bidder: int
 
@@ -1123,4 +1115,13 @@ INFO = GameInfo(
     options_type=NapoleonOptions,
     new_state=_new_state,
     action_from_json=action_from_json,
+    action_space=ActionSpace(families=("play", "joker_lead", "call_joker", "bid", "pass", "adjutant",
+                                       "discard", "redeclare", "approve"),
+                             bid_counts=tuple(range(11, 21)), strains="SHDC", max_seats=5,
+                             deal_steps=320, deal_score=40.0, zero_sum=True,
+                             seat_fields=("napoleon", "adjutant")),
+    roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "napoleon": ("ナポレオン", "Napoleon"),
+           "adjutant": ("副官", "adjutant"), "allied": ("連合軍", "allied army"),
+           "army": ("ナポレオン軍", "Napoleon army")},
+    bot_modules=("kirifuda.bots.napoleon_heuristic", "kirifuda.bots.search_napoleon"),
 )

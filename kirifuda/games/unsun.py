@@ -50,7 +50,7 @@ from ..actions import Action, Play, action_from_json
 from ..cards import CARDS, Card, MaskDecoder, Suit, cards_of, deck, format_card, parse_card
 from ..dealing import check_deal
 from ..errors import DealError, IllegalActionError, OptionError
-from ..game import GameInfo, GameState, Outcome, View, options_to_json, public_options
+from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
 from ..i18n import add_terms, t
 from ..tricks import Trick
 
@@ -468,15 +468,6 @@ class UnsunState(GameState):
         self._phase = Phase.PLAY
 
     # -- legal actions -------------------------------------------------------------------
-    def legal_actions(self) -> tuple[Action, ...]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
-
-    def uncached_legal_actions(self) -> tuple[Action, ...]:
-        return self._compute_legal()
-
     def _compute_legal(self) -> tuple[Action, ...]:
         if self._phase is Phase.PLAY:
             seat = self._to_act
@@ -756,6 +747,13 @@ def _new_state(options: UnsunOptions | None = None, first: int = 0) -> UnsunStat
     return UnsunState(options, first)
 
 
+def _reflip_filter(options: Any, rest_index: int, card: int) -> bool:
+    """``reflip_face_card``: the indicator (the first card of the rest) is never a face card."""
+    if rest_index == 0 and getattr(options, "reflip_face_card", False):
+        return card == 52 or card % 13 < 9  # 2 … T
+    return True
+
+
 INFO = GameInfo(
     id="unsun",
     name_ja="うんすんかるた (トランプ版)",
@@ -766,4 +764,9 @@ INFO = GameInfo(
     options_type=UnsunOptions,
     new_state=_new_state,
     action_from_json=action_from_json,
+    action_space=ActionSpace(families=("play",), max_seats=5, deal_steps=56, deal_score=16.0,
+                             seat_fields=("dealer",), chance_filter=_reflip_filter),
+    roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "dealer": ("親 (配り手)", "dealer"),
+           "starting_player": ("打ち出し", "starting player")},
+    bot_modules=("kirifuda.bots.unsun_heuristic", "kirifuda.bots.search_unsun"),
 )

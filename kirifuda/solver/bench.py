@@ -275,7 +275,7 @@ def bench_dds(n: int = 200, tricks_left: int = 10, seed: int = 0) -> dict[str, A
     for _ in range(n):
         cards = list(range(52))
         rng.shuffle(cards)
-        suits, ranks = "SHDC", "23456789TJQKA"
+        ranks = "23456789TJQKA"
         hands = []
         for h in range(4):
             mine = cards[13 * h:13 * h + 13]

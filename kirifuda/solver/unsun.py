@@ -43,9 +43,9 @@ trump) where the others hold K♠ and Q♠: one trick, whichever card it plays f
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
-from ..games.unsun import GROUPS, TRUMP_MASKS
+from ..games.unsun import GROUPS, _winner_index
 from ._pysolver import bounds_after
 
 if TYPE_CHECKING:
@@ -91,28 +91,10 @@ def tables(trump: int) -> Tables:
     return _TABLES[trump]
 
 
-def winner_index(cards: Sequence[int], trump: int) -> int:
-    """The index (in play order) of the card that wins a complete trick: spec §5 (the same rule
-    as the engine's, restated on ids)."""
-    tm = TRUMP_MASKS[trump]
-    best_i, best_r = -1, -1
-    for i, c in enumerate(cards):
-        if tm >> c & 1 and c % 13 > best_r:
-            best_i, best_r = i, c % 13
-    if best_i >= 0:
-        return best_i
-    group = GROUPS[trump]
-    last = group[cards[-1]]
-    contested = last
-    for c in cards[:-1]:
-        if group[c] == last:
-            break
-    else:
-        contested = group[cards[0]]
-    for i, c in enumerate(cards):
-        if group[c] == contested and c % 13 > best_r:
-            best_i, best_r = i, c % 13
-    return best_i
+winner_index = _winner_index
+"""The index (in play order) of the card that wins a complete trick of card ids under trump
+``trump`` (spec §5): the engine's own rule (:func:`kirifuda.games.unsun._winner_index`), not a
+copy of it."""
 
 
 @dataclass(frozen=True)
@@ -262,7 +244,6 @@ class _Solver:
     def search(self, hands: list[int], start: int, trick: list[int], alpha: int, beta: int) -> int:
         """The value (tricks of ``me`` from here on) of the position, fail-soft in
         ``(alpha, beta)``."""
-        n = self.n
         if not trick:
             left = hands[start].bit_count()
             if left == 0:

@@ -16,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 
 from kirifuda import record as records
 from kirifuda.actions import ChooseLeader, ChooseTrump, Play
-from kirifuda.cards import CARDS, Suit, parse_card
+from kirifuda.cards import Suit, parse_card
 from kirifuda.errors import DealError, IllegalActionError, OptionError
 from kirifuda.games import GAMES, find_game
 from kirifuda.games.kakeya import (DECK, KakeyaOptions, KakeyaState, Phase, chip_payment, rensho_of)
@@ -607,7 +607,7 @@ def test_stop_at_zero_false_plays_exactly_games_games_whatever_the_chips():
         s = _match(seed, stop_at_zero=False, games=7)
         assert len(s.summary()["deals"]) == 7
         chips = [5, 5]
-        for k, d in enumerate(s.summary()["deals"][:-1]):
+        for d in s.summary()["deals"][:-1]:
             chips = [a + b for a, b in zip(chips, d["score"])]
             found |= min(chips) <= 0
     assert found, "some match went on past a pair's zero"

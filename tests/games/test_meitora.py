@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Iterable
 
 import pytest
 
-from kirifuda.actions import (BROKEN, CLAIM, PASS, Bid, Chombo, Claim, Discard, Play)
+from kirifuda.actions import (BROKEN, CLAIM, PASS, Bid, Chombo, Discard, Play)
 from kirifuda.cards import JOKER, parse_card, parse_cards
 from kirifuda.errors import DealError, IllegalActionError, OptionError
 from kirifuda.games import find_game
@@ -218,7 +217,8 @@ def test_3_four_jacks_after_taking_the_agari():
     assert s.phase is Phase.DEAL
     d = s.summary()["deals"][0]
     assert d["outcome"] == "redeal" and d["broken"] == 0 and d["score"] == [0, 0]
-    assert d["declarer"] is None and d["contract"] is None and d["team_tricks"] is None
+    # the bidding did decide a declarer and a contract: the record keeps them (issue #22)
+    assert d["declarer"] == 0 and d["contract"] == "8N" and d["team_tricks"] == [0, 0]
     assert s.first_bidder == 0
 
 

@@ -58,7 +58,7 @@ def hidden_from(state: MeitoraState, seat: int | None) -> set[str]:
             if shown_last is None or tuple(c.id for c in trick.cards) != shown_last[1]:
                 # face down now; the seat still knows the card it played itself
                 hidden |= {c.code for s, c in trick.plays if s != seat}
-    for s, c in state._trick:
+    for _s, c in state._trick:
         hidden.discard(CARDS[c].code)  # played to the current trick: public
     return hidden
 

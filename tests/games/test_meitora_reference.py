@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 from kirifuda import record
 from kirifuda.actions import Chombo, Claim
-from kirifuda.games.meitora import MeitoraOptions, MeitoraState, Phase
+from kirifuda.games.meitora import MeitoraOptions, MeitoraState
 
 RANKS = "56789TJQKA"
 SUITS = "SHDC"
@@ -91,7 +91,10 @@ class Ref:
 
     def end(self, outcome, score, broken=None):
         d = self.cur
-        decided = d["declarer"] is not None and d["phase"] in ("discard", "play") and outcome != "redeal"
+        # four jacks after the agari (a redeal with a broken seat once the bidding is over)
+        # keeps the declarer and contract
+        decided = d["declarer"] is not None and d["phase"] in ("discard", "play") and (
+            outcome != "redeal" or broken is not None)
         self.deals.append(dict(outcome=outcome, tricks=d["tricks"], score=score,
                                declarer=d["declarer"] if decided else None,
                                contract=d["high"] if decided else None,
@@ -179,7 +182,7 @@ class Ref:
             dec = d["declarer"]
             d["hands"][dec].add(d["agari"])
             if JACKS <= d["hands"][dec]:
-                d["phase"] = "discard"  # (the contract is void: reported as no declarer)
+                d["phase"] = "discard"  # (the contract stands in the record, team tricks 0-0)
                 self.end("redeal", [0, 0], broken=dec)
                 return
             d["phase"] = "discard"
@@ -317,7 +320,7 @@ def _reference_legal(ref: Ref, late: bool) -> set[str]:
     if late or ref.cur["phase"] != "play":
         actions = ref.legal()
     else:  # the claim aside (not compared this early)
-        claim_ok, ref.claim_ok = ref.claim_ok, lambda seat: False
+        ref.claim_ok = lambda seat: False
         actions = ref.legal()
         del ref.claim_ok
     return {_canon(a) for a in actions if "claim" not in a}

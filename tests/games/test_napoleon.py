@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from kirifuda import record as records
-from kirifuda.actions import PASS, Adjutant, Approve, Bid, Discard, Pass, Play, Redeclare
+from kirifuda.actions import PASS, Adjutant, Approve, Bid, Discard, Play, Redeclare
 from kirifuda.bots import make_bot
 from kirifuda.cards import CARDS, JOKER, parse_card
 from kirifuda.errors import DealError, IllegalActionError, OptionError
@@ -825,7 +825,6 @@ def _check_deal_results(s: NapoleonState) -> None:
     for d in s.summary()["deals"]:
         assert sum(d["score"]) == 0
         if d["outcome"] == "played":
-            faces = sum(d["face_cards"])
             assert d["napoleon"] is not None
     for r in s._results:
         if r.outcome == "played":

@@ -3,7 +3,9 @@ expected replay computed by an independent reading of spec §4-§6 (no kirifuda 
 
     python3 tests/records/unsun/generate_unsun_records.py tests/records/unsun
 """
-import json, random, sys
+import json
+import random
+import sys
 
 RANKS = "23456789TJQKA"
 DECK = [r + s for s in "SHDC" for r in RANKS]

@@ -1,0 +1,122 @@
+"""One game, one place: every registered game declares what the rest of kirifuda reads, and no
+module outside a game's own files names a game.
+
+A game's own files are those named after it (``games/<id>.py``, ``solver/<id>.py``,
+``bots/search_<id>.py``, ``bots/<id>_heuristic.py``) and its C core (``games/_<id>_core.c``).
+Everything else reaches games through the registry (:mod:`kirifuda.games`)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from kirifuda.game import ActionSpace, GameInfo
+from kirifuda.games import GAMES, missing_declarations, register_game
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "kirifuda"
+BUILTIN = ("meitora", "napoleon", "kakeya", "unsun")
+NAMES = re.compile(r"meitora|napoleon|kakeya|unsun|明専|明トラ|ナポレオン|掛合|うんすん", re.IGNORECASE)
+
+# Modules outside a game's own files that still name a game, each with exactly the words it may
+# use (a new mention anywhere fails the test; the list only shrinks).
+ALLOWED: dict[str, set[str]] = {
+    # the registry registers kirifuda's own games by module
+    "games/__init__.py": {"kakeya", "meitora", "napoleon", "unsun"},
+    # the benchmarks' figures are per named game by design (the engines' and the solver's)
+    "bench.py": {"bench_kakeya", "bench_meitora", "bench_napoleon", "bench_unsun", "kakeya", "meitora",
+                 "napoleon", "unsun"},
+    "solver/bench.py": {
+        "bench_kakeya", "bench_meitora", "bench_napoleon", "bench_unsun", "kakeya", "kakeya_heuristic",
+        "kakeya_positions", "kakeya_rules", "kakeyaheuristicbot", "kakeyaposition", "kakeyastate", "meitora",
+        "meitora_first_trick_states", "meitora_heuristic", "meitoraheuristicbot", "meitorastate", "napoleon",
+        "napoleon_heuristic", "napoleon_nodes", "napoleon_states", "napoleonheuristicbot", "napoleonposition",
+        "napoleonstate", "unsun", "unsun_ending_states", "unsun_endings", "unsun_heuristic", "unsunheuristicbot",
+        "unsunoptions", "unsunstate"},
+    # doctor reports and times Meitora's C play core, which only that game has
+    "doctor.py": {"_meitora_core", "bench_meitora", "meitora", "明専トランプ", "明専トランプのエンジン",
+                  "明専トランプの進行コア"},
+    # a default game argument (the load test's and the PettingZoo constructors')
+    "cli.py": {"meitora"},
+    "server/bench.py": {"meitora"},
+    "env/pettingzoo.py": {"meitora"},
+}
+
+
+def game_names_in(path: Path) -> set[str]:
+    """The words naming a game that ``path`` uses in code: identifiers, imports and string
+    constants; docstrings and comments (documentation) may speak of games."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {id(node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        texts: list[str] = []
+        if isinstance(node, ast.Name):
+            texts = [node.id]
+        elif isinstance(node, ast.Attribute):
+            texts = [node.attr]
+        elif isinstance(node, ast.alias):
+            texts = [node.name, node.asname or ""]
+        elif isinstance(node, ast.ImportFrom):
+            texts = [node.module or ""]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            texts = [node.value]
+        for text in texts:
+            found.update(w.lower() for w in re.findall(r"\w+", text) if NAMES.search(w))
+    return found
+
+
+def own_file(rel: str) -> bool:
+    stem = Path(rel).stem
+    return any(g in stem for g in BUILTIN) and rel.split("/")[0] in ("games", "bots", "solver")
+
+
+def test_every_registered_game_declares_what_the_rest_reads() -> None:
+    for game_id, info in GAMES.items():
+        assert missing_declarations(info) == [], game_id
+        assert info.action_space is not None and info.action_space.families, game_id
+        assert info.roles["seat"] and info.roles["unit"], game_id
+
+
+def test_a_game_missing_a_declaration_is_refused() -> None:
+    base = GAMES["meitora"]
+    bare = GameInfo(id="bare", name_ja="裸", name_en="Bare", aliases=(), min_players=2, max_players=2,
+                    options_type=base.options_type, new_state=base.new_state,
+                    action_from_json=base.action_from_json)
+    with pytest.raises(ValueError, match="action_space"):
+        register_game(bare)
+    import dataclasses
+
+    no_roles = dataclasses.replace(bare, action_space=ActionSpace(families=("play",), max_seats=2,
+                                                                 deal_steps=30, deal_score=6.0))
+    with pytest.raises(ValueError, match="roles"):
+        register_game(no_roles)
+    with pytest.raises(ValueError, match="unknown action families"):
+        ActionSpace(families=("fold",), max_seats=2, deal_steps=1, deal_score=1.0)
+    assert "bare" not in GAMES
+
+
+def test_no_module_outside_a_games_own_files_names_a_game() -> None:
+    """``server/static/app.js`` (the browser client) is left out: it is being rewritten to draw
+    every game from a per-game UI descriptor; it still holds per-game tables today."""
+    offenders: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if own_file(rel):
+            continue
+        names = game_names_in(path)
+        extra = names - ALLOWED.get(rel, set())
+        if extra:
+            offenders[rel] = extra
+    assert not offenders, offenders
+
+
+def test_the_exceptions_are_exactly_what_is_left() -> None:
+    """Every word allowed above is still used where it is allowed: a mention removed is removed
+    from the list too, so the list stays the exact inventory of what is left to move."""
+    stale = {rel: words - game_names_in(PACKAGE / rel) for rel, words in ALLOWED.items()}
+    assert not {rel: words for rel, words in stale.items() if words}
