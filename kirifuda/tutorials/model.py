@@ -187,11 +187,11 @@ def parse_tutorial(data: Any, source: str = "<tutorial>") -> Tutorial:
     deal = rec.deals[0]
     before.deal(deal.hands, deal.rest)
     for i, (seat, action, after) in enumerate(played):
-        note = by_step.get(i)
+        marked = by_step.get(i)
         expect: tuple[Action, ...] | None = None
-        if note is not None and note.expect is not None:
+        if marked is not None and marked.expect is not None:
             expect = tuple(_action(rec.info, a, seat, f"{source}: notes (step {i}).expect[{j}]")
-                           for j, a in enumerate(note.expect))
+                           for j, a in enumerate(marked.expect))
             for j, a in enumerate(expect):
                 if not before.is_legal(a, seat):
                     raise TutorialError(f"{source}: notes (step {i}).expect[{j}]: "
@@ -199,7 +199,7 @@ def parse_tutorial(data: Any, source: str = "<tutorial>") -> Tutorial:
             if action not in expect:
                 raise TutorialError(f"{source}: notes (step {i}).expect: the record's action "
                                     f"{json.dumps(action.to_json())} must be among the expected ones")
-        steps.append(Step(i, seat, action, expect, note.why if note is not None else None))
+        steps.append(Step(i, seat, action, expect, marked.why if marked is not None else None))
         before = after
     return Tutorial(source, form, rec, tuple(steps))
 
