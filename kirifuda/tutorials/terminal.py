@@ -94,7 +94,7 @@ class LessonTerminal:
         game_lines = table(view, self.lang, self.names) if callable(table) else view_lines(
             view, self.lang, skip=("last_deal",))
         lines += [escape(line) for line in game_lines]
-        legal = [a for a in sorted_actions(view) if not isinstance(a, Claim)]
+        legal: list[Action] = [a for a in sorted_actions(view) if not isinstance(a, Claim)]
         if len(legal) <= MANY_CHOICES:
             lines.append(f"[bold]{escape(t('legal', self.lang))}[/bold]: " + "  ".join(
                 f"[bold]{k}[/bold] {escape(action_text(a, self.lang))}" for k, a in enumerate(legal, 1)))
