@@ -163,6 +163,25 @@ class Lesson:
             message += " " + t("tutorial.goes_on", self.lang, action=action_text(step.action, self.lang))
         return Verdict(True, True, message), self._play(step)
 
+    def play_recorded(self) -> Event:
+        """Play the current step from the record, whoever's it is (to show a step already
+        answered, as a viewer does)."""
+        step = self.step
+        if step is None:
+            raise ValueError("the tutorial is over")
+        return self._play(step)
+
+    def table(self) -> list[tuple[int, str | None]]:
+        """The trick in progress as the learner sees it: each seat's card in the order played,
+        ``None`` for a card lying face down."""
+        from ..actions import Play
+
+        plays = [s for s in self.tutorial.steps[:self.index] if isinstance(s.action, Play)]
+        done = sum(len(tr["cards"]) for tr in self._tricks())
+        shown = visible_cards(self.view())
+        return [(s.seat, s.action.card.code if s.seat == self.seat or s.action.card in shown else None)
+                for s in plays[done:] if isinstance(s.action, Play)]
+
     def _play(self, step: Step) -> Event:
         tricks_before = len(self._tricks())
         self.state.apply(step.action, step.seat)
