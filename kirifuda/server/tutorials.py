@@ -97,6 +97,7 @@ def _frame(game: str, step: int, lang: str) -> dict[str, Any]:
     if lesson.learner_turn:
         choices = [{"action": a.to_json(), "label": action_text(a, lang)}
                    for a in sorted_actions(view) if not isinstance(a, Claim)]
+    discard = len(choices[0]["action"].get("discard", ())) if choices else 0
     result = None
     if lesson.done:
         deal = lesson.result()
@@ -120,6 +121,7 @@ def _frame(game: str, step: int, lang: str) -> dict[str, Any]:
         "learner_turn": lesson.learner_turn,
         "choices": choices,
         "guide": lesson.guide(),
+        "pick": t("tutorial.discard_pick", lang, k=discard) if discard > 1 else None,
         "done": lesson.done,
         "result": result,
         "words": {k: t(k, lang) for k in _WORDS},
