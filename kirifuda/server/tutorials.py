@@ -40,7 +40,7 @@ add_terms(messages={
     "tutorial.lobby": ("ロビーへ", "Lobby"),
     "tutorial.others": ("ほかのゲーム", "Other games"),
     "tutorial.on_table": ("場の札", "On the table"),
-    "tutorial.discard_pick": ("捨てる札を {k} 枚選んでから押してください", "Pick {k} cards, then press"),
+    "tutorial.discard_pick": ("捨てる札を {k} 枚選んで「捨てる」を押してください", "Pick {k} cards, then press Discard"),
     "tutorial.discard_button": ("捨てる", "Discard"),
     "tutorial.result": ("結果", "Result"),
     "tutorial.next_button": ("次へ", "Next"),

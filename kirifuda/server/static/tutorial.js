@@ -142,6 +142,19 @@ const Tutorial = {
     const result = document.getElementById("result");
     result.classList.toggle("hidden", !f.done);
     result.textContent = f.result ? [w["tutorial.result"], ...f.result.lines].join("\n") : "";
+    if (f.done) {
+      const again = document.createElement("a");
+      again.id = "restart";
+      again.href = `/tutorial?game=${encodeURIComponent(f.game)}&lang=${this.lang}&step=0`;
+      again.textContent = w["tutorial.restart"];
+      const others = document.createElement("a");
+      others.href = `/tutorial?lang=${this.lang}`;
+      others.textContent = w["tutorial.others"];
+      const links = document.createElement("p");
+      links.className = "links";
+      links.append(again, " · ", others);
+      result.append(links);
+    }
   },
 
   submitDiscard() {
