@@ -93,7 +93,7 @@ def _frame(game: str, step: int, lang: str) -> dict[str, Any]:
     names = [lesson.seat_name(s) for s in range(lesson.state.num_players)]
     table = game_text(info.id).extras.get("table")
     lines = table(view, lang, names) if callable(table) else view_lines(view, lang, skip=("last_deal",))
-    choices = []
+    choices: list[dict[str, Any]] = []
     if lesson.learner_turn:
         choices = [{"action": a.to_json(), "label": action_text(a, lang)}
                    for a in sorted_actions(view) if not isinstance(a, Claim)]

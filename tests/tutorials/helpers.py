@@ -17,12 +17,12 @@ def typed(lesson: Lesson, action: Action) -> str:
     if isinstance(action, Play) and not action.call_joker:
         return action.card.code.lower()
     if isinstance(action, (Bid, Pass)):
-        return action.to_json()["bid"].lower()
+        return str(action.to_json()["bid"]).lower()
     if isinstance(action, Discard):
         return " ".join(c.code.lower() for c in action.cards)
     if hasattr(action, "card"):
         return action.card.code.lower()  # Napoleon's adjutant: its card
-    legal = [a for a in sorted_actions(lesson.view()) if not isinstance(a, Claim)]
+    legal: list[Action] = [a for a in sorted_actions(lesson.view()) if not isinstance(a, Claim)]
     return str(legal.index(action) + 1)
 
 

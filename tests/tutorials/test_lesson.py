@@ -26,8 +26,8 @@ def test_play_through_with_wrong_tries(game: str, lang: str) -> None:
         step = lesson.step
         assert step is not None
         if not lesson.learner_turn:
-            event = lesson.advance()
-            assert event.seat == step.seat
+            played = lesson.advance()
+            assert played.seat == step.seat
             continue
         before = lesson.state.summary(), lesson.index
         if step.expect is not None:
@@ -45,8 +45,8 @@ def test_play_through_with_wrong_tries(game: str, lang: str) -> None:
                 verdict, _ = lesson.answer(others[0])
                 assert not verdict.accepted
                 assert (lesson.state.summary(), lesson.index) == before
-        verdict, event = lesson.answer(step.action)
-        assert verdict.accepted and verdict.correct and event is not None
+        verdict, answered = lesson.answer(step.action)
+        assert verdict.accepted and verdict.correct and answered is not None
     assert refused >= 2
     assert lesson.result()["outcome"] == "played"
     assert lesson.result() == tutorial.state_at(len(tutorial.steps)).summary()["deals"][0]
