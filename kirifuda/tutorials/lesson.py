@@ -62,7 +62,8 @@ class Verdict:
     correct: bool
     """True when the choice was one of the expected (or the guided) action."""
     message: str
-    """In the lesson's language: the praise, the reason a choice is worse, or the rule broken."""
+    """In the lesson's language: the praise, the reason a choice is worse, or the rule broken
+    (empty when the learner followed a guided step)."""
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ class Lesson:
             if action != step.action:
                 return Verdict(False, False, t("tutorial.follow", self.lang,
                                                action=action_text(step.action, self.lang))), None
-            return Verdict(True, True, t("tutorial.right", self.lang)), self._play(step)
+            return Verdict(True, True, ""), self._play(step)  # followed the guide: nothing to praise
         if action not in step.expect:
             why = step.why.get(self.lang) if step.why is not None else ""
             return Verdict(False, False, t("tutorial.worse", self.lang, why=why)), None

@@ -52,7 +52,7 @@ class LessonTerminal:
         lesson = self.lesson
         self.console.rule(escape(t("tutorial.title", self.lang, game=self.game_name)))
         self.console.print(escape(lesson.title()))
-        self.console.print(escape(t("tutorial.you_play", self.lang, seat=self.names[lesson.seat])))
+        self.console.print(escape(t("tutorial.you_play", self.lang, seat=t("seat", self.lang, n=lesson.seat))))
         shown = -1
         try:
             while True:
@@ -127,7 +127,8 @@ class LessonTerminal:
                 continue
             verdict, event = self.lesson.answer(found[0])
             style = "green" if verdict.accepted else "red"
-            self.console.print(f"[{style}]{escape(verdict.message)}[/{style}]")
+            if verdict.message:
+                self.console.print(f"[{style}]{escape(verdict.message)}[/{style}]")
             if event is not None:
                 self._show_event(event)
                 return
