@@ -100,8 +100,14 @@ const Tutorial = {
 
     document.getElementById("table-title").textContent = w["tutorial.on_table"];
     const table = document.getElementById("table");
-    const shown = f.table.length ? f.table : (f.event && f.event.trick ? f.event.trick.cards.map((c, k) => ({ card: c, who: f.seat_names[(f.event.trick.leader + k) % f.seat_names.length] })) : []);
-    table.replaceChildren(...shown.map(p => this.cardEl(p.card, p.who)));
+    const done = !f.table.length && f.event && f.event.trick;  // the trick just completed stays in view
+    const n = f.seat_names.length;
+    const shown = done ? f.event.trick.cards.map((c, k) => ({ card: c, seat: (f.event.trick.leader + k) % n })) : f.table;
+    table.replaceChildren(...shown.map(p => {
+      const el = this.cardEl(p.card, f.seat_names[p.seat]);
+      if (done && p.seat === f.event.trick.winner) el.classList.add("winner");
+      return el;
+    }));
     document.getElementById("event").textContent = f.event ? `${f.event.who}: ${f.event.text}` : "";
     document.getElementById("trick").textContent = f.event && f.event.trick ? f.event.trick.text : "";
 
