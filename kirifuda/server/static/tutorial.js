@@ -112,6 +112,7 @@ const Tutorial = {
     document.getElementById("trick").textContent = f.event && f.event.trick ? f.event.trick.text : "";
 
     document.getElementById("hand-title").textContent = w["your_hand"];
+    for (const id of ["hand-title", "hand", "lines"]) document.getElementById(id).classList.toggle("hidden", f.done);
     const hand = document.getElementById("hand");
     const plays = new Map();
     for (const c of f.choices) if (c.action.play) plays.set(c.action.play, (plays.get(c.action.play) || []).concat([c]));
