@@ -447,6 +447,12 @@ def _add_rules(p: argparse.ArgumentParser) -> None:
                         " (also -o length=N; kirifuda options GAME names it)")
 
 
+def _cmd_learn(args: argparse.Namespace) -> int:
+    from .tutorials.terminal import learn_command
+
+    return learn_command(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     lang = default_lang()
     parser = argparse.ArgumentParser(prog="kirifuda", description="Japan's regional trick-taking card games.")
@@ -475,6 +481,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON (record spec §3)")
     p.add_argument("--lang", choices=LANGS, default=lang, help=f"language (default from the locale: {lang})")
     p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("learn", help="learn a game: a guided first deal (tutorial)")
+    _add_game(p)
+    p.add_argument("--lang", choices=LANGS, default=lang, help=f"language (default from the locale: {lang})")
+    p.add_argument("--file", metavar="TUTORIAL", help="a tutorial of your own (kirifuda-tutorial/1 JSON)")
+    p.set_defaults(func=_cmd_learn)
 
     p = sub.add_parser("rules", help="the rules of a game, in short")
     _add_game(p)

@@ -206,6 +206,9 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
 
     app = FastAPI(title="kirifuda", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    from .tutorials import router as tutorials_router  # the tutorials' page and API
+
+    app.include_router(tutorials_router)
     games_cache: list[dict[str, Any]] = []
 
     def manager() -> TableManager:
