@@ -17,7 +17,7 @@ Endpoints (an :class:`~fastapi.APIRouter` that :func:`kirifuda.server.app.create
 Refusals are ``{"detail": {"code": str, "message": str}}`` with the message in the request's
 language; codes: ``malformed``, ``unknown_table``, ``unauthenticated``, ``wrong_seat``,
 ``hints_off``, ``not_your_turn``, ``stale``, ``over``, ``no_deal``, ``deal_not_over``,
-``bad_record``, ``too_big``, ``too_many_deals``, ``busy``.
+``bad_record``, ``too_big``, ``too_many_deals``, ``busy``, ``failed``.
 
 The table setting ``hints`` (``true`` by default) is given with the other settings when the
 table is created (``POST /api/tables``: :func:`hints_setting` checks it, :func:`save_hints`
@@ -28,6 +28,7 @@ needed), so that a restarted server keeps it.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import weakref
 from concurrent.futures import ThreadPoolExecutor
@@ -54,6 +55,8 @@ MAX_QUEUED_REVIEWS = 4
 """Reviews waiting or running at once; beyond, a review is refused as busy."""
 MAX_KEPT_REVIEWS = 64
 """Reviews of tables' deals kept for the next reader (the oldest is dropped beyond)."""
+
+log = logging.getLogger("kirifuda.server")
 
 _HINTS = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="kirifuda-hints")
 """Hints are searched here (up to a second each), never on the event loop."""
@@ -83,6 +86,7 @@ add_terms({
     "coach.api.too_many_deals": ("この棋譜には {n} 回あります: deal で 1 回を選んでください (0 から数えて)",
                                  "this record has {n} deals: name one with deal= (counted from 0)"),
     "coach.api.busy": ("検討が混み合っています。少し待ってからもう一度", "too many reviews at once: retry shortly"),
+    "coach.api.failed": ("ヒントを出せませんでした", "the hint could not be found"),
     "coach.api.hints_setting": ("hints は true か false です ({got} ではなく)",
                                 "hints must be true or false, got {got!r}"),
 })
@@ -200,6 +204,16 @@ async def _run_review(rec: records.Record, deals: list[int] | None, lang: str) -
         _queued -= 1
 
 
+def _deal_param(value: str | None, lang: str) -> int | None:
+    """The ``deal`` query parameter: a deal's 0-based number, or absent."""
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise _refuse(400, "malformed", lang, what=f"deal must be a whole number, got {value!r}") from None
+
+
 def _finished_deals(table: LiveTable) -> list[int]:
     dealt = len(table.state.record_deals())
     over = dealt if table.state.is_over else min(dealt, table.state.deal_number)
@@ -254,14 +268,19 @@ async def api_hint(request: Request, table_id: str) -> dict[str, Any]:
         found = await asyncio.shield(job[1])
     except HintError:
         raise _refuse(409, "not_your_turn", lang, who=t("coach.api.no_one", lang)) from None
+    except Exception:
+        _hint_jobs.pop(key, None)  # asked again, it is searched again
+        log.exception("table %s: the hint for seat %d failed", table.id, seat)
+        raise _refuse(500, "failed", lang) from None
     return {"table": table.id, "version": version, "seat": seat, "hint": found.to_json(lang),
             "reasons": {"en": found.reason("en"), "ja": found.reason("ja")}}
 
 
 @router.get("/api/tables/{table_id}/review")
-async def api_table_review(request: Request, table_id: str, deal: int | None = Query(None),
+async def api_table_review(request: Request, table_id: str, deal_param: str | None = Query(None, alias="deal"),
                            lang: str = Query("en")) -> dict[str, Any]:
     lang = _lang(lang)
+    deal = _deal_param(deal_param, lang)
     table = _table(request, table_id, lang)
     over = _finished_deals(table)
     dealt = len(table.state.record_deals())
@@ -289,8 +308,10 @@ async def api_table_review(request: Request, table_id: str, deal: int | None = Q
 
 
 @router.post("/api/review")
-async def api_review(request: Request, deal: int | None = Query(None), lang: str = Query("en")) -> dict[str, Any]:
+async def api_review(request: Request, deal_param: str | None = Query(None, alias="deal"),
+                     lang: str = Query("en")) -> dict[str, Any]:
     lang = _lang(lang)
+    deal = _deal_param(deal_param, lang)
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_RECORD:
         raise _refuse(413, "too_big", lang, n=MAX_RECORD)

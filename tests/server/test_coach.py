@@ -188,6 +188,8 @@ def test_a_deal_is_reviewed_only_once_it_is_over(tmp_path: Path) -> None:
         assert r.status_code == 403 and _detail(r)["code"] == "deal_not_over"
         r = httpx.get(f"{srv.url}/api/tables/{made['id']}/review?deal=0&lang=ja")
         assert r.status_code == 403 and "検討" in _detail(r)["message"]
+        r = httpx.get(f"{srv.url}/api/tables/{made['id']}/review?deal=first")
+        assert r.status_code == 400 and _detail(r)["code"] == "malformed" and "deal" in _detail(r)["message"]
         r = httpx.get(f"{srv.url}/api/tables/{made['id']}/review?deal=3")
         assert r.status_code == 404 and _detail(r)["code"] == "no_deal"
 
