@@ -155,7 +155,7 @@ def test_the_host_may_forbid_hints_and_the_setting_is_checked_and_kept(tmp_path:
         assert r.status_code == 403 and _detail(r)["code"] == "hints_off"
 
 
-@pytest.mark.parametrize("game,k", [("meitora", 0), ("napoleon", 14), ("unsun", 9)])
+@pytest.mark.parametrize("game,k", [("meitora", 0), ("kakeya", 12), ("napoleon", 14), ("unsun", 9)])
 def test_a_hint_never_depends_on_hidden_cards(tmp_path: Path, game: str, k: int) -> None:
     """Two tables whose deals differ only in cards the seat to act has not seen (two unplayed
     cards swapped between two other hands) give the same hint."""
