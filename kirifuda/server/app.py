@@ -36,6 +36,7 @@ from ..games import GAMES
 from ..i18n import field_label
 from ..ui.render import sorted_hand
 from .protocol import view_json, Act, Hello, Ping, ProtocolError, error_frame, parse_message
+from .coach import hints_setting, router as coach_router, save_hints
 from .store import Store
 from .tables import TIMERS, Client, LiveTable, TableManager
 
@@ -209,6 +210,7 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
     from .tutorials import router as tutorials_router  # the tutorials' page and API
 
     app.include_router(tutorials_router)
+    app.include_router(coach_router)
     games_cache: list[dict[str, Any]] = []
 
     def manager() -> TableManager:
@@ -259,9 +261,11 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
             seed = body.get("seed")
             if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
                 raise OptionError("seed must be a non-negative whole number")
+            hints = hints_setting(body)
             table, tokens = await manager().create(
                 str(body.get("game", "")), body.get("options") or {}, body.get("seats") or [],
                 timer=timer, first=first, seed=seed)
+            await save_hints(manager().store, table.id, hints)
         except (OptionError, KirifudaError) as exc:
             raise HTTPException(400, str(exc)) from None
         links = [f"/t/{table.id}#token={tok}" if tok else None for tok in tokens]
