@@ -61,6 +61,7 @@ from ..errors import KirifudaError, OptionError
 from ..games import GAMES
 from ..ratings import Ratings, result_of
 from ..stats import player_stats
+from .keeper import keeper_router
 from .store import Store
 
 __all__ = ["accounts_router", "Accounts", "COOKIE", "SESSION_TTL", "LOGIN_FAILURES", "LOGIN_WINDOW"]
@@ -259,6 +260,7 @@ def accounts_router(get_store: Callable[[], Store], **kwargs: Any) -> APIRouter:
     acc = Accounts(get_store, **kwargs)
     router = APIRouter()
     router.accounts = acc  # type: ignore[attr-defined]
+    router.include_router(keeper_router())
 
     async def club_for(club_id: str, user: dict[str, Any], *, admin: bool = False) -> dict[str, Any]:
         engine = await acc.engine()

@@ -1,0 +1,206 @@
+"""The score keeper page at phone size (390×844), driven by Playwright in Debian's Chromium:
+whole physical matches recorded deal by deal, the running sheet, a refused deal, the record
+replayed by ``kirifuda replay --json``, and saving to a club as a signed-in member."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+from ..server.conftest import ServerThread
+
+CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+SHOTS = Path(os.environ.get("KIRIFUDA_SHOTS", "/tmp/kirifuda-keeper-shots"))
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)",
+                allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    db = tmp_path_factory.mktemp("keeper") / "kirifuda.db"
+    with ServerThread(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def phone(browser: Any, server: ServerThread) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1,
+                                  is_mobile=True, has_touch=True, locale="ja-JP")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/keeper")
+    page.wait_for_selector("#k-start")
+    yield page
+    assert errors == []
+    context.close()
+
+
+def setup(page: Any, game: str, players: int, names: list[str], **fields: str) -> None:
+    page.select_option("#k-game", game)
+    page.select_option("#k-players", str(players))
+    for i, name in enumerate(names):
+        page.fill(f"#k-name-{i}", name)
+    for key, value in fields.items():
+        page.fill(f"#k-{key}", value)
+    page.click("#k-start")
+    page.wait_for_selector("#k-record")
+
+
+def step_to(page: Any, stepper: str, value: int) -> None:
+    """Press − or + until the stepper shows ``value``, as a scorer would."""
+    for _ in range(30):
+        now = int(page.get_attribute(f"#{stepper}", "data-value"))
+        if now == value:
+            return
+        page.click(f"[data-step='{stepper}:{'+' if value > now else '-'}']")
+    raise AssertionError(f"{stepper} did not reach {value}")
+
+
+def record_deal(page: Any) -> None:
+    before = page.evaluate("Keeper.record.deals.length")
+    page.click("#k-record")
+    page.wait_for_function(f"Keeper.record.deals.length === {before + 1} && Keeper.sheet.summary.deals.length === {before + 1}")
+
+
+def replay_json(record: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
+    path = tmp_path / "keeper.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "kirifuda", "replay", str(path), "--json"],
+                         capture_output=True, text=True, check=True)
+    return dict(json.loads(run.stdout))
+
+
+def sheet_rows(page: Any) -> list[list[str]]:
+    return page.evaluate("[...document.querySelectorAll('#k-sheet tbody tr')].map(r => [...r.cells].slice(1).map(c => c.textContent))")
+
+
+def test_a_whole_meitora_match_at_phone_size(phone: Any, tmp_path: Path) -> None:
+    page = phone
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "meitora-setup.png"), full_page=True)
+    setup(page, "meitora", 4, ["Aki", "Bo", "Chie", "Dai"], target="10")
+    # 1: Aki declares 8♥ and her team takes 9: 3.5 points
+    page.select_option("#k-declarer", "0")
+    page.select_option("#k-count", "8")
+    page.select_option("#k-strain", "H")
+    step_to(page, "k-tricks", 9)
+    page.screenshot(path=str(SHOTS / "meitora-entry.png"), full_page=True)
+    record_deal(page)
+    # 2: Chie breaks: a redeal, the first bidder stays
+    page.click("[data-kind=broken]")
+    page.select_option("#k-broken", "2")
+    record_deal(page)
+    # a refused deal: a count out of range is impossible from the stepper, so a claim its team
+    # did not make good (Bo claims the last 5 tricks but Aki's team took 8)
+    page.select_option("#k-declarer", "0")
+    page.select_option("#k-count", "7")
+    step_to(page, "k-tricks", 8)
+    page.select_option("#k-claim", "1")
+    step_to(page, "k-claim-after", 5)
+    page.click("#k-record")
+    page.wait_for_selector("#kmsg:not([hidden])")
+    assert "scored.claim" in page.inner_text("#kmsg") and "2" in page.inner_text("#kmsg")
+    assert page.evaluate("Keeper.record.deals.length") == 2
+    page.select_option("#k-claim", "")
+    # 3: a chombo by Bo: 5 to Aki's team
+    page.click("[data-kind=chombo]")
+    page.select_option("#k-chombo", "1")
+    page.fill("#k-reason", "リクエスト違反")
+    record_deal(page)
+    # 4: Dai declares 7♠ and is set with 5: 2 to Aki's team, 10.5 in all: the match is over
+    page.select_option("#k-declarer", "3")
+    page.select_option("#k-count", "7")
+    page.select_option("#k-strain", "S")
+    step_to(page, "k-tricks", 5)
+    record_deal(page)
+    page.screenshot(path=str(SHOTS / "meitora-sheet.png"), full_page=True)
+    page.wait_for_selector("#k-over")
+    assert sheet_rows(page) == [["3.5", "0"], ["0", "0"], ["5", "0"], ["2", "0"], ["10.5", "0"]]
+    assert "Aki・Chie" in page.inner_text("#k-over")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+    out = replay_json(page.evaluate("Keeper.record"), tmp_path)
+    assert out["totals"] == [10.5, 0] and out["finished"] and out["winner"] == 0
+    assert [d["outcome"] for d in out["deals"]] == ["played", "redeal", "chombo", "played"]
+    assert [d["first_bidder"] for d in out["deals"]] == [0, 1, 1, 2]
+
+
+def test_unsun_and_kakeya_matches_and_the_english_page(phone: Any, tmp_path: Path) -> None:
+    page = phone
+    page.select_option("#klang", "en")
+    page.wait_for_function("document.querySelector('#k-start').textContent === 'Start the match'")
+    setup(page, "unsun", 3, ["A", "B", "C"], deals="2")
+    for tricks in ([7, 5, 4], [4, 6, 6]):
+        for s, v in enumerate(tricks):
+            step_to(page, f"k-tricks-{s}", v)
+        record_deal(page)
+    page.wait_for_selector("#k-over")
+    page.screenshot(path=str(SHOTS / "unsun-sheet.png"), full_page=True)
+    out = replay_json(page.evaluate("Keeper.record"), tmp_path)
+    assert out["totals"] == [11, 11, 10] and out["winner"] == [0, 1] and out["deals_won"] == [1, 1, 1]
+    page.click("#k-new")
+    setup(page, "kakeya", 4, ["A", "B", "C", "D"])
+    page.select_option("#k-trump", "S")
+    step_to(page, "k-faces-lead", 12)            # pair 0 leads game 1 and takes 12: 2 chips
+    record_deal(page)
+    step_to(page, "k-faces-lead", 8)             # 8 – 8: pair 1 was dealt the rensho, pair 0 wins
+    page.select_option("#k-rensho", "1")
+    page.select_option("#k-trump-ace", "1")      # and the trump ace: 2 chips
+    record_deal(page)
+    page.screenshot(path=str(SHOTS / "kakeya-sheet.png"), full_page=True)
+    out = replay_json(page.evaluate("Keeper.record"), tmp_path)
+    assert out["totals"] == [9, 1] and [d["payment_column"] for d in out["deals"]] == ["plain", "rensho_trump_ace"]
+    assert out["deals"][1]["trump"] == "S"  # the trump carried over as the scorer left it
+
+
+def test_a_napoleon_match_saved_to_a_club_by_a_signed_in_member(phone: Any, server: ServerThread,
+                                                                tmp_path: Path) -> None:
+    page = phone
+    request = page.context.request
+    r = request.post(server.url + "/api/accounts", data={"name": "Scorer", "password": "a long password"})
+    assert r.ok
+    club = request.post(server.url + "/api/clubs", data={"name": "Museum"}).json()
+    page.reload()
+    page.wait_for_selector("#k-start")
+    setup(page, "napoleon", 5, ["Scorer", "B", "C", "D", "E"], deals="1")
+    page.select_option("#k-napoleon", "0")
+    page.select_option("#k-count", "13")
+    page.select_option("#k-suit", "S")
+    page.select_option("#k-adjutant", "2")
+    for s, v in enumerate([9, 3, 5, 2, 1]):
+        step_to(page, f"k-faces-{s}", v)
+    record_deal(page)
+    page.wait_for_selector("#k-over")
+    page.wait_for_selector("#k-save")
+    page.screenshot(path=str(SHOTS / "napoleon-save.png"), full_page=True)
+    page.check("#k-rated")
+    page.click("#k-save")
+    page.wait_for_selector("#kmsg.ok:not([hidden])")
+    saved = request.get(server.url + f"/api/clubs/{club['id']}/matches").json()
+    assert len(saved) == 1 and saved[0]["rated"] and saved[0]["totals"] == [6, -3, 3, -3, -3]
+    board = request.get(server.url + f"/api/clubs/{club['id']}/leaderboard?game=napoleon").json()
+    assert board[0]["name"] == "Scorer"
+    # the session cookie is HttpOnly: the page's script cannot read it
+    assert "kf_session" not in page.evaluate("document.cookie")
+    assert httpx.get(server.url + "/api/me").status_code == 401
