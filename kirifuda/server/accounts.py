@@ -41,6 +41,7 @@ import hashlib
 import io
 import json
 import logging
+import os
 import secrets
 import time
 import uuid
@@ -70,7 +71,8 @@ log = logging.getLogger("kirifuda.accounts")
 
 COOKIE = "kf_session"
 SESSION_TTL = 30 * 24 * 3600.0
-"""A session lasts 30 days (then the player signs in again)."""
+"""A login session lasts 30 days (``KIRIFUDA_SESSION_TTL`` seconds if set), then the player signs
+in again."""
 LOGIN_FAILURES = 5
 LOGIN_WINDOW = 15 * 60.0
 MAX_RECORD = 5_000_000
@@ -177,10 +179,11 @@ class Accounts:
     """Accounts and clubs on the web app's database (tables created on first use)."""
 
     def __init__(self, get_store: Callable[[], Store], *, clock: Callable[[], float] = time.time,
-                 session_ttl: float = SESSION_TTL, secure_cookie: bool = True) -> None:
+                 session_ttl: float | None = None, secure_cookie: bool = True) -> None:
         self._get_store = get_store
         self.clock = clock
-        self.session_ttl = session_ttl
+        self.session_ttl = session_ttl if session_ttl is not None else \
+            float(os.environ.get("KIRIFUDA_SESSION_TTL") or SESSION_TTL)
         self.secure_cookie = secure_cookie
         self.hasher = PasswordHasher()
         self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))

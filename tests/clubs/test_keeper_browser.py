@@ -204,3 +204,74 @@ def test_a_napoleon_match_saved_to_a_club_by_a_signed_in_member(phone: Any, serv
     # the session cookie is HttpOnly: the page's script cannot read it
     assert "kf_session" not in page.evaluate("document.cookie")
     assert httpx.get(server.url + "/api/me").status_code == 401
+
+
+def test_account_login_logout_and_a_seat_from_a_second_browser(browser: Any, server: ServerThread) -> None:
+    """Sign up in one browser, keep a seat of an online table, sign in from a second browser
+    context: the seat is there, and its link seats the player; signing out ends the session."""
+    made = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seed": 3, "seats": [
+        {"kind": "human", "name": "Mika"}, {"kind": "bot", "bot": "heuristic"},
+        {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]}).json()
+    link = made["links"][0]
+    phone_size = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    first = browser.new_context(**phone_size)
+    page = first.new_page()
+    page.goto(server.url + "/keeper")
+    page.wait_for_selector("#k-sign-up")
+    page.fill("#k-user", "Mika")
+    page.fill("#k-password", "short")
+    page.click("#k-sign-up")
+    page.wait_for_selector("#kmsg:not([hidden])")
+    page.fill("#k-password", "a long password")
+    page.click("#k-sign-up")
+    page.wait_for_selector("#k-me")
+    assert "Mika" in page.inner_text("#k-me")
+    # the table page (or the player) keeps the seat in the account
+    r = page.evaluate("""async ([table, link]) => (await fetch('/api/me/seats', {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify({table_id: table, seat: 0, link})})).status""",
+                      [made["id"], link])
+    assert r == 200
+    second = browser.new_context(**phone_size)
+    other = second.new_page()
+    other.goto(server.url + "/keeper")
+    other.wait_for_selector("#k-sign-in")
+    for _ in range(2):  # a wrong password first
+        other.fill("#k-user", "Mika")
+        other.fill("#k-password", "wrong password")
+        other.click("#k-sign-in")
+        other.wait_for_selector("#kmsg:not([hidden])")
+    other.fill("#k-password", "a long password")
+    other.click("#k-sign-in")
+    other.wait_for_selector("#k-seats a")
+    other.screenshot(path=str(SHOTS / "account-seats.png"), full_page=True)
+    other.click("#k-seats a")
+    other.wait_for_function("typeof Table !== 'undefined' && Table.frame && Table.frame.view", timeout=20000)
+    assert other.evaluate("Table.frame.view.seat") == 0  # seated as Mika, not as a spectator
+    assert other.url.endswith(f"/t/{made['id']}")  # (the page takes the token out of the address)
+    # signing out in the first browser leaves the second signed in; signing out everywhere does not
+    page.click("#k-sign-out")
+    page.wait_for_selector("#k-sign-in")
+    other.goto(server.url + "/keeper")
+    other.wait_for_selector("#k-me")
+    other.click("#k-sign-out-all")
+    other.wait_for_selector("#k-sign-in")
+    assert other.evaluate("fetch('/api/me').then(r => r.status)") == 401
+    first.close()
+    second.close()
+
+
+def test_a_session_expires_in_the_browser(browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KIRIFUDA_SESSION_TTL", "2")
+    with ServerThread(f"sqlite+aiosqlite:///{tmp_path / 'short.db'}", bot_delay=0.0) as srv:
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.goto(srv.url + "/keeper")
+        page.wait_for_selector("#k-sign-up")
+        page.fill("#k-user", "Brief")
+        page.fill("#k-password", "a long password")
+        page.click("#k-sign-up")
+        page.wait_for_selector("#k-me")
+        page.wait_for_timeout(2500)
+        page.reload()
+        page.wait_for_selector("#k-sign-in")  # the session has expired: signed out
+        context.close()

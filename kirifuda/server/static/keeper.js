@@ -345,14 +345,53 @@ async function renderFinish() {
   box.replaceChildren(...parts);
 }
 
+// -- the account ---------------------------------------------------------------------------------
+
+async function renderAccount() {
+  const box = $("#account");
+  const r = await fetch("/api/me");
+  if (r.ok) {
+    const me = await r.json();
+    const seats = await (await fetch("/api/me/seats")).json();
+    box.replaceChildren(el("p", { id: "k-me", text: t("signed_in_as", { name: me.name }) }),
+      seats.length ? el("div", {}, el("h2", { text: t("my_seats") }),
+        el("ul", { id: "k-seats" }, seats.map((s) => el("li", {}, el("a", { href: s.link, text: t("seat_link", { table: s.table_id, n: s.seat }) }))))) : null,
+      el("div", { class: "row" },
+        el("button", { id: "k-sign-out", on: { click: () => signOut("/api/logout") }, text: t("sign_out") }),
+        el("button", { id: "k-sign-out-all", on: { click: () => signOut("/api/sessions/revoke") }, text: t("sign_out_all") })));
+    return;
+  }
+  const name = el("input", { type: "text", id: "k-user", autocomplete: "username" });
+  const password = el("input", { type: "password", id: "k-password", autocomplete: "current-password" });
+  const send = async (path) => {
+    const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: name.value.trim(), password: password.value }) });
+    if (res.ok) { password.value = ""; await renderAccount(); if (K.record) renderFinish(); return; }
+    message({ 401: t("login_failed"), 429: t("login_limited"), 409: t("name_taken"), 422: t("bad_account") }[res.status] || String(res.status));
+  };
+  box.replaceChildren(el("h2", { text: t("account") }),
+    field(t("name"), name), field(t("password"), password),
+    el("div", { class: "row" },
+      el("button", { id: "k-sign-in", on: { click: () => send("/api/login") }, text: t("sign_in_button") }),
+      el("button", { id: "k-sign-up", on: { click: () => send("/api/accounts") }, text: t("sign_up") })));
+}
+
+async function signOut(path) {
+  await fetch(path, { method: "POST" });
+  await renderAccount();
+  if (K.record) renderFinish();
+}
+
 // -- start ---------------------------------------------------------------------------------------
 
 async function main() {
   await loadTerms();
+  await renderAccount();
   $("#klang").addEventListener("change", async (e) => {
     K.lang = e.target.value;
     localStorage.setItem("kirifuda.lang", K.lang);
     await loadTerms();
+    await renderAccount();
     if (K.record) refresh(); else renderSetup();
   });
   const kept = localStorage.getItem(STORE);
