@@ -205,6 +205,8 @@ class Accounts:
     # -- rate limiting -----------------------------------------------------------------------
     def _recent(self, key: str) -> deque[float]:
         now = self.clock()
+        if len(self._failures) > 10_000:  # forget the names and addresses whose window has passed
+            self._failures = {k: q for k, q in self._failures.items() if q and q[-1] > now - LOGIN_WINDOW}
         q = self._failures.setdefault(key, deque())
         while q and q[0] <= now - LOGIN_WINDOW:
             q.popleft()
@@ -404,7 +406,7 @@ def accounts_router(get_store: Callable[[], Store], **kwargs: Any) -> APIRouter:
                          "totals": summary["totals"], "finished": summary["finished"],
                          "winner": summary["winner"], "created": r["created"],
                          "record": f"/api/clubs/{r['club_id']}/matches/{r['id']}/record",
-                         "replay": f"/replay#club={r['club_id']}&match={r['id']}"})
+                         "replay": f"/api/clubs/{r['club_id']}/matches/{r['id']}/replay"})
         return {"name": user["name"], "matches": mine, "stats": player_stats(recs, user["name"])}
 
     # -- clubs -------------------------------------------------------------------------------
@@ -568,6 +570,19 @@ def accounts_router(get_store: Callable[[], Store], **kwargs: Any) -> APIRouter:
         if row is None:
             raise HTTPException(404, f"no match {match_id!r} in this club")
         return Response(row["record"], media_type="application/json")
+
+    @router.get("/api/clubs/{club_id}/matches/{match_id}/replay")
+    async def match_replay(club_id: str, match_id: str, kf_session: str | None = Cookie(None)) -> dict[str, Any]:
+        """The replay of a club match: the steps of the replay viewer, and the summary."""
+        from .app import replay_steps
+
+        user = await acc.require(kf_session)
+        await club_for(club_id, user)
+        row = next((r for r in await club_records(club_id) if r["id"] == match_id), None)
+        if row is None:
+            raise HTTPException(404, f"no match {match_id!r} in this club")
+        rec = records.loads(row["record"])
+        return {"steps": replay_steps(rec), "summary": records.replay(rec).summary()}
 
     @router.get("/api/clubs/{club_id}/leaderboard")
     async def leaderboard(club_id: str, game: str, kf_session: str | None = Cookie(None)) -> list[dict[str, Any]]:

@@ -161,6 +161,12 @@ def replay_steps(rec: records.Record) -> dict[str, Any]:
     for i, deal in enumerate(rec.deals):
         if not state.needs_deal:
             raise RecordError("the previous deal is not finished, but another deal follows", deal=i)
+        if deal.scored is not None:  # a deal given by its facts (docs/records.md, "Scored deals")
+            from ..scored import score_deal
+
+            score_deal(state, deal.scored, i)
+            snap(i, -1, None, {"scored": deal.scored}, {"en": "scored deal", "ja": "得点記録"})
+            continue
         try:
             state.deal(deal.hands, deal.rest)
         except KirifudaError as exc:

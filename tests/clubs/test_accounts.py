@@ -252,7 +252,12 @@ def test_matches_ratings_profile_and_exports(tmp_path: Path) -> None:
             m = prof["stats"]["meitora"]
             assert m["roles"]["declarer"] == {"made": 1} and m["roles"]["defender"] == {"set": 1, "made": 1}
             assert m["against_bots"] == {"search:strong": {"matches": 2, "wins": 1}}
-            assert prof["matches"][0]["replay"].startswith("/replay#")
+            replayed = (await aki.get(prof["matches"][0]["replay"])).json()
+            assert replayed["summary"]["totals"] == [5.5, 0] and replayed["summary"]["finished"]
+            assert (await bo.get(prof["matches"][0]["replay"])).status_code == 200  # a member
+            async with browser() as stranger:
+                await sign_up(stranger, "Stranger")
+                assert (await stranger.get(prof["matches"][0]["replay"])).status_code == 403
             rec_text = (await aki.get(prof["matches"][0]["record"])).text
             assert record.loads(rec_text).deals[0].scored == {"declarer": 0, "contract": "8H", "tricks": 9}
             # exports
