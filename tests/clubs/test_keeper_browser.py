@@ -169,9 +169,13 @@ def test_unsun_and_kakeya_matches_and_the_english_page(phone: Any, tmp_path: Pat
     page.select_option("#k-trump-ace", "1")      # and the trump ace: 2 chips
     record_deal(page)
     page.screenshot(path=str(SHOTS / "kakeya-sheet.png"), full_page=True)
+    step_to(page, "k-faces-lead", 13)            # pair 0 takes 13: pair 1 pays 2 and is out of chips
+    record_deal(page)
+    page.wait_for_selector("#k-over")
     out = replay_json(page.evaluate("Keeper.record"), tmp_path)
-    assert out["totals"] == [9, 1] and [d["payment_column"] for d in out["deals"]] == ["plain", "rensho_trump_ace"]
-    assert out["deals"][1]["trump"] == "S"  # the trump carried over as the scorer left it
+    assert out["totals"] == [11, -1] and out["finished"] and out["winner"] == 0
+    assert [d["payment_column"] for d in out["deals"]] == ["plain", "rensho_trump_ace", "plain"]
+    assert [d["trump"] for d in out["deals"]] == ["S", "S", "S"]  # carried over as the scorer left it
 
 
 def test_a_napoleon_match_saved_to_a_club_by_a_signed_in_member(phone: Any, server: ServerThread,
