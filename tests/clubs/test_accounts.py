@@ -24,6 +24,8 @@ from kirifuda.server.accounts import COOKIE, LOGIN_FAILURES, LOGIN_WINDOW, accou
 from kirifuda.server.store import Store
 from kirifuda.stats import player_stats
 
+from ..server.conftest import db_url, postgres  # noqa: F401 (fixtures: SQLite and PostgreSQL)
+
 PASSWORD = "correct horse battery"
 
 
@@ -38,9 +40,9 @@ class Clock:
 Scenario = Callable[[Callable[[], httpx.AsyncClient], Clock, Store], Awaitable[None]]
 
 
-def run(tmp_path: Path, scenario: Scenario, session_ttl: float = 3600.0) -> None:
+def run(url: str, scenario: Scenario, session_ttl: float = 3600.0) -> None:
     async def main() -> None:
-        store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'k.db'}")
+        store = await Store.open(url)
         clock = Clock()
         app = FastAPI()
         app.include_router(accounts_router(lambda: store, clock=clock, session_ttl=session_ttl))
@@ -64,7 +66,7 @@ async def sign_up(c: httpx.AsyncClient, name: str, password: str = PASSWORD) -> 
 
 
 def test_sign_up_sets_a_secure_httponly_samesite_cookie_and_no_password_is_kept(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        db_url: str, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
 
     async def scenario(browser: Callable[[], httpx.AsyncClient], clock: Clock, store: Store) -> None:
@@ -88,11 +90,11 @@ def test_sign_up_sets_a_secure_httponly_samesite_cookie_and_no_password_is_kept(
         assert PASSWORD not in dump and "$argon2id$" in dump
         assert token not in dump  # only the session token's digest is stored
 
-    run(tmp_path, scenario)
+    run(db_url, scenario)
     assert PASSWORD not in caplog.text
 
 
-def test_login_logout_and_revoking_every_session(tmp_path: Path) -> None:
+def test_login_logout_and_revoking_every_session(db_url: str) -> None:
     async def scenario(browser: Callable[[], httpx.AsyncClient], clock: Clock, store: Store) -> None:
         async with browser() as first:
             await sign_up(first, "Aki")
@@ -118,10 +120,10 @@ def test_login_logout_and_revoking_every_session(tmp_path: Path) -> None:
                 assert (await third.get("/api/me")).status_code == 401
             assert (await first.get("/api/me")).status_code == 401
 
-    run(tmp_path, scenario)
+    run(db_url, scenario)
 
 
-def test_a_session_expires(tmp_path: Path) -> None:
+def test_a_session_expires(db_url: str) -> None:
     async def scenario(browser: Callable[[], httpx.AsyncClient], clock: Clock, store: Store) -> None:
         async with browser() as c:
             await sign_up(c, "Aki")
@@ -131,10 +133,10 @@ def test_a_session_expires(tmp_path: Path) -> None:
             r = await c.get("/api/me")
             assert r.status_code == 401 and "expired" in r.json()["detail"]
 
-    run(tmp_path, scenario, session_ttl=3600)
+    run(db_url, scenario, session_ttl=3600)
 
 
-def test_login_is_rate_limited(tmp_path: Path) -> None:
+def test_login_is_rate_limited(db_url: str) -> None:
     async def scenario(browser: Callable[[], httpx.AsyncClient], clock: Clock, store: Store) -> None:
         async with browser() as c:
             await sign_up(c, "Aki")
@@ -152,7 +154,7 @@ def test_login_is_rate_limited(tmp_path: Path) -> None:
             r = await attacker.post("/api/login", json={"name": "Aki", "password": PASSWORD})
             assert r.status_code == 200
 
-    run(tmp_path, scenario)
+    run(db_url, scenario)
 
 
 def _unsun_record(players: list[str], tricks: list[int]) -> dict[str, Any]:
@@ -165,7 +167,7 @@ def _meitora_record(players: list[str], deals: list[dict[str, Any]], target: int
             "players": players, "deals": [{"scored": d} for d in deals]}
 
 
-def test_clubs_members_presets_and_what_each_sees(tmp_path: Path) -> None:
+def test_clubs_members_presets_and_what_each_sees(db_url: str) -> None:
     async def scenario(browser: Callable[[], httpx.AsyncClient], clock: Clock, store: Store) -> None:
         async with browser() as admin, browser() as aki, browser() as bo:
             await sign_up(admin, "Kan")
@@ -203,10 +205,10 @@ def test_clubs_members_presets_and_what_each_sees(tmp_path: Path) -> None:
             r = await aki.post("/api/me/seats", json={"table_id": "t1", "seat": 2, "link": "/t/other#token=X"})
             assert r.status_code == 400
 
-    run(tmp_path, scenario)
+    run(db_url, scenario)
 
 
-def test_matches_ratings_profile_and_exports(tmp_path: Path) -> None:
+def test_matches_ratings_profile_and_exports(db_url: str) -> None:
     async def scenario(browser: Callable[[], httpx.AsyncClient], clock: Clock, store: Store) -> None:
         async with browser() as kan, browser() as aki, browser() as bo:
             await sign_up(kan, "Kan")
@@ -273,4 +275,4 @@ def test_matches_ratings_profile_and_exports(tmp_path: Path) -> None:
                 assert (await other.get(f"/api/clubs/{cid}/export.zip")).status_code == 403
                 assert (await other.get(f"/api/me/profile")).json()["matches"] == []
 
-    run(tmp_path, scenario)
+    run(db_url, scenario)
