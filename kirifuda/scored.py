@@ -474,7 +474,8 @@ def _unsun(state: Any, f: _Facts) -> None:
     winners = list(deal_winners(tricks))
     given = f.data.get("winners")
     if given is not None:
-        if not isinstance(given, list) or sorted(given) != winners:
+        if (not isinstance(given, list) or not all(isinstance(w, int) for w in given)
+                or sorted(given) != winners):
             f.fail("winners", f"{given!r} are not the seats with the most tricks: {winners}")
         f.out["winners"] = winners
     indicator = f.card("indicator")

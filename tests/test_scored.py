@@ -319,3 +319,66 @@ def test_a_refused_scored_deal_leaves_the_state_as_it_was() -> None:
     with pytest.raises(RecordError):
         score_deal(state, {"trump": "D", "face_cards": [10, 6], "chips": 3}, 0)
     assert state.summary() == before and state.needs_deal
+
+
+_JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 25) | st.sampled_from(["7H", "13S", "pass", "broken", "D", "S", "AH", "KH", "x", ""]),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.sampled_from(["seat", "after", "x"]), inner, max_size=3),
+    max_leaves=12)
+
+
+@pytest.mark.parametrize("game,options", _TABLES)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_any_facts_are_scored_or_refused_with_a_record_error(game: str, options: dict[str, Any],
+                                                             data: st.DataObject) -> None:
+    """Whatever a scorer (or a program) writes, the answer is a scored deal or a RecordError
+    naming the deal — never another exception — and a refused deal changes nothing."""
+    from kirifuda.scored import FACTS
+
+    info = find_game(game)
+    state = info.new_state(info.options(options))
+    keys = sorted(FACTS[game]) + ["hands"]
+    facts = data.draw(st.dictionaries(st.sampled_from(keys), _JSONISH, max_size=6))
+    before = state.summary()
+    try:
+        score_deal(state, facts, 4)
+    except RecordError as exc:
+        assert exc.deal == 4 and "scored" in str(exc)
+        assert state.summary() == before and state.needs_deal
+    else:
+        assert len(state.summary()["deals"]) == 1 and state.summary()["deals"][0]["scored"] is True
+
+
+_VALID = {
+    "meitora": {"bids": ["7H", "pass", "8S", "pass"], "declarer": 2, "contract": "8S", "tricks": 9,
+                "claim": {"seat": 0, "after": 8}, "score": [3.5, 0], "note": "x"},
+    "napoleon": {"napoleon": 0, "declared": "13S", "contract": "13S", "adjutant": 2, "adjutant_card": "AH",
+                 "face_cards": [9, 3, 5, 2, 1], "score": [6, -3, 3, -3, -3]},
+    "kakeya": {"trump": "D", "leader": 2, "face_cards": [10, 6], "rensho_pair": 1, "trump_ace_pair": 1,
+               "chips": 2, "score": [2, -2]},
+    "unsun": {"tricks_won": [5, 3, 2, 2], "winners": [0], "indicator": "7H", "trump": "H", "score": [5, 3, 2, 2]},
+}
+
+
+@pytest.mark.parametrize("game", sorted(_VALID))
+@settings(max_examples=120, deadline=None)
+@given(data=st.data())
+def test_one_changed_fact_is_scored_or_refused_naming_it(game: str, data: st.DataObject) -> None:
+    """Valid facts with one of them changed (or dropped): a scored deal or a RecordError, never
+    another exception."""
+    info = find_game(game)
+    state = info.new_state(info.options({}))
+    assert score_deal(state, dict(_VALID[game]), 0) is None  # the base is valid
+    state = info.new_state(info.options({}))
+    facts = dict(_VALID[game])
+    key = data.draw(st.sampled_from(sorted(facts)))
+    if data.draw(st.booleans()):
+        facts[key] = data.draw(_JSONISH)
+    else:
+        del facts[key]
+    before = state.summary()
+    try:
+        score_deal(state, facts, 0)
+    except RecordError as exc:
+        assert exc.deal == 0 and state.summary() == before
