@@ -89,6 +89,8 @@ TERMS: dict[str, tuple[str, str]] = {
     "keeper.saved": ("保存しました", "Saved"),
     "keeper.sign_in": ("クラブに保存するにはログインしてください", "Sign in to save to a club"),
     "keeper.refused": ("記録できません: {reason}", "Not recorded: {reason}"),
+    "keeper.preset": ("クラブのルール", "Club rules"),
+    "keeper.no_preset": ("なし (標準)", "none (defaults)"),
     "keeper.account": ("アカウント", "Account"),
     "keeper.name": ("名前", "Name"),
     "keeper.password": ("パスワード (8文字以上)", "Password (8 characters or more)"),

@@ -185,9 +185,18 @@ def test_a_napoleon_match_saved_to_a_club_by_a_signed_in_member(phone: Any, serv
     r = request.post(server.url + "/api/accounts", data={"name": "Scorer", "password": "a long password"})
     assert r.ok
     club = request.post(server.url + "/api/clubs", data={"name": "Museum"}).json()
+    r = request.put(server.url + f"/api/clubs/{club['id']}/presets/Museum rules",
+                    data={"game": "napoleon", "options": {"deals": 1, "yoromeki": True}})
+    assert r.ok
     page.reload()
-    page.wait_for_selector("#k-start")
-    setup(page, "napoleon", 5, ["Scorer", "B", "C", "D", "E"], deals="1")
+    page.wait_for_selector("#k-preset")  # the club's rules are offered first
+    page.select_option("#k-preset", "0")
+    assert page.input_value("#k-game") == "napoleon" and page.input_value("#k-deals") == "1"
+    for i, name in enumerate(["Scorer", "B", "C", "D", "E"]):
+        page.fill(f"#k-name-{i}", name)
+    page.click("#k-start")
+    page.wait_for_selector("#k-record")
+    assert page.evaluate("Keeper.record.options") == {"deals": 1, "yoromeki": True, "players": 5}
     page.select_option("#k-napoleon", "0")
     page.select_option("#k-count", "13")
     page.select_option("#k-suit", "S")

@@ -10,7 +10,8 @@ const STORE = "kirifuda.keeper";
 const K = {
   lang: localStorage.getItem("kirifuda.lang") || ((navigator.language || "ja").startsWith("ja") ? "ja" : "en"),
   terms: {}, games: {},
-  setup: { game: "meitora", players: 4, names: [], target: 17, deals: "" },
+  setup: { game: "meitora", players: 4, names: [], target: 17, deals: "", preset: "", presetOptions: {} },
+  presets: [],
   record: null, sheet: null, kind: "played", form: {},
 };
 if (!["ja", "en"].includes(K.lang)) K.lang = "ja";
@@ -80,7 +81,21 @@ function renderSetup() {
   const box = $("#setup");
   box.hidden = false;
   box.replaceChildren();
-  const game = el("select", { id: "k-game", on: { change: (e) => { s.game = e.target.value; s.players = PLAYERS[s.game][0]; renderSetup(); } } },
+  const usePreset = (i) => {
+    s.preset = i;
+    const p = K.presets[+i];
+    s.presetOptions = p ? { ...p.options } : {};
+    if (p) {
+      s.game = p.game;
+      s.players = p.options.players || PLAYERS[p.game][0];
+      s.target = p.options.target || 17;
+      s.deals = p.options.deals || "";
+    }
+    renderSetup();
+  };
+  const preset = K.presets.length ? field(t("preset"), select("k-preset",
+    [["", t("no_preset")]].concat(K.presets.map((p, i) => [i, `${p.club}: ${p.name}`])), s.preset, usePreset)) : null;
+  const game = el("select", { id: "k-game", on: { change: (e) => { s.game = e.target.value; s.players = PLAYERS[s.game][0]; s.preset = ""; s.presetOptions = {}; renderSetup(); } } },
     Object.keys(PLAYERS).map((g) => el("option", { value: g, selected: g === s.game, text: K.games[g] || g })));
   const players = el("select", { id: "k-players", on: { change: (e) => { s.players = +e.target.value; renderSetup(); } } },
     PLAYERS[s.game].map((p) => el("option", { value: p, selected: p === s.players, text: String(p) })));
@@ -103,6 +118,7 @@ function renderSetup() {
   }
   box.append(
     el("h2", { text: t("new") }),
+    ...(preset ? [preset] : []),
     el("label", { class: "f" }, el("span", { text: t("game") }), game),
     el("label", { class: "f" }, el("span", { text: t("players") }), players),
     el("h2", { text: t("names") }),
@@ -113,7 +129,7 @@ function renderSetup() {
 
 function start() {
   const s = K.setup;
-  const options = {};
+  const options = { ...(s.presetOptions || {}) };  // a club's rules, then what the scorer set
   if (s.game !== "meitora") options.players = s.players;
   if (s.game === "meitora" && String(s.target).trim()) options.target = parseInt(s.target, 10);
   if ((s.game === "napoleon" || s.game === "unsun") && String(s.deals).trim()) options.deals = parseInt(s.deals, 10);
@@ -353,6 +369,11 @@ async function renderAccount() {
   if (r.ok) {
     const me = await r.json();
     const seats = await (await fetch("/api/me/seats")).json();
+    K.presets = [];
+    for (const club of await (await fetch("/api/clubs")).json()) {
+      const info = await (await fetch(`/api/clubs/${club.id}`)).json();
+      for (const p of info.presets || []) K.presets.push({ club: info.name, ...p });
+    }
     box.replaceChildren(el("p", { id: "k-me", text: t("signed_in_as", { name: me.name }) }),
       seats.length ? el("div", {}, el("h2", { text: t("my_seats") }),
         el("ul", { id: "k-seats" }, seats.map((s) => el("li", {}, el("a", { href: s.link, text: t("seat_link", { table: s.table_id, n: s.seat }) }))))) : null,
@@ -366,7 +387,7 @@ async function renderAccount() {
   const send = async (path) => {
     const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ name: name.value.trim(), password: password.value }) });
-    if (res.ok) { password.value = ""; await renderAccount(); if (K.record) renderFinish(); return; }
+    if (res.ok) { password.value = ""; await renderAccount(); if (K.record) renderFinish(); else renderSetup(); return; }
     message({ 401: t("login_failed"), 429: t("login_limited"), 409: t("name_taken"), 422: t("bad_account") }[res.status] || String(res.status));
   };
   box.replaceChildren(el("h2", { text: t("account") }),
@@ -378,7 +399,9 @@ async function renderAccount() {
 
 async function signOut(path) {
   await fetch(path, { method: "POST" });
+  K.presets = [];
   await renderAccount();
+  if (!K.record) renderSetup();
   if (K.record) renderFinish();
 }
 
