@@ -27,7 +27,8 @@ table store's schema).  HTTP (JSON unless said):
 - ``POST /api/clubs`` {name} · ``GET /api/clubs`` (mine) · ``GET /api/clubs/{id}`` ·
   ``POST /api/clubs/{id}/members`` {name} · ``DELETE /api/clubs/{id}/members/{name}`` ·
   ``PUT/DELETE /api/clubs/{id}/presets/{name}`` {game, options}
-- ``POST /api/clubs/{id}/matches`` {record, rated, abandoned_by} · ``GET /api/clubs/{id}/matches``
+- ``POST /api/clubs/{id}/matches`` {record, rated, abandoned_by} · ``POST /api/clubs/{id}/tables/{tid}``
+  {rated, abandoned_by} (an online table's match) · ``GET /api/clubs/{id}/matches``
   · ``GET /api/clubs/{id}/matches/{mid}/record`` · ``GET /api/clubs/{id}/leaderboard?game=``
 - ``GET /api/clubs/{id}/export.zip`` (every match's record) ·
   ``GET /api/clubs/{id}/standings.csv?game=``
@@ -47,7 +48,7 @@ import time
 import uuid
 import zipfile
 from collections import deque
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -135,6 +136,10 @@ matches = Table(
 )
 
 
+_LEVEL_NAMES = {"search": "search:normal"}
+"""A bot kind's name as a rated player: its level."""
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -162,6 +167,11 @@ class PresetBody(BaseModel):
 
 class MatchBody(BaseModel):
     record: dict[str, Any]
+    rated: bool = False
+    abandoned_by: int | None = None
+
+
+class TableBody(BaseModel):
     rated: bool = False
     abandoned_by: int | None = None
 
@@ -259,9 +269,11 @@ def _club_row_or_404(row: Any, club_id: str) -> Any:
     return row
 
 
-def accounts_router(get_store: Callable[[], Store], **kwargs: Any) -> APIRouter:
+def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Mapping[str, Any]] | None = None,
+                    **kwargs: Any) -> APIRouter:
     """The accounts and clubs API on the database ``get_store()`` returns (once the app has
-    started).  ``kwargs`` go to :class:`Accounts` (tests pass a clock and a session length)."""
+    started); ``get_tables()`` gives the online tables by id (to save one's match to a club).
+    ``kwargs`` go to :class:`Accounts` (tests pass a clock and a session length)."""
     acc = Accounts(get_store, **kwargs)
     router = APIRouter()
     router.accounts = acc  # type: ignore[attr-defined]
@@ -548,6 +560,31 @@ def accounts_router(get_store: Callable[[], Store], **kwargs: Any) -> APIRouter:
                                                       saved_by=user["id"], created=acc.clock()))
         return {"id": match_id, "totals": summary["totals"], "finished": summary["finished"],
                 "winner": summary["winner"]}
+
+    @router.post("/api/clubs/{club_id}/tables/{table_id}")
+    async def save_table(club_id: str, table_id: str, body: TableBody,
+                         kf_session: str | None = Cookie(None)) -> dict[str, Any]:
+        """Save an online table's match to the club: a bot's seat is named by its kind (so bots
+        are rated by level), a seat kept in an account by that account's name."""
+        user = await acc.require(kf_session)
+        await club_for(club_id, user)
+        table = (get_tables() if get_tables else {}).get(table_id)
+        if table is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        if not table.state.is_over and body.abandoned_by is None:
+            raise HTTPException(409, "the match is not over (or name the seat that abandoned it)")
+        rec = table.record()
+        engine = await acc.engine()
+        async with engine.connect() as conn:
+            owners = dict((await conn.execute(
+                select(user_seats.c.seat, users.c.name)
+                .select_from(user_seats.join(users, users.c.id == user_seats.c.user_id))
+                .where(user_seats.c.table_id == table_id))).all())
+        names = rec.players or [f"Seat {s}" for s in range(len(table.seats))]
+        rec.players = [_LEVEL_NAMES.get(seat["bot"], seat["bot"]) if seat.get("kind") == "bot"
+                       else owners.get(s, names[s]) for s, seat in enumerate(table.seats)]
+        return await save_match(club_id, MatchBody(record=rec.to_json(), rated=body.rated,
+                                                   abandoned_by=body.abandoned_by), kf_session)
 
     @router.get("/api/clubs/{club_id}/matches")
     async def club_matches(club_id: str, kf_session: str | None = Cookie(None)) -> list[dict[str, Any]]:

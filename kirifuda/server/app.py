@@ -214,7 +214,7 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     from .accounts import accounts_router  # accounts, clubs, score keeper's matches
 
-    app.include_router(accounts_router(lambda: state["store"]))
+    app.include_router(accounts_router(lambda: state["store"], lambda: state["manager"].tables))
     games_cache: list[dict[str, Any]] = []
 
     def manager() -> TableManager:

@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -288,3 +289,34 @@ def test_a_session_expires_in_the_browser(browser: Any, tmp_path: Path, monkeypa
         page.reload()
         page.wait_for_selector("#k-sign-in")  # the session has expired: signed out
         context.close()
+
+
+def test_an_online_table_saved_to_a_club_rates_its_bots_and_its_members(browser: Any, server: ServerThread) -> None:
+    context = browser.new_context()
+    request = context.request
+    assert request.post(server.url + "/api/accounts", data={"name": "Rin", "password": "a long password"}).ok
+    club = request.post(server.url + "/api/clubs", data={"name": "Online club"}).json()
+    bots = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seed": 5, "options": {"deals": 1}, "seats": [
+        {"kind": "bot", "bot": "search"}, {"kind": "bot", "bot": "heuristic"},
+        {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}]}).json()
+    mine = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seed": 6, "options": {"deals": 1}, "seats": [
+        {"kind": "human", "name": "guest name"}, {"kind": "bot", "bot": "heuristic"},
+        {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]}).json()
+    r = request.post(server.url + f"/api/clubs/{club['id']}/tables/{mine['id']}", data={"rated": True})
+    assert r.status == 409  # not over, and no seat named as abandoning
+    assert request.post(server.url + "/api/me/seats", data={"table_id": mine["id"], "seat": 0, "link": mine["links"][0]}).ok
+    r = request.post(server.url + f"/api/clubs/{club['id']}/tables/{mine['id']}", data={"rated": True, "abandoned_by": 0})
+    assert r.ok, r.text()
+    for _ in range(200):
+        if httpx.get(server.url + f"/api/tables/{bots['id']}").json()["over"]:
+            break
+        time.sleep(0.1)
+    r = request.post(server.url + f"/api/clubs/{club['id']}/tables/{bots['id']}", data={"rated": True})
+    assert r.ok, r.text()
+    saved = request.get(server.url + f"/api/clubs/{club['id']}/matches").json()
+    assert saved[0]["players"][0] == "Rin"  # the seat kept in Rin's account is Rin's
+    assert saved[1]["players"] == ["search:normal", "heuristic", "random", "heuristic"]
+    board = {row["name"]: row for row in request.get(server.url + f"/api/clubs/{club['id']}/leaderboard?game=unsun").json()}
+    assert board["Rin"]["mu"] < 25  # abandoned: a loss
+    assert {"search:normal", "random", "heuristic"} <= set(board)
+    context.close()
