@@ -4,7 +4,9 @@ The format is ``docs/records.md``: a JSON document holding a match's deals as de
 and every action in order.  Reading checks the form (:func:`loads` raises :class:`RecordError`
 with a JSON path); :func:`replay` plays the record through the game's engine, checking every
 action against the rules, and returns the state.  Writers always emit the canonical form
-(upper-case codes, ``T`` for the ten).
+(upper-case codes, ``T`` for the ten).  A deal may instead be a scored deal, ``{"scored": {...}}``:
+the facts a scorer wrote down at a table playing with real cards, checked and scored by
+:mod:`kirifuda.scored` (``docs/records.md``, "Scored deals").
 
 >>> import random
 >>> from kirifuda.games import find_game
