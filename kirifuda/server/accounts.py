@@ -312,7 +312,7 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
     async def sign_up(body: Credentials, response: Response) -> dict[str, Any]:
         engine = await acc.engine()
         user_id = uuid.uuid4().hex
-        pw_hash = acc.hasher.hash(body.password)
+        pw_hash = await asyncio.to_thread(acc.hasher.hash, body.password)  # argon2 is slow on purpose
         try:
             async with engine.begin() as conn:
                 await conn.execute(insert(users).values(id=user_id, name=body.name, pw_hash=pw_hash,
@@ -332,7 +332,8 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         async with engine.connect() as conn:
             row = (await conn.execute(select(users).where(users.c.name == body.name))).mappings().first()
         try:
-            acc.hasher.verify(row["pw_hash"] if row else acc._dummy_hash, body.password)
+            await asyncio.to_thread(acc.hasher.verify, row["pw_hash"] if row else acc._dummy_hash,
+                                    body.password)
             ok = row is not None
         except (VerificationError, InvalidHashError):
             ok = False
@@ -341,9 +342,9 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
             log.info("failed sign-in for %s", body.name)
             raise HTTPException(401, "wrong name or password")
         if acc.hasher.check_needs_rehash(row["pw_hash"]):
+            fresh = await asyncio.to_thread(acc.hasher.hash, body.password)
             async with engine.begin() as conn:
-                await conn.execute(update(users).where(users.c.id == row["id"])
-                                   .values(pw_hash=acc.hasher.hash(body.password)))
+                await conn.execute(update(users).where(users.c.id == row["id"]).values(pw_hash=fresh))
         await acc.new_session(row["id"], response)
         return {"id": row["id"], "name": row["name"]}
 
