@@ -4,7 +4,9 @@ The format is ``docs/records.md``: a JSON document holding a match's deals as de
 and every action in order.  Reading checks the form (:func:`loads` raises :class:`RecordError`
 with a JSON path); :func:`replay` plays the record through the game's engine, checking every
 action against the rules, and returns the state.  Writers always emit the canonical form
-(upper-case codes, ``T`` for the ten).
+(upper-case codes, ``T`` for the ten).  A deal may instead be a scored deal, ``{"scored": {...}}``:
+the facts a scorer wrote down at a table playing with real cards, checked and scored by
+:mod:`kirifuda.scored` (``docs/records.md``, "Scored deals").
 
 >>> import random
 >>> from kirifuda.games import find_game
@@ -27,13 +29,14 @@ from .actions import Action, action_from_json
 from .cards import parse_card
 from .errors import DealError, IllegalActionError, InvalidActionError, KirifudaError, OptionError, RecordError
 from .game import GameInfo, GameState
+from .scored import score_deal
 
 __all__ = ["FORMAT", "Record", "DealRecord", "load", "loads", "dump", "dumps", "replay", "steps",
            "from_state", "replay_json"]
 
 FORMAT = "kirifuda-record/1"
 _TOP_KEYS = {"format", "game", "options", "players", "first", "deals"}
-_DEAL_KEYS = {"hands", "rest", "actions"}
+_DEAL_KEYS = {"hands", "rest", "actions", "scored"}
 
 
 @dataclass
@@ -47,9 +50,16 @@ class DealRecord:
     rest: list[str]
     actions: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    scored: dict[str, Any] | None = None
+    """A scored deal's facts (``docs/records.md``, "Scored deals"): then ``hands``, ``rest``
+    and ``actions`` are empty, and the deal is written as ``{"scored": {...}}``."""
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"hands": self.hands, "rest": self.rest, "actions": self.actions}
+        out: dict[str, Any]
+        if self.scored is not None:
+            out = {"scored": self.scored}
+        else:
+            out = {"hands": self.hands, "rest": self.rest, "actions": self.actions}
         out.update(self.extra)
         return out
 
@@ -153,6 +163,15 @@ def from_json(data: Any) -> Record:
     for i, d in enumerate(deals_data):
         if not isinstance(d, dict):
             raise RecordError("a deal must be an object", deal=i)
+        if "scored" in d:  # a scored deal: its facts are checked by the replay
+            if not isinstance(d["scored"], dict):
+                raise RecordError("scored: a scored deal's facts must be an object", deal=i)
+            both = sorted(k for k in ("hands", "rest", "actions") if k in d)
+            if both:
+                raise RecordError(f"a scored deal carries its facts instead of {', '.join(both)}", deal=i)
+            deals.append(DealRecord([], [], [], {k: v for k, v in d.items() if k not in _DEAL_KEYS},
+                                    scored=d["scored"]))
+            continue
         for key in ("hands", "rest"):
             if key not in d:
                 raise RecordError(f"a deal needs {key!r}", deal=i)
@@ -195,6 +214,9 @@ def dumps(record: Record) -> str:
         lines.append(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)},")
     lines.append('  "deals": [')
     for i, d in enumerate(data["deals"]):
+        if "scored" in d:
+            lines.append(f"    {json.dumps(d, ensure_ascii=False)}" + ("," if i < len(data["deals"]) - 1 else ""))
+            continue
         lines.append("    {")
         lines.append('      "hands": [')
         hands = d["hands"]
@@ -225,7 +247,8 @@ def dump(record: Record, fp: IO[str]) -> None:
 
 def from_state(state: GameState, players: list[str] | None = None) -> Record:
     """The record of a match played (or being played) by the engine."""
-    deals = [DealRecord(d["hands"], d["rest"], d["actions"]) for d in state.record_deals()]
+    deals = [DealRecord([], [], [], scored=d["scored"]) if "scored" in d
+             else DealRecord(d["hands"], d["rest"], d["actions"]) for d in state.record_deals()]
     return Record(game=state.game_id, options=state.options_json(), players=players,
                   first=state.first, deals=deals)
 
@@ -272,6 +295,9 @@ def _walk(record: Record, state: GameState) -> Iterator[Step]:
                 raise RecordError("the match was already over before this deal", deal=i)
             raise RecordError(f"deal {i - 1} is not finished (its actions stop inside the deal), "
                               "but another deal follows", deal=i - 1)
+        if deal.scored is not None:
+            score_deal(state, deal.scored, i)
+            continue
         try:
             state.deal(deal.hands, deal.rest)
         except (DealError, InvalidActionError, IllegalActionError) as exc:

@@ -50,7 +50,7 @@ from ..i18n import add_terms
 from ..tricks import Trick, strongest
 
 __all__ = ["KakeyaOptions", "KakeyaState", "KakeyaView", "Phase", "INFO", "DECK", "rensho_of",
-           "chip_payment", "START_CHIPS"]
+           "chip_payment", "game_result", "START_CHIPS", "FACE_MASK", "ALL_ACES", "ACE_IDS"]
 
 # --------------------------------------------------------------------------------------------
 # Options
@@ -159,6 +159,31 @@ def chip_payment(winner_faces: int, loser_dealt: int, trump: int) -> tuple[int, 
     if winner_faces >= 12:
         return 2, "plain"
     return 1, "plain"
+
+
+def game_result(faces: tuple[int, int], pairs: tuple[int, int], rensho_pair: int,
+                dealt: tuple[int, int], trump: int) -> tuple[int, int, int, str]:
+    """A game's result (spec §6): ``(winning pair, losing pair, chips paid, table column)``.
+    ``faces`` are the face cards taken by the two playing ``pairs``, ``dealt`` the masks of
+    their 26 cards as dealt (for :func:`chip_payment`); at 8 – 8 the pair not dealt the rensho
+    wins.
+
+    >>> game_result((10, 6), (0, 1), 1, (0, 0), 2)
+    (0, 1, 1, 'plain')
+    >>> game_result((8, 8), (0, 1), 0, (0, 0), 2)
+    (1, 0, 1, 'plain')
+    """
+    a, b = pairs
+    fa, fb = faces
+    if fa >= 9:
+        winner = a
+    elif fb >= 9:
+        winner = b
+    else:  # 8 – 8: the pair not dealt the rensho wins
+        winner = b if rensho_pair == a else a
+    loser = b if winner == a else a
+    pay, column = chip_payment(max(fa, fb), dealt[0] if loser == a else dealt[1], trump)
+    return winner, loser, pay, column
 
 
 class Phase(str, Enum):
@@ -603,18 +628,24 @@ class KakeyaState(GameState):
         fa, fb = len(self._faces[a]), len(self._faces[b])
         rensho = rensho_of(self._trump)
         rensho_pair = a if self._dealt_pair[a] >> rensho & 1 else b
-        if fa >= 9:
-            winner = a
-        elif fb >= 9:
-            winner = b
-        else:  # 8 – 8: the pair not dealt the rensho wins
-            winner = b if rensho_pair == a else a
-        loser = b if winner == a else a
-        pay, column = chip_payment(max(fa, fb), self._dealt_pair[loser], self._trump)
+        winner, loser, pay, column = game_result((fa, fb), (a, b), rensho_pair,
+                                                 (self._dealt_pair[a], self._dealt_pair[b]), self._trump)
         score = [0] * self._half
         score[winner] = pay
         score[loser] = -pay
         self._results = self._results + (self._snapshot("played", score, winner, rensho_pair, column),)
+        self._settle(winner, loser, pay)
+
+    def end_scored_game(self, log: Any, trump: int, winner: int, loser: int, pay: int) -> None:
+        """End a game entered by its facts (a scored deal of a record): ``log`` gives its replay
+        and record JSON; ``trump`` (a suit index) stays in force for the next game."""
+        self._require_deal()
+        self._trump = trump
+        self._last = None
+        self._results = self._results + (log,)
+        self._settle(winner, loser, pay)
+
+    def _settle(self, winner: int, loser: int, pay: int) -> None:
         self._chips[winner] += pay
         self._chips[loser] -= pay
         self._deal_no += 1

@@ -34,7 +34,7 @@ from ..i18n import add_terms
 from ..tricks import Trick, strongest
 
 __all__ = ["MeitoraOptions", "MeitoraState", "MeitoraView", "Phase", "INFO", "DECK", "STRAINS",
-           "trick_winner", "led_suit", "is_weak_hand"]
+           "trick_winner", "led_suit", "is_weak_hand", "contract_score", "chombo_score"]
 
 # --------------------------------------------------------------------------------------------
 # Options
@@ -184,6 +184,25 @@ def trick_winner(trick: Trick, strain: str, request: str | None = None) -> int:
     led = led_suit(trick.plays[0][1], strain, request)
     strength = STRENGTH[STRAINS.index(strain)][led]
     return trick.winner(lambda seat, card: strength[card.id])
+
+
+def contract_score(count: int, tricks: int) -> tuple[int, int]:
+    """A played deal's score in half points: ``(declaring team, other team)`` for a contract of
+    ``count`` when the declaring team took ``tricks`` (claimed tricks included).  入る: X − 5 +
+    (Y − X)/2 to the declaring team; 落ちる: X − Y to the other team.
+
+    >>> contract_score(7, 8), contract_score(8, 6)
+    ((5, 0), (0, 4))
+    """
+    points = deal_points(count, tricks)
+    return (round(2 * points), 0) if points > 0 else (0, round(-2 * points))
+
+
+def chombo_score(seat: int) -> list[int]:
+    """A chombo by ``seat``, in half points per team: 5 points to the other team."""
+    score = [0, 0]
+    score[1 - seat % 2] = 10
+    return score
 
 
 def _points(half: int) -> int | float:
@@ -721,9 +740,7 @@ class _MeitoraRules(_RulesBase):
             return
         if isinstance(action, Chombo):
             self._log.append((action.seat, action))
-            score = [0, 0]
-            score[1 - action.seat % 2] = 10
-            self._end_deal("chombo", score, chombo=action.seat)
+            self._end_deal("chombo", chombo_score(action.seat), chombo=action.seat)
             return
         assert seat is not None
         self._log.append((seat, action))
@@ -747,9 +764,7 @@ class _MeitoraRules(_RulesBase):
                 self._team_tricks[seat % 2] += remaining
                 self._score_played()
             else:
-                score = [0, 0]
-                score[1 - seat % 2] = 10
-                self._end_deal("chombo", score, chombo=seat, failed_claim=True)
+                self._end_deal("chombo", chombo_score(seat), chombo=seat, failed_claim=True)
 
     def _next_bidder(self) -> None:
         self._bid_turns += 1
@@ -776,17 +791,25 @@ class _MeitoraRules(_RulesBase):
     def _score_played(self) -> None:
         declarer = self._declarer
         assert declarer is not None
-        points = deal_points(BIDS[self._high].count, self._team_tricks[declarer % 2])
+        ours, theirs = contract_score(BIDS[self._high].count, self._team_tricks[declarer % 2])
         score = [0, 0]
-        if points > 0:  # 入る: to the declarer's team, in half points
-            score[declarer % 2] = round(2 * points)
-        else:  # 落ちる: X − Y to the other team
-            score[1 - declarer % 2] = round(-2 * points)
+        score[declarer % 2] = ours
+        score[1 - declarer % 2] = theirs
         self._end_deal("played", score)
 
     def _end_deal(self, outcome: str, score: list[int], broken: int | None = None,
                   chombo: int | None = None, failed_claim: bool = False) -> None:
         self._results = self._results + (self._snapshot(outcome, score, broken, chombo, failed_claim),)
+        self._close_deal(score, broken)
+
+    def end_scored_deal(self, log: Any, score: list[int], broken: int | None) -> None:
+        """End a deal entered by its facts (a scored deal of a record): ``log`` gives its replay
+        and record JSON, ``score`` is in half points; ``broken`` keeps the first bidder."""
+        self._require_deal()
+        self._results = self._results + (log,)
+        self._close_deal(score, broken)
+
+    def _close_deal(self, score: list[int], broken: int | None) -> None:
         self._totals = [self._totals[0] + score[0], self._totals[1] + score[1]]
         self._deal_no += 1
         if broken is None:

@@ -49,7 +49,7 @@ from ..i18n import add_terms, field_label
 from ..tricks import Trick
 
 __all__ = ["NapoleonOptions", "NapoleonState", "NapoleonView", "Phase", "INFO", "trick_winner",
-           "deal_points", "FACE_MASK", "BID_SUITS"]
+           "deal_points", "deal_score", "napoleon_army_wins", "FACE_MASK", "BID_SUITS"]
 
 # --------------------------------------------------------------------------------------------
 # Options
@@ -239,6 +239,23 @@ def napoleon_army_wins(declared: int, army_face_cards: int, strategy_b: bool) ->
     if strategy_b and army_face_cards == 20 and declared < 20:
         return False
     return army_face_cards >= declared
+
+
+def deal_score(players: int, napoleon: int, adjutant: int | None, declared: int,
+               army_face_cards: int, strategy_b: bool) -> tuple[list[int], bool]:
+    """A played deal's points per seat and whether Napoleon's army won (spec §7, §8):
+    ``adjutant`` is ``None`` when solo; ``declared`` is the count of the declaration in force.
+
+    >>> deal_score(5, 0, 2, 13, 14, True)
+    ([6, -3, 3, -3, -3], True)
+    """
+    wins = napoleon_army_wins(declared, army_face_cards, strategy_b)
+    p_nap, p_adj, p_ally = deal_points(players, declared, adjutant is None, wins)
+    score = [p_ally] * players
+    score[napoleon] = p_nap
+    if adjutant is not None:
+        score[adjutant] = p_adj
+    return score, wins
 
 
 # --------------------------------------------------------------------------------------------
@@ -840,17 +857,23 @@ class NapoleonState(GameState):
     def _score_deal(self) -> None:
         nap = self._napoleon
         assert nap is not None
-        declared = self._bids[self._high].count
-        wins = napoleon_army_wins(declared, self.army_face_cards(), self.options.strategy_b)
-        p_nap, p_adj, p_ally = deal_points(self._n, declared, self._solo, wins)
-        score = [p_ally] * self._n
-        score[nap] = p_nap
-        if self._adjutant is not None:
-            score[self._adjutant] = p_adj
+        score, wins = deal_score(self._n, nap, None if self._solo else self._adjutant,
+                                 self._bids[self._high].count, self.army_face_cards(),
+                                 self.options.strategy_b)
         self._end_deal("played", score, wins)
 
     def _end_deal(self, outcome: str, score: list[int], wins: bool | None = None) -> None:
         self._results = self._results + (self._snapshot(outcome, score, wins),)
+        self._close_deal(outcome, score)
+
+    def end_scored_deal(self, log: Any, outcome: str, score: list[int]) -> None:
+        """End a deal entered by its facts (a scored deal of a record): ``log`` gives its replay
+        and record JSON; ``outcome`` is ``"played"`` or ``"redeal"``."""
+        self._require_deal()
+        self._results = self._results + (log,)
+        self._close_deal(outcome, score)
+
+    def _close_deal(self, outcome: str, score: list[int]) -> None:
         self._totals = [a + b for a, b in zip(self._totals, score)]
         self._deal_no += 1
         if outcome == "played":

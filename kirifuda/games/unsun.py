@@ -56,7 +56,7 @@ from ..tricks import Trick
 
 __all__ = ["UnsunOptions", "UnsunState", "UnsunView", "Phase", "INFO", "DECK", "DEAL_SIZES",
            "GROUP_TRUMP", "GROUP_RED", "GROUP_BLACK", "group_of", "trick_winner", "is_face_down",
-           "TENKA"]
+           "TENKA", "deal_winners"]
 
 # --------------------------------------------------------------------------------------------
 # Options
@@ -317,6 +317,16 @@ add_terms(
 # The state
 
 
+def deal_winners(tricks_won: Sequence[int]) -> tuple[int, ...]:
+    """The seats that won a deal (spec §6): the most tricks, ties shared.
+
+    >>> deal_winners([4, 2, 4, 2])
+    (0, 2)
+    """
+    top = max(tricks_won)
+    return tuple(s for s, w in enumerate(tricks_won) if w == top)
+
+
 class UnsunState(GameState):
     """An Unsun match.  ``first`` is the dealer of deal 1."""
 
@@ -539,11 +549,21 @@ class UnsunState(GameState):
 
     def _end_deal(self) -> None:
         won = self._won
-        top = max(won)
-        winners = tuple(s for s in range(self._n) if won[s] == top)
+        winners = deal_winners(won)
+        self._results = self._results + (self._snapshot("played", winners),)
+        self._close_deal(won, winners)
+
+    def end_scored_deal(self, log: Any, tricks_won: list[int]) -> None:
+        """End a deal entered by its facts (a scored deal of a record): ``log`` gives its replay
+        and record JSON."""
+        self._require_deal()
+        self._last = None
+        self._results = self._results + (log,)
+        self._close_deal(tricks_won, deal_winners(tricks_won))
+
+    def _close_deal(self, won: list[int], winners: tuple[int, ...]) -> None:
         for s in winners:
             self._deals_won[s] += 1
-        self._results = self._results + (self._snapshot("played", winners),)
         self._totals = [a + b for a, b in zip(self._totals, won)]
         self._deal_no += 1
         self._dealer = (self._dealer + 1) % self._n

@@ -162,6 +162,12 @@ def replay_steps(rec: records.Record) -> dict[str, Any]:
     for i, deal in enumerate(rec.deals):
         if not state.needs_deal:
             raise RecordError("the previous deal is not finished, but another deal follows", deal=i)
+        if deal.scored is not None:  # a deal given by its facts (docs/records.md, "Scored deals")
+            from ..scored import score_deal
+
+            score_deal(state, deal.scored, i)
+            snap(i, -1, None, {"scored": deal.scored}, {"en": "scored deal", "ja": "得点記録"})
+            continue
         try:
             state.deal(deal.hands, deal.rest)
         except KirifudaError as exc:
@@ -211,6 +217,9 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
 
     app.include_router(tutorials_router)
     app.include_router(coach_router)
+    from .accounts import accounts_router  # accounts, clubs, score keeper's matches
+
+    app.include_router(accounts_router(lambda: state["store"], lambda: state["manager"].tables))
     games_cache: list[dict[str, Any]] = []
 
     def manager() -> TableManager:
