@@ -6,8 +6,10 @@ others human), and drives every human seat with a WebSocket client that plays a 
 action as soon as it is its turn.  Reports the tables, the actions per second the clients sent
 and the server committed and broadcast, and the p50 / p99 time from sending an action to
 receiving the broadcast it causes; with bots, also the events committed at the tables per
-second (every action, the bots' too, and each deal).  Bounded: at most 200 tables and 120
-seconds; loopback only.
+second (every action, the bots' too, and each deal).  Also the server process's CPU time per
+client action and per event committed, its memory per table (resident size grown since start,
+over the tables), and the machine's load average (the machine may be shared).  Bounded: at most
+200 tables and 120 seconds; loopback only.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import subprocess
@@ -28,6 +31,27 @@ __all__ = ["run", "main", "table_seats"]
 
 MAX_TABLES = 200
 MAX_SECONDS = 120.0
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The user + system CPU time of process ``pid`` (Linux ``/proc``; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def _rss_bytes(pid: int) -> int | None:
+    """The resident size of process ``pid`` (Linux ``/proc``; None elsewhere)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
 
 
 def _free_port() -> int:
@@ -82,8 +106,7 @@ async def _table_worker(k: int, base: str, ws_base: str, deadline: float, game: 
     rng = random.Random(k)
     async with httpx.AsyncClient(timeout=30) as client:
         while time.monotonic() < deadline:
-            r = await client.post(base + "/api/tables", json={
-                "game": game, "seats": seats, "seed": rng.randrange(2**31)})
+            r = await client.post(base + "/api/tables", json={"game": game, "seats": seats})
             r.raise_for_status()
             t = r.json()
             counts["matches"] += 1
@@ -152,7 +175,18 @@ def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "me
                 time.sleep(0.1)
         else:
             raise RuntimeError("the server did not start")
+        cpu0, rss0, load0 = _cpu_seconds(proc.pid), _rss_bytes(proc.pid), os.getloadavg()[0]
         out = asyncio.run(_drive(base, f"ws://127.0.0.1:{port}", tables, seconds, game, bot_seats))
+        cpu1, rss1 = _cpu_seconds(proc.pid), _rss_bytes(proc.pid)
+        cpu = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
+        out["server_cpu_s"] = round(cpu, 2) if cpu is not None else None
+        out["cpu_ms_per_action"] = round(1000 * cpu / out["actions"], 3) if cpu is not None and out["actions"] else None
+        out["cpu_ms_per_event"] = (round(1000 * cpu / out["committed"], 3)
+                                   if cpu is not None and out["committed"] else None)
+        out["kib_per_table"] = (round((rss1 - rss0) / 1024 / tables, 1)
+                                if rss0 is not None and rss1 is not None else None)
+        out["load_before"] = round(load0, 2)
+        out["load_after"] = round(os.getloadavg()[0], 2)
     finally:
         proc.terminate()
         try:
@@ -177,4 +211,6 @@ def main(args: argparse.Namespace) -> int:
         print(f"{r['db']:40s} {r['tables']:4d} tables  {r['actions_per_s']:8.1f} actions/s  "
               f"p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms{bots}  ({r['actions']} actions in {r['seconds']} s"
               f"{', ' + str(r['client_errors']) + ' client errors' if r['client_errors'] else ''})")
+        print(f"{'':40s} server CPU {r['cpu_ms_per_action']} ms/action ({r['cpu_ms_per_event']} ms/event)  "
+              f"{r['kib_per_table']} KiB/table  load {r['load_before']} -> {r['load_after']}")
     return 0
