@@ -119,18 +119,28 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return pg.new_database()
 
 
+TEST_LIMITS = {"tables_per_minute": 10_000, "open_tables_per_client": 10_000,
+               "connections_per_client": 10_000}
+"""Every test client is 127.0.0.1: the per-client limits are lifted unless a test sets them."""
+
+
 class ServerThread:
-    """uvicorn serving the app in a thread, on a free loopback port."""
+    """uvicorn serving the app in a thread, on a free loopback port (the limits of
+    ``kirifuda serve``'s defaults, but the per-client ones: :data:`TEST_LIMITS`)."""
 
     def __init__(self, db: str, **kwargs: Any) -> None:
         import uvicorn
 
         from kirifuda.server.app import create_app
+        from kirifuda.server.limits import Limits
 
         self.port = free_port()
-        self.app = create_app(db, **kwargs)
+        limits = kwargs.pop("limits", None) or Limits(**TEST_LIMITS)  # type: ignore[arg-type]
+        self.limits = limits
+        self.app = create_app(db, limits=limits, **kwargs)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws="websockets-sansio", lifespan="on")
+                                ws="websockets-sansio", lifespan="on", ws_max_size=limits.frame_bytes,
+                                limit_concurrency=limits.max_connections)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -43,7 +43,7 @@ def test_bots_and_stand_ins_see_every_card_played(db_url: str) -> None:
     async def go() -> None:
         store = await Store.open(db_url)
         manager = TableManager(store, grace=60, bot_delay=0)
-        table, _ = await manager.create("meitora", {}, SEATS, seed=11)
+        table, _ = await manager.create("meitora", {}, SEATS, secret="11")
         await humans_play(table, 14, random.Random(5))
         async with table.lock:
             seen = played_this_deal(table)

@@ -100,16 +100,18 @@ def finished_subtrees(state: GameState) -> frozenset[str]:
 
 class Recorder(Client):
     def __init__(self, seat: int | None, table: Any, log: list[tuple[int | None, dict[str, Any], set[str], frozenset[str]]]) -> None:
-        async def send(frame: dict[str, Any]) -> None:
+        async def send(frame: str) -> None:
             return None
 
         super().__init__(seat, send)
         self.table = table
         self.log = log
 
-    def put(self, frame: dict[str, Any]) -> None:
+    def put(self, frame: str) -> None:
         # the moment the frame is made: the secrets of this moment
-        decoded = json.loads(json.dumps(frame))
+        decoded = json.loads(frame)
+        if decoded["type"] != "state":
+            return
         state = self.table.state
         self.log.append((self.seat, decoded, secret_cards(state, self.seat), finished_subtrees(state)))
 
@@ -123,7 +125,7 @@ async def _play(tmp: str, game: str, seed: int) -> list[tuple[int | None, dict[s
         opts = SMALL_OPTIONS.get(game, {})
         n = info.new_state(info.options(opts)).num_players
         seats = [{"kind": "bot", "bot": "random" if s % 2 else "heuristic"} for s in range(n)]
-        table, _ = await manager.create(game, opts, seats, seed=seed)
+        table, _ = await manager.create(game, opts, seats, secret=str(seed))
         for s in [None, *range(n)]:
             table.join(Recorder(s, table, log))
         loop = asyncio.get_running_loop()
