@@ -61,6 +61,11 @@ other tables' messages; a table's bots one at a time (its driver awaits each), d
 tables' at once (the C solver searches without the GIL, each solve with its own table)."""
 
 
+MATCH_LENGTH_OPTIONS = frozenset({"deals", "games", "target"})
+"""The games' options that set a match's length (Napoleon's and Unsun's deals, Kakeya's games,
+Meitora's target score): each at most :attr:`Limits.max_deals`."""
+
+
 def new_secret() -> str:
     """A table's deal secret: 256 bits from the operating system's CSPRNG, as hex."""
     return secrets.token_hex(32)
@@ -591,7 +596,7 @@ class TableManager:
             raise OptionError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
         opts = info.options(options)
         for key, value in options_to_json(opts).items():
-            if isinstance(value, int) and not isinstance(value, bool) and value > self.limits.max_deals:
+            if key in MATCH_LENGTH_OPTIONS and isinstance(value, int) and value > self.limits.max_deals:
                 raise OptionError(f"option {key}={value} is more than this server allows "
                                   f"(a match lasts at most {self.limits.max_deals} deals)")
         state = info.new_state(opts, first=first)
