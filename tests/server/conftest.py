@@ -64,16 +64,31 @@ class _Postgres:
             subprocess.run(self.as_user + [f"{self.bin}/initdb", "-D", data, "--auth=trust", "-U", "postgres",
                                            "--encoding=UTF8", "--no-sync"],
                            check=True, capture_output=True, timeout=120)
-            subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", data, "-l", os.path.join(self.dir, "log"),
-                                           "-w", "-t", "60", "-o",
-                                           f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
-                                           + ("" if self.fsync else " -c fsync=off"),
-                                           "start"], check=True, capture_output=True, timeout=90)
+            self.start_server()
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
             out = getattr(exc, "stderr", b"") or b""
             self.reason = f"PostgreSQL could not be started: {exc} {out.decode(errors='replace')[-300:]}"
             return
         self.url = f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
+
+    @property
+    def own(self) -> bool:
+        """A cluster these tests started (and may stop and start again)."""
+        return self.dir is not None and self.bin is not None and self.url is not None
+
+    def start_server(self) -> None:
+        assert self.dir is not None and self.bin is not None
+        subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", os.path.join(self.dir, "data"), "-l",
+                                       os.path.join(self.dir, "log"), "-w", "-t", "60", "-o",
+                                       f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
+                                       + ("" if self.fsync else " -c fsync=off"),
+                                       "start"], check=True, capture_output=True, timeout=90)
+
+    def stop_server(self) -> None:
+        """Stop the server (fast: connections are cut), keeping its data for ``start_server``."""
+        assert self.dir is not None and self.bin is not None
+        subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", os.path.join(self.dir, "data"),
+                                       "-m", "fast", "-w", "stop"], check=True, capture_output=True, timeout=60)
 
     def new_database(self) -> str:
         assert self.url is not None
