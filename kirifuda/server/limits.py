@@ -56,6 +56,9 @@ class Limits:
     (the bots and the deals retry until the database is back)."""
     openapi: bool = False
     """Serve ``/openapi.json`` (the API's machine-readable description)."""
+    ws_deflate: bool = False
+    """Compress WebSocket frames (permessage-deflate): about a third of the bytes, but a
+    compressor of its own per connection (CPU on every frame, about 100 KiB each)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> "Limits":

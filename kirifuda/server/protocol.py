@@ -31,14 +31,17 @@ on any other version is stale and refused.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Callable
 
 import orjson
 
 from ..actions import Action, Chombo
 from ..errors import InvalidActionError
-from ..game import GameInfo, GameState, View
+from ..cards import Card
+from ..game import GameInfo, GameState, View, to_jsonable
 from ..tricks import Trick
 from ..ui.render import sorted_hand
 from .schema import HelloMessage, InputError, PingMessage, parse_client_message
@@ -129,9 +132,92 @@ def score_sheet(state: GameState) -> list[dict[str, Any]]:
     return out
 
 
-def view_json(view: View) -> dict[str, Any]:
-    """``view.to_json()``, with each trick also naming the seat of each card (``seats``)."""
-    out = view.to_json()
+_Encoder = Callable[[Any], Any]
+_ENCODERS: dict[type, _Encoder] = {}
+"""Per concrete type, how :func:`kirifuda.game.to_jsonable` encodes its values (decided once
+per type, in the same order of tests), so that a frame's view is not re-inspected value by
+value."""
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _encoder(cls: type) -> _Encoder:
+    enc = _ENCODERS.get(cls)
+    if enc is not None:
+        return enc
+    if issubclass(cls, Card):
+        def enc(value: Any) -> Any:
+            return value.code
+    elif issubclass(cls, Enum):
+        def enc(value: Any) -> Any:
+            return value.value
+    elif issubclass(cls, (str, int, float, bool)) or cls is type(None):
+        enc = _identity
+    elif callable(getattr(cls, "to_json", None)) and not (
+            issubclass(cls, View) and getattr(cls, "to_json") is View.to_json):
+        def enc(value: Any) -> Any:
+            return value.to_json()
+    elif dataclasses.is_dataclass(cls):   # a view's to_json is this, field by field
+        names = tuple(f.name for f in dataclasses.fields(cls))
+
+        def enc(value: Any) -> Any:
+            return {n: jsonable(getattr(value, n)) for n in names}
+    elif issubclass(cls, Mapping):
+        def enc(value: Any) -> Any:
+            return {str(k): jsonable(v) for k, v in value.items()}
+    elif issubclass(cls, (list, tuple, frozenset, set)):
+        def enc(value: Any) -> Any:
+            return [jsonable(v) for v in value]
+    else:
+        return to_jsonable       # raises its TypeError, naming the value
+    _ENCODERS[cls] = enc
+    return enc
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def jsonable(value: Any) -> Any:
+    """:func:`kirifuda.game.to_jsonable`, the same output, decided once per type."""
+    return _encoder(type(value))(value)
+
+
+class LastDealCache:
+    """The previous deal's result (``last_deal``: every hand face up, the same for every seat)
+    encoded once per deal rather than once per frame: it is the largest part of a view and
+    changes only when ``deal_number`` does (a deal's end both counts it and records it)."""
+
+    __slots__ = ("deal_number", "value")
+
+    def __init__(self) -> None:
+        self.deal_number = -1
+        self.value: Any = None
+
+    def get(self, view: View) -> Any:
+        if view.deal_number != self.deal_number:
+            self.value = jsonable(getattr(view, "last_deal"))
+            self.deal_number = view.deal_number
+        return self.value
+
+
+def view_json(view: View, last_deal: LastDealCache | None = None) -> dict[str, Any]:
+    """``view.to_json()``, with each trick also naming the seat of each card (``seats``).
+    With ``last_deal``, a view's ``last_deal`` field is encoded once per deal."""
+    if last_deal is not None and hasattr(view, "last_deal"):
+        names = _field_names(type(view))
+        out: dict[str, Any] = {n: last_deal.get(view) if n == "last_deal" else jsonable(getattr(view, n))
+                               for n in names}
+    else:
+        out = jsonable(view)
     for f in dataclasses.fields(view):
         value = getattr(view, f.name)
         if isinstance(value, Trick) and isinstance(out.get(f.name), dict):
@@ -146,13 +232,13 @@ def view_json(view: View) -> dict[str, Any]:
 
 def state_frame(table: "LiveTable", seat: int | None) -> dict[str, Any]:
     """The frame for one seat (``None``: a spectator), from that seat's view alone."""
-    view = table.state.view(seat)
+    view = table.view(seat)
     return {
         "type": "state",
         "version": table.version,
         "seat": seat,
         "table": table.public_info(),
-        "view": view_json(view),
+        "view": view_json(view, table.last_deal_cache),
         "legal": legal_entries(view),
         "hand": [c.code for c in sorted_hand(view)],
         "sheet": table.sheet(),

@@ -69,6 +69,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, grac
         webbrowser.open(url)
     app = create_app(db_url, grace=grace, bot_delay=bot_delay, limits=limits)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio",
-                            ws_max_size=limits.frame_bytes, limit_concurrency=limits.max_connections)
+                            ws_max_size=limits.frame_bytes, limit_concurrency=limits.max_connections, 
+                            ws_per_message_deflate=limits.ws_deflate)
     uvicorn.Server(config).run(sockets=[sock])
     return 0

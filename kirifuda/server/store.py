@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+import orjson
 from sqlalchemy import (BigInteger, Boolean, Column, Float, Integer, MetaData, String, Table, Text,
                         event, inspect, select, text, update)
 from sqlalchemy.engine import Connection
@@ -131,6 +132,8 @@ class Store:
         """SQLite has one writer at a time: writes queue here rather than in SQLite's busy
         handler, whose back-off sleeps would add hundreds of milliseconds under load."""
         self._pending: list[_Append] = []
+        self._insert_event = ("INSERT INTO kf_events (table_id, seq, data) VALUES "
+                              + ("($1, $2, $3)" if engine.dialect.name == "postgresql" else "(?, ?, ?)"))
         self._flusher: asyncio.Task[None] | None = None
 
     def _writing(self) -> "asyncio.Lock | contextlib.nullcontext[None]":
@@ -151,8 +154,9 @@ class Store:
         synchronous = os.environ.get("KIRIFUDA_SQLITE_SYNCHRONOUS", "FULL").upper()
         if synchronous not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError("KIRIFUDA_SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA")
-        # a connection the database dropped (a restart) is noticed and replaced before use
-        kwargs["pool_pre_ping"] = True
+        if not url.startswith("sqlite"):
+            # a connection the database dropped (a restart) is noticed and replaced before use
+            kwargs["pool_pre_ping"] = True
         engine = create_async_engine(url, **kwargs)
         if engine.dialect.name == "sqlite":
             @event.listens_for(engine.sync_engine, "connect")
@@ -236,12 +240,13 @@ class Store:
                 _settle(item.done, None)
 
     async def _write(self, batch: list["_Append"]) -> None:
-        rows = [{"table_id": a.table_id, "seq": a.first_seq + i, "data": json.dumps(e)}
+        rows = [(a.table_id, a.first_seq + i, orjson.dumps(e).decode("utf-8"))
                 for a in batch for i, e in enumerate(a.events)]
         finished = [a.table_id for a in batch if a.finished]
         async with self._writing(), self.engine.begin() as conn:
             if rows:
-                await conn.execute(kf_events.insert(), rows)
+                # the driver's own statement: no SQL to build for the hottest write
+                await conn.exec_driver_sql(self._insert_event, rows)
             if finished:
                 await conn.execute(update(kf_tables).where(kf_tables.c.id.in_(finished))
                                    .values(finished=True))

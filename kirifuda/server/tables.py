@@ -38,10 +38,10 @@ from ..actions import Action
 from ..bots import Bot, make_bot
 from ..bots.base import default_bot
 from ..errors import IllegalActionError, KirifudaError, OptionError
-from ..game import GameInfo, GameState, options_to_json
+from ..game import GameInfo, GameState, View, options_to_json
 from ..games import GAMES
 from .limits import Limits
-from .protocol import ProtocolError, encode, presence_frame, score_sheet, state_frame
+from .protocol import LastDealCache, ProtocolError, encode, presence_frame, score_sheet, state_frame
 from .schema import check_name
 from .store import Store, StoredTable
 
@@ -149,8 +149,11 @@ class LiveTable:
             else:
                 self._standins[s] = _bot(STANDIN_BOT, self.info.id)
         self.events: list[dict[str, Any]] = []
+        self._views: dict[int | None, View] = {}
+        """This version's views, each built once (for the bots and for the frames)."""
         for ev in stored.events:
             self._replay_event(ev)
+            self._views = {}
             self._observe()
         self.events = list(stored.events)
         self.clients: list[Client] = []
@@ -165,6 +168,7 @@ class LiveTable:
         self._driver: asyncio.Task[None] | None = None
         self._sheet_cache: tuple[int, list[dict[str, Any]]] | None = None
         self._finished_cache: tuple[int, dict[str, Any] | None] | None = None
+        self.last_deal_cache = LastDealCache()
         self._static_info: dict[str, Any] | None = None
         self._units_cache: tuple[int, dict[str, list[str]]] | None = None
         self.closed = False
@@ -204,7 +208,7 @@ class LiveTable:
 
     def _units(self) -> dict[str, list[str]]:
         if self._units_cache is None or self._units_cache[0] != self.version:
-            units = len(self.state.view(None).totals)
+            units = len(self.view(None).totals)
             self._units_cache = (self.version, {lang: [self.state.unit_name(u, lang) for u in range(units)]
                                                 for lang in ("en", "ja")})
         return self._units_cache[1]
@@ -231,7 +235,7 @@ class LiveTable:
 
     def summary_info(self) -> dict[str, Any]:
         out = self.public_info()
-        out["totals"] = list(self.state.view(None).totals)
+        out["totals"] = list(self.view(None).totals)
         if self.cut:
             out["cut"] = True
         return out
@@ -264,6 +268,13 @@ class LiveTable:
         if self._deadline is None:
             return None
         return max(0.0, round(self._deadline - time.monotonic(), 1))
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` sees now (built once per version and seat)."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.state.view(seat)
+        return view
 
     def record(self) -> records.Record:
         return records.from_state(self.state, players=self.players())
@@ -319,6 +330,7 @@ class LiveTable:
         """Write the event, then (only then) make ``new_state`` the table's state."""
         await self._store(event, new_state.is_over, patience)
         self.state = new_state
+        self._views = {}
         self.events.append(event)
         self._observe()
         self._timed_out = None
@@ -333,7 +345,7 @@ class LiveTable:
             observe = getattr(bot, "observe", None)
             if observe is not None:
                 try:
-                    observe(self.state.view(seat))
+                    observe(self.view(seat))
                 except Exception:
                     log.exception("table %s: the bot of seat %d could not observe", self.id, seat)
 
@@ -363,7 +375,7 @@ class LiveTable:
         except KirifudaError as exc:
             raise ProtocolError("illegal", str(exc)) from None
         await self._commit(new, {"action": {"seat": seat, **action.to_json()}}, patience=patience)
-        log.info("table %s: seat %d %s (state %d)", self.id, seat, next(iter(action.to_json())),
+        log.debug("table %s: seat %d %s (state %d)", self.id, seat, next(iter(action.to_json())),
                  self.version)
 
     async def _deal(self) -> None:
@@ -371,7 +383,7 @@ class LiveTable:
         new.deal_random(random.Random(f"{self.secret}:{new.deal_number}"))
         d = new.record_deals()[-1]
         await self._commit(new, {"deal": {"hands": d["hands"], "rest": d["rest"]}}, patience=None)
-        log.info("table %s: deal %d dealt (state %d)", self.id, new.deal_number, self.version)
+        log.debug("table %s: deal %d dealt (state %d)", self.id, new.deal_number, self.version)
 
     # -- who plays -----------------------------------------------------------------------
     def _bot_for(self, seat: int) -> Bot | None:
@@ -414,7 +426,7 @@ class LiveTable:
                 async with self.lock:
                     if self.version != version or self._bot_for(seat) is None:
                         continue
-                    view = self.state.view(seat)
+                    view = self.view(seat)
                     rng = random.Random(f"{self.secret}:bot:{version}")
                     action = await asyncio.get_running_loop().run_in_executor(_BOT_THREAD, bot.choose, view, rng)
                     await self._apply(seat, action)

@@ -155,7 +155,8 @@ class ServerThread:
         self.app = create_app(db, limits=limits, **kwargs)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws="websockets-sansio", lifespan="on", ws_max_size=limits.frame_bytes,
-                                limit_concurrency=limits.max_connections)
+                                limit_concurrency=limits.max_connections,
+                                ws_per_message_deflate=limits.ws_deflate)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
