@@ -25,7 +25,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Self, Sequence
 
 from ..actions import (BROKEN, CLAIM, PASS, Action, Bid, Broken, Chombo, Claim, Discard, Pass, Play,
-                       action_from_json)
+                       RefusedClaim, action_from_json)
 from ..cards import (CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, format_card,
                      ids_of)
 from ..dealing import check_deal
@@ -238,6 +238,10 @@ class MeitoraView(View):
     """The request of ``last_trick`` where the joker led it (``joker_lead=request``)."""
     own_team_requests: tuple[str | None, ...] = ()
     """The request of each of ``own_team_tricks`` that the joker led, else None."""
+    shown_hands: tuple[tuple[Card, ...], ...] = ()
+    """Hands face up for everyone, per seat: the cards now held by each seat whose claim was
+    refused this deal (``claim_failure=refuse``: a claimant shows their hand), ``()`` for the
+    others; ``()`` as a whole while no hand is shown."""
 
     SEAT_FIELDS: ClassVar[frozenset[str]] = frozenset({"to_act", "first_bidder", "declarer", "last_trick_winner"})
 
@@ -482,6 +486,8 @@ class _MeitoraRules(_RulesBase):
 
     def _reset_deal(self) -> None:
         self._log: list[tuple[int, Action]] = []
+        self._shown: tuple[int, ...] = ()
+        """Seats whose claim was refused this deal: their hands lie face up."""
         self._dealt: tuple[tuple[int, ...] | int, ...] = ()
         """The hands as dealt: card ids in the order given, or a mask (written in display order)."""
         self._agari = -1
@@ -669,6 +675,31 @@ class _MeitoraRules(_RulesBase):
                     "(claim_failure=refuse: refused, play goes on)")
         return f"{type(action).__name__} is not a Meitora action"
 
+    def check(self, action: Action, seat: int | None = None) -> None:
+        if type(action) is RefusedClaim:
+            self._check_refused_claim(action, seat)
+            return
+        super().check(action, seat)
+
+    def _check_refused_claim(self, action: RefusedClaim, seat: int | None) -> None:
+        """A refused claim: a claim that fails, under ``claim_failure=refuse``, once a deal
+        per seat (a second one would show nothing new)."""
+        to_act = self._to_act
+        if to_act is None:
+            raise IllegalActionError(seat, action, self._no_turn_reason())
+        if seat is not None and seat != to_act:
+            raise IllegalActionError(seat, action, f"it is seat {to_act}'s turn, not seat {seat}'s")
+        if self._phase is not Phase.PLAY:
+            raise IllegalActionError(to_act, action, "a claim (open) is made on one's turn in the play")
+        if self.options.claim_failure != "refuse":
+            raise IllegalActionError(to_act, action, "a claim is refused only under claim_failure=refuse "
+                                     "(under chombo a failed claim is a chombo)")
+        if to_act in self._shown:
+            raise IllegalActionError(to_act, action, "the claim is not valid, and this hand already lies "
+                                     "face up: a claim that fails again changes nothing")
+        if self._claim_is_valid(to_act):
+            raise IllegalActionError(to_act, action, "the claim holds: it is a claim, not a refused one")
+
     def _check_chombo(self, action: Chombo) -> None:
         if self._phase not in (Phase.BIDDING, Phase.DISCARD, Phase.PLAY):
             raise IllegalActionError(action.seat, action, "a chombo is recorded during a deal")
@@ -730,6 +761,9 @@ class _MeitoraRules(_RulesBase):
             self._negri = cid
             self._phase = Phase.PLAY
             self._leader = seat
+        elif isinstance(action, RefusedClaim):
+            # the claimant shows their hand; play goes on with the same seat to act
+            self._shown = self._shown + (seat,)
         elif isinstance(action, Claim):
             if self._claim_is_valid(seat):
                 remaining = 10 - len(self._tricks)
@@ -853,6 +887,8 @@ class _MeitoraRules(_RulesBase):
             target=self.options.target,
             last_trick_request=self._request if last and last[1][0] == JOKER_ID else None,
             own_team_requests=own_requests,
+            shown_hands=tuple(cards_of(self._hands[s]) if s in self._shown else () for s in range(4))
+            if in_deal and self._shown else (),
         )
 
     def _joker_lead_request(self) -> str | None:
@@ -926,6 +962,7 @@ class _MeitoraRules(_RulesBase):
         new._legal = self._legal
         new._play_mask = self._play_mask
         new._last = self._last
+        new._shown = self._shown
         new._strain = self._strain
         new._eff = self._eff
         new._masks = self._masks

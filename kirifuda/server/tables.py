@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 from .. import record as records
-from ..actions import Action
+from ..actions import REFUSED_CLAIM, Action, Claim
 from ..bots import Bot, make_bot
 from ..bots.base import default_bot
-from ..errors import IllegalActionError, KirifudaError, OptionError
+from ..errors import KirifudaError, OptionError
 from ..game import GameInfo, GameState, View, options_to_json
 from ..games import GAMES
 from .limits import Limits
@@ -370,13 +370,27 @@ class LiveTable:
         new = self.state.copy()
         try:
             new.apply(action, seat)
-        except IllegalActionError as exc:
-            raise ProtocolError("illegal", str(exc)) from None
         except KirifudaError as exc:
-            raise ProtocolError("illegal", str(exc)) from None
+            refused = self._refused_claim(action, seat)
+            if refused is None:
+                raise ProtocolError("illegal", str(exc)) from None
+            new, action = refused
         await self._commit(new, {"action": {"seat": seat, **action.to_json()}}, patience=patience)
         log.debug("table %s: seat %d %s (state %d)", self.id, seat, next(iter(action.to_json())),
                  self.version)
+
+    def _refused_claim(self, action: Action, seat: int) -> tuple[GameState, Action] | None:
+        """Under Meitora's ``claim_failure=refuse``, a claim that fails is taken as a refused
+        claim (the claimant's hand is shown for the rest of the deal), when the rules allow
+        one (else ProtocolError: why not, nothing changes); None for any other action."""
+        if type(action) is not Claim or getattr(self.options, "claim_failure", None) != "refuse":
+            return None
+        new = self.state.copy()
+        try:
+            new.apply(REFUSED_CLAIM, seat)
+        except KirifudaError as exc:
+            raise ProtocolError("illegal", str(exc)) from None
+        return new, REFUSED_CLAIM
 
     async def _deal(self) -> None:
         new = self.state.copy()
