@@ -482,6 +482,7 @@ class _MeitoraRules(_RulesBase):
         self._first_bidder = first
         self._totals = [0, 0]  # half points
         self._results: tuple[_DealLog, ...] = ()
+        self._last_deal_cache: tuple[_DealLog, dict[str, Any]] | None = None
         self._reset_deal()
 
     def _reset_deal(self) -> None:
@@ -883,13 +884,23 @@ class _MeitoraRules(_RulesBase):
             tricks_played=len(self._tricks) if in_deal else 0,
             team_tricks=self.team_tricks if in_deal else (0, 0),
             own_team_tricks=own,
-            last_deal=self._results[-1].result() if self._results else None,
+            last_deal=self._last_deal(),
             target=self.options.target,
             last_trick_request=self._request if last and last[1][0] == JOKER_ID else None,
             own_team_requests=own_requests,
             shown_hands=tuple(cards_of(self._hands[s]) if s in self._shown else () for s in range(4))
             if in_deal and self._shown else (),
         )
+
+    def _last_deal(self) -> dict[str, Any] | None:
+        """The previous deal's result, built once per deal: every view shares the mapping."""
+        if not self._results:
+            return None
+        log = self._results[-1]
+        cached = self._last_deal_cache
+        if cached is None or cached[0] is not log:
+            cached = self._last_deal_cache = (log, log.result())
+        return cached[1]
 
     def _joker_lead_request(self) -> str | None:
         """The request of this deal's joker lead (the joker is played once a deal)."""
@@ -945,6 +956,7 @@ class _MeitoraRules(_RulesBase):
         new._first_bidder = self._first_bidder
         new._totals = self._totals[:]
         new._results = self._results
+        new._last_deal_cache = self._last_deal_cache
         new._log = self._log[:]
         new._dealt = self._dealt
         new._agari = self._agari

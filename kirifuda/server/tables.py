@@ -143,6 +143,8 @@ class LiveTable:
         self._bots: dict[int, Bot] = {}
         self._standins: dict[int, Bot] = {}
         """Each human seat's stand-in: a bot of its own, remembering that seat's views only."""
+        self._following: set[int] = set()
+        """Seats whose stand-in has caught up and is shown every view (it plays, or played)."""
         for s, spec in enumerate(self.seats):
             if spec["kind"] == "bot":
                 self._bots[s] = _bot(spec.get("bot", "default"), self.info.id)
@@ -338,16 +340,40 @@ class LiveTable:
         self.broadcast()
 
     def _observe(self) -> None:
-        """Every bot, and every human seat's stand-in, is shown what its seat now sees (as the
-        tournament runner and the terminal do after each action): a bot remembers the cards
-        played while it was not to act, and after a restart the events replayed."""
-        for seat, bot in (*self._bots.items(), *self._standins.items()):
-            observe = getattr(bot, "observe", None)
-            if observe is not None:
-                try:
-                    observe(self.view(seat))
-                except Exception:
-                    log.exception("table %s: the bot of seat %d could not observe", self.id, seat)
+        """Every bot, and every stand-in that is following its seat, is shown what its seat
+        now sees (as the tournament runner and the terminal do after each action): a bot
+        remembers the cards played while it was not to act, and after a restart the events
+        replayed.  A stand-in starts following when it is first needed (:meth:`_catch_up`)."""
+        for seat, bot in self._bots.items():
+            self._show(seat, bot, self.view(seat))
+        for seat in self._following:
+            self._show(seat, self._standins[seat], self.view(seat))
+
+    def _show(self, seat: int, bot: Bot, view: View) -> None:
+        observe = getattr(bot, "observe", None)
+        if observe is not None:
+            try:
+                observe(view)
+            except Exception:
+                log.exception("table %s: the bot of seat %d could not observe", self.id, seat)
+
+    def _catch_up(self, seat: int) -> None:
+        """Before a stand-in first plays: show it the seat's view after every event so far,
+        in order (what it would have seen following the seat from the start), then keep it
+        following.  Until then no stand-in costs anything per action."""
+        bot = self._standins.get(seat)
+        if bot is None or seat in self._following:
+            return
+        if getattr(bot, "observe", None) is not None:
+            state = self.info.new_state(self.options, first=self.first)
+            for ev in self.events:
+                if "deal" in ev:
+                    state.deal(ev["deal"]["hands"], ev["deal"]["rest"])
+                else:
+                    data = ev["action"]
+                    state.apply(self.info.action_from_json(data, data["seat"]), data["seat"])
+                self._show(seat, bot, state.view(seat))
+        self._following.add(seat)
 
     async def act(self, seat: int | None, version: int, action: Action) -> None:
         """A player's action: refused (``ProtocolError``, nothing changed) or committed."""
@@ -404,6 +430,7 @@ class LiveTable:
         if seat in self._bots:
             return self._bots[seat]
         if seat in self.away or self._timed_out == self.version:
+            self._catch_up(seat)
             return self._standins.get(seat)
         return None
 
