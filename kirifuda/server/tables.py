@@ -209,10 +209,11 @@ class LiveTable:
         return self.state.is_over or self.cut
 
     def _units(self) -> dict[str, list[str]]:
-        if self._units_cache is None or self._units_cache[0] != self.version:
+        """The scoring units' names (seats, teams, pairs): fixed by the game and its options."""
+        if self._units_cache is None:
             units = len(self.view(None).totals)
-            self._units_cache = (self.version, {lang: [self.state.unit_name(u, lang) for u in range(units)]
-                                                for lang in ("en", "ja")})
+            self._units_cache = (units, {lang: [self.state.unit_name(u, lang) for u in range(units)]
+                                         for lang in ("en", "ja")})
         return self._units_cache[1]
 
     def public_info(self) -> dict[str, Any]:
