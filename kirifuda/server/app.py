@@ -33,6 +33,7 @@ import orjson
 from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 
 from .. import record as records
 from ..bots import BOT_KINDS, make_bot
@@ -306,6 +307,10 @@ def api_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRo
                 timer=body.timer, first=body.first, creator=who)
         except (OptionError, KirifudaError) as exc:
             raise HTTPException(400, str(exc)) from None
+        except (SQLAlchemyError, OSError) as exc:
+            log.warning("a table could not be created: %s", type(exc).__name__)
+            raise HTTPException(503, "the table could not be saved (the database is busy or down): "
+                                "try again in a moment") from None
         links = [f"/t/{table.id}#token={tok}" if tok else None for tok in tokens]
         return JSONResponse({"id": table.id, "tokens": tokens, "links": links,
                              "watch": f"/t/{table.id}", "timers": list(TIMERS)})

@@ -88,6 +88,15 @@ class _Append:
     events: list[dict[str, Any]]
     finished: bool
     done: "asyncio.Future[None]"
+    table: StoredTable | None = None
+    """A new table to insert (its events follow in later writes)."""
+
+
+def _table_row(t: StoredTable) -> dict[str, Any]:
+    return dict(id=t.id, game=t.game, options=json.dumps(t.options), first=t.first, seed=t.seed,
+                secret=t.secret or None, seats=json.dumps(t.seats, ensure_ascii=False),
+                token_hashes=json.dumps(t.token_hashes), timer=t.timer, created=t.created,
+                finished=t.finished)
 
 
 def _settle(fut: "asyncio.Future[None]", exc: BaseException | None) -> None:
@@ -198,12 +207,9 @@ class Store:
 
     # -- writing -------------------------------------------------------------------------
     async def create_table(self, t: StoredTable) -> None:
-        async with self._writing(), self.engine.begin() as conn:
-            await conn.execute(kf_tables.insert().values(
-                id=t.id, game=t.game, options=json.dumps(t.options), first=t.first, seed=t.seed,
-                secret=t.secret or None,
-                seats=json.dumps(t.seats, ensure_ascii=False), token_hashes=json.dumps(t.token_hashes),
-                timer=t.timer, created=t.created, finished=t.finished))
+        """Commit a new table (grouped with the other writes in flight, as events are)."""
+        await self._enqueue(_Append(t.id, 0, [], t.finished, asyncio.get_running_loop().create_future(),
+                                    table=t))
 
     async def append_events(self, table_id: str, first_seq: int, events: Sequence[dict[str, Any]],
                             finished: bool = False) -> None:
@@ -213,10 +219,13 @@ class Store:
         committed together, in one transaction, by the next; each caller returns once its own
         events are durable (and gets the exception if they could not be written)."""
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Append(table_id, first_seq, list(events), finished, fut))
+        await self._enqueue(_Append(table_id, first_seq, list(events), finished, fut))
+
+    async def _enqueue(self, item: "_Append") -> None:
+        self._pending.append(item)
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.get_running_loop().create_task(self._flush())
-        await asyncio.shield(fut)
+        await asyncio.shield(item.done)
 
     async def _flush(self) -> None:
         while self._pending:
@@ -242,8 +251,11 @@ class Store:
     async def _write(self, batch: list["_Append"]) -> None:
         rows = [(a.table_id, a.first_seq + i, orjson.dumps(e).decode("utf-8"))
                 for a in batch for i, e in enumerate(a.events)]
-        finished = [a.table_id for a in batch if a.finished]
+        finished = [a.table_id for a in batch if a.finished and a.table is None]
+        tables = [_table_row(a.table) for a in batch if a.table is not None]
         async with self._writing(), self.engine.begin() as conn:
+            if tables:
+                await conn.execute(kf_tables.insert(), tables)
             if rows:
                 # the driver's own statement: no SQL to build for the hottest write
                 await conn.exec_driver_sql(self._insert_event, rows)

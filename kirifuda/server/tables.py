@@ -142,14 +142,13 @@ class LiveTable:
         self.state: GameState = self.info.new_state(self.options, first=stored.first)
         self._bots: dict[int, Bot] = {}
         self._standins: dict[int, Bot] = {}
-        """Each human seat's stand-in: a bot of its own, remembering that seat's views only."""
+        """Each human seat's stand-in, made when first needed: a bot of its own, remembering
+        that seat's views only."""
         self._following: set[int] = set()
         """Seats whose stand-in has caught up and is shown every view (it plays, or played)."""
         for s, spec in enumerate(self.seats):
             if spec["kind"] == "bot":
                 self._bots[s] = _bot(spec.get("bot", "default"), self.info.id)
-            else:
-                self._standins[s] = _bot(STANDIN_BOT, self.info.id)
         self.events: list[dict[str, Any]] = []
         self._views: dict[int | None, View] = {}
         """This version's views, each built once (for the bots and for the frames)."""
@@ -362,9 +361,11 @@ class LiveTable:
         """Before a stand-in first plays: show it the seat's view after every event so far,
         in order (what it would have seen following the seat from the start), then keep it
         following.  Until then no stand-in costs anything per action."""
-        bot = self._standins.get(seat)
-        if bot is None or seat in self._following:
+        if seat in self._following or self.seats[seat]["kind"] != "human":
             return
+        bot = self._standins.get(seat)
+        if bot is None:
+            bot = self._standins[seat] = _bot(STANDIN_BOT, self.info.id)
         if getattr(bot, "observe", None) is not None:
             state = self.info.new_state(self.options, first=self.first)
             for ev in self.events:
