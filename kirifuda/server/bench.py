@@ -8,7 +8,8 @@ and the server committed and broadcast, and the p50 / p99 time from sending an a
 receiving the broadcast it causes; with bots, also the events committed at the tables per
 second (every action, the bots' too, and each deal).  Also the server process's CPU time per
 client action and per event committed, the clients' own CPU time per action (they share the
-machine), the server's memory per table (resident size grown since start, over the tables),
+machine), the server's memory per table (resident size grown since start, over the concurrent tables
+and over every match started: a finished table stays in memory),
 and the machine's load average (the machine may be shared).  Bounded: at most
 200 tables and 120 seconds; loopback only.
 """
@@ -101,21 +102,18 @@ async def _seat(url: str, token: str, deadline: float, latencies: list[float],
     return acted, version
 
 
-async def _table_worker(k: int, base: str, ws_base: str, deadline: float, game: str,
+async def _table_worker(k: int, client: Any, base: str, ws_base: str, deadline: float, game: str,
                         seats: list[dict[str, str]], latencies: list[float], counts: dict[str, int]) -> None:
     """Keep one table busy until the deadline: a new match whenever one ends."""
-    import httpx
-
     rng = random.Random(k)
-    async with httpx.AsyncClient(timeout=30) as client:
-        while time.monotonic() < deadline:
-            r = await client.post(base + "/api/tables", json={"game": game, "seats": seats})
-            r.raise_for_status()
-            t = r.json()
-            counts["matches"] += 1
-            played = await asyncio.gather(*[_seat(f"{ws_base}/ws/{t['id']}", tok, deadline, latencies,
-                                                  random.Random(rng.random())) for tok in t["tokens"] if tok])
-            counts["committed"] += max(v for _, v in played)
+    while time.monotonic() < deadline:
+        r = await client.post(base + "/api/tables", json={"game": game, "seats": seats})
+        r.raise_for_status()
+        t = r.json()
+        counts["matches"] += 1
+        played = await asyncio.gather(*[_seat(f"{ws_base}/ws/{t['id']}", tok, deadline, latencies,
+                                              random.Random(rng.random())) for tok in t["tokens"] if tok])
+        counts["committed"] += max(v for _, v in played)
 
 
 def table_seats(game: str, bot_seats: int) -> list[dict[str, str]]:
@@ -136,8 +134,14 @@ async def _drive(base: str, ws_base: str, tables: int, seconds: float, game: str
     seats = table_seats(game, bot_seats)
     deadline = time.monotonic() + seconds
     t0 = time.perf_counter()
-    results = await asyncio.gather(*[_table_worker(k, base, ws_base, deadline, game, seats, latencies, counts)
-                                     for k in range(tables)], return_exceptions=True)
+    import httpx
+
+    # one HTTP client for every table (each client of its own used to cost ~50 ms of CPU to
+    # build: 200 of them held every table back ten seconds)
+    async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=50)) as client:
+        results = await asyncio.gather(*[_table_worker(k, client, base, ws_base, deadline, game, seats,
+                                                       latencies, counts)
+                                         for k in range(tables)], return_exceptions=True)
     elapsed = time.perf_counter() - t0
     errors = [r for r in results if isinstance(r, BaseException)]
     lat = sorted(latencies)
@@ -148,7 +152,8 @@ async def _drive(base: str, ws_base: str, tables: int, seconds: float, game: str
     return {"tables": tables, "bot_seats": sum(s["kind"] == "bot" for s in seats), "matches": counts["matches"],
             "seconds": round(elapsed, 2), "actions": len(lat), "actions_per_s": round(len(lat) / elapsed, 1),
             "committed": counts["committed"], "committed_per_s": round(counts["committed"] / elapsed, 1),
-            "p50_ms": pct(0.50), "p99_ms": pct(0.99), "client_errors": len(errors)}
+            "p50_ms": pct(0.50), "p99_ms": pct(0.99), "client_errors": len(errors),
+            "client_error_sample": repr(errors[0])[:200] if errors else None}
 
 
 def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "meitora",
@@ -195,6 +200,8 @@ def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "me
                                    if cpu is not None and out["committed"] else None)
         out["kib_per_table"] = (round((rss1 - rss0) / 1024 / tables, 1)
                                 if rss0 is not None and rss1 is not None else None)
+        out["kib_per_match"] = (round((rss1 - rss0) / 1024 / out["matches"], 1)
+                                if rss0 is not None and rss1 is not None and out["matches"] else None)
         out["load_before"] = round(load0, 2)
         out["load_after"] = round(os.getloadavg()[0], 2)
     finally:
@@ -222,6 +229,7 @@ def main(args: argparse.Namespace) -> int:
               f"p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms{bots}  ({r['actions']} actions in {r['seconds']} s"
               f"{', ' + str(r['client_errors']) + ' client errors' if r['client_errors'] else ''})")
         print(f"{'':40s} server CPU {r['cpu_ms_per_action']} ms/action ({r['cpu_ms_per_event']} ms/event)  "
-              f"clients' CPU {r['client_cpu_ms_per_action']} ms/action  {r['kib_per_table']} KiB/table  "
+              f"clients' CPU {r['client_cpu_ms_per_action']} ms/action  {r['kib_per_table']} KiB/table "
+              f"({r['kib_per_match']} KiB per match started; {r['matches']} matches)  "
               f"load {r['load_before']} -> {r['load_after']}")
     return 0

@@ -71,5 +71,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, grac
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio",
                             ws_max_size=limits.frame_bytes, limit_concurrency=limits.max_connections, 
                             ws_per_message_deflate=limits.ws_deflate)
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:   # Ctrl-C: uvicorn has shut down; no traceback
+        pass
     return 0
