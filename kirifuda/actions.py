@@ -22,8 +22,8 @@ from .errors import InvalidActionError
 
 __all__ = [
     "Action", "Bid", "Pass", "Broken", "Discard", "Adjutant", "Redeclare", "Approve",
-    "ChooseTrump", "ChooseLeader", "Play", "Claim", "Chombo", "action_from_json",
-    "PASS", "BROKEN", "CLAIM", "STRAIN_SYMBOLS",
+    "ChooseTrump", "ChooseLeader", "Play", "Claim", "RefusedClaim", "Chombo", "action_from_json",
+    "PASS", "BROKEN", "CLAIM", "REFUSED_CLAIM", "STRAIN_SYMBOLS",
 ]
 
 STRAIN_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "N": "NT"}
@@ -217,6 +217,20 @@ class Claim:
 
 
 @dataclass(frozen=True, slots=True)
+class RefusedClaim:
+    """A claim (オープン) that failed under Meitora's ``claim_failure: "refuse"``: play goes on,
+    and the claimant's hand lies face up for the rest of the deal.  Record form
+    ``{"claim": true, "refused": true}`` (an extension of the record format); a plain
+    ``{"claim": true}`` that fails stays an invalid record."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"claim": True, "refused": True}
+
+    def label(self, lang: str = "en") -> str:
+        return "オープン不成立 (手札公開)" if lang == "ja" else "claim refused (hand shown)"
+
+
+@dataclass(frozen=True, slots=True)
 class Chombo:
     """チョンボ recorded by a referee against ``seat`` (physical games kept as records)."""
 
@@ -231,11 +245,12 @@ class Chombo:
 
 
 Action = Union[Bid, Pass, Broken, Discard, Adjutant, Redeclare, Approve, ChooseTrump,
-               ChooseLeader, Play, Claim, Chombo]
+               ChooseLeader, Play, Claim, RefusedClaim, Chombo]
 
 PASS = Pass()
 BROKEN = Broken()
 CLAIM = Claim()
+REFUSED_CLAIM = RefusedClaim()
 
 
 def _only(data: Mapping[str, Any], keys: set[str], main: str) -> None:
@@ -260,6 +275,11 @@ def action_from_json(data: Mapping[str, Any], seat: int | None = None) -> Action
         if not isinstance(call, bool):
             raise InvalidActionError(f"call_joker must be true or false, got {call!r}")
         return Play(card, request, call)
+    if "refused" in d:
+        _only(d, {"claim", "refused"}, "claim")
+        if d.get("claim") is not True or d["refused"] is not True:
+            raise InvalidActionError(f"a refused claim is {{\"claim\": true, \"refused\": true}}, got {dict(d)!r}")
+        return REFUSED_CLAIM
     if len(d) != 1:
         raise InvalidActionError(f"an action names exactly one decision, got keys {sorted(d)}")
     (key, value), = d.items()

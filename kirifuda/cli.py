@@ -516,7 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="start the web app (play in the browser)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=_int_at_least(0, 65535), default=8000,
-                   help="port (default 8000; the next free one if taken)")
+                   help="port (default 8000; an error if it is in use; 0: any free port)")
     p.add_argument("--db", help="database URL (default: SQLite in the user's data directory; "
                                "postgresql+asyncpg://user@host/db for PostgreSQL)")
     p.add_argument("--grace", type=_float_at_least(0), default=60.0,

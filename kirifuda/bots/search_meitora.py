@@ -193,8 +193,11 @@ class MeitoraSearch:
         seen = mine | _mask(self.memory.played)
         if view.negri is not None:
             seen |= 1 << view.negri.id
+        shown = {s for s, cards in enumerate(view.shown_hands) if cards}  # face up: a refused claim
+        for cards in view.shown_hands:
+            seen |= _mask(c.id for c in cards)
         pool = [c for c in DECK_IDS if not seen >> c & 1]
-        sizes = {s: view.hand_sizes[s] for s in range(4) if s != view.seat}
+        sizes = {s: view.hand_sizes[s] for s in range(4) if s != view.seat and s not in shown}
         gone = len(pool) - sum(sizes.values())
         forbidden: dict[int, int] = {}
         if view.contract is not None:
@@ -220,6 +223,9 @@ class MeitoraSearch:
         hands = [0, 0, 0, 0]
         for s in sizes:
             hands[s] = got[s]
+        for s, cards in enumerate(view.shown_hands):
+            if cards:
+                hands[s] = _mask(c.id for c in cards)
         hands[view.seat] = _mask(c.id for c in view.hand)
         return hands
 

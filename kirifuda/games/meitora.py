@@ -25,8 +25,9 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Self, Sequence
 
 from ..actions import (BROKEN, CLAIM, PASS, Action, Bid, Broken, Chombo, Claim, Discard, Pass, Play,
-                       action_from_json)
-from ..cards import (CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, ids_of)
+                       RefusedClaim, action_from_json)
+from ..cards import (CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck,
+                     ids_of)
 from ..dealing import check_deal
 from ..errors import IllegalActionError, OptionError
 from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
@@ -256,6 +257,10 @@ class MeitoraView(View):
     """The request of ``last_trick`` where the joker led it (``joker_lead=request``)."""
     own_team_requests: tuple[str | None, ...] = ()
     """The request of each of ``own_team_tricks`` that the joker led, else None."""
+    shown_hands: tuple[tuple[Card, ...], ...] = ()
+    """Hands face up for everyone, per seat: the cards now held by each seat whose claim was
+    refused this deal (``claim_failure=refuse``: a claimant shows their hand), ``()`` for the
+    others; ``()`` as a whole while no hand is shown."""
 
     SEAT_FIELDS: ClassVar[frozenset[str]] = frozenset({"to_act", "first_bidder", "declarer", "last_trick_winner"})
 
@@ -511,10 +516,13 @@ class _MeitoraRules(_RulesBase):
         self._first_bidder = first
         self._totals = [0, 0]  # half points
         self._results: tuple[_DealLog, ...] = ()
+        self._last_deal_cache: tuple[_DealLog, dict[str, Any]] | None = None
         self._reset_deal()
 
     def _reset_deal(self) -> None:
         self._log: list[tuple[int, Action]] = []
+        self._shown: tuple[int, ...] = ()
+        """Seats whose claim was refused this deal: their hands lie face up."""
         self._dealt: tuple[tuple[int, ...] | int, ...] = ()
         """The hands as dealt: card ids in the order given, or a mask (written in display order)."""
         self._agari = -1
@@ -699,6 +707,31 @@ class _MeitoraRules(_RulesBase):
                     "(claim_failure=refuse: refused, play goes on)")
         return f"{type(action).__name__} is not a Meitora action"
 
+    def check(self, action: Action, seat: int | None = None) -> None:
+        if type(action) is RefusedClaim:
+            self._check_refused_claim(action, seat)
+            return
+        super().check(action, seat)
+
+    def _check_refused_claim(self, action: RefusedClaim, seat: int | None) -> None:
+        """A refused claim: a claim that fails, under ``claim_failure=refuse``, once a deal
+        per seat (a second one would show nothing new)."""
+        to_act = self._to_act
+        if to_act is None:
+            raise IllegalActionError(seat, action, self._no_turn_reason())
+        if seat is not None and seat != to_act:
+            raise IllegalActionError(seat, action, f"it is seat {to_act}'s turn, not seat {seat}'s")
+        if self._phase is not Phase.PLAY:
+            raise IllegalActionError(to_act, action, "a claim (open) is made on one's turn in the play")
+        if self.options.claim_failure != "refuse":
+            raise IllegalActionError(to_act, action, "a claim is refused only under claim_failure=refuse "
+                                     "(under chombo a failed claim is a chombo)")
+        if to_act in self._shown:
+            raise IllegalActionError(to_act, action, "the claim is not valid, and this hand already lies "
+                                     "face up: a claim that fails again changes nothing")
+        if self._claim_is_valid(to_act):
+            raise IllegalActionError(to_act, action, "the claim holds: it is a claim, not a refused one")
+
     def _check_chombo(self, action: Chombo) -> None:
         if self._phase not in (Phase.BIDDING, Phase.DISCARD, Phase.PLAY):
             raise IllegalActionError(action.seat, action, "a chombo is recorded during a deal")
@@ -758,6 +791,9 @@ class _MeitoraRules(_RulesBase):
             self._negri = cid
             self._phase = Phase.PLAY
             self._leader = seat
+        elif isinstance(action, RefusedClaim):
+            # the claimant shows their hand; play goes on with the same seat to act
+            self._shown = self._shown + (seat,)
         elif isinstance(action, Claim):
             if self._claim_is_valid(seat):
                 remaining = 10 - len(self._tricks)
@@ -884,11 +920,23 @@ class _MeitoraRules(_RulesBase):
             tricks_played=len(self._tricks) if in_deal else 0,
             team_tricks=self.team_tricks if in_deal else (0, 0),
             own_team_tricks=own,
-            last_deal=self._results[-1].result() if self._results else None,
+            last_deal=self._last_deal(),
             target=self.options.target,
             last_trick_request=self._request if last and last[1][0] == JOKER_ID else None,
             own_team_requests=own_requests,
+            shown_hands=tuple(cards_of(self._hands[s]) if s in self._shown else () for s in range(4))
+            if in_deal and self._shown else (),
         )
+
+    def _last_deal(self) -> dict[str, Any] | None:
+        """The previous deal's result, built once per deal: every view shares the mapping."""
+        if not self._results:
+            return None
+        log = self._results[-1]
+        cached = self._last_deal_cache
+        if cached is None or cached[0] is not log:
+            cached = self._last_deal_cache = (log, log.result())
+        return cached[1]
 
     def _joker_lead_request(self) -> str | None:
         """The request of this deal's joker lead (the joker is played once a deal)."""
@@ -944,6 +992,7 @@ class _MeitoraRules(_RulesBase):
         new._first_bidder = self._first_bidder
         new._totals = self._totals[:]
         new._results = self._results
+        new._last_deal_cache = self._last_deal_cache
         new._log = self._log[:]
         new._dealt = self._dealt
         new._agari = self._agari
@@ -961,6 +1010,7 @@ class _MeitoraRules(_RulesBase):
         new._legal = self._legal
         new._play_mask = self._play_mask
         new._last = self._last
+        new._shown = self._shown
         new._strain = self._strain
         new._eff = self._eff
         new._masks = self._masks

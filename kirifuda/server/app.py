@@ -6,6 +6,10 @@ options, defaults and one-line explanations, its bots and its view's terms), ``P
 ``GET /api/tables/{id}`` (public facts), ``GET /api/tables/{id}/record`` (the record, once the
 match is over: it holds every hand), ``POST /api/replay`` (a record, checked and stepped through
 for the replay viewer).  WebSocket: ``/ws/{id}`` speaking :mod:`.protocol`.
+
+Routes are grouped in :class:`fastapi.APIRouter` s (:func:`pages_router`, :func:`api_router`,
+:func:`ws_router`): a feature adds its own router with ``app.include_router``.  Every body and
+message is validated at the edge (:mod:`.schema`); the limits are :class:`.limits.Limits`.
 """
 
 from __future__ import annotations
@@ -16,16 +20,20 @@ import dataclasses
 import inspect
 import json
 import logging
+import os
 import random
 import textwrap
+import time
 import typing
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+import orjson
+from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 
 from .. import record as records
 from ..bots import BOT_KINDS, make_bot
@@ -35,12 +43,15 @@ from ..game import GameInfo, View
 from ..games import GAMES
 from ..i18n import field_label
 from ..ui.render import sorted_hand
-from .protocol import view_json, Act, Hello, Ping, ProtocolError, error_frame, parse_message
-from .coach import hints_setting, router as coach_router, save_hints
+from .limits import BodyLimit, Limits, RateLimiter
+from .protocol import Act, Hello, Ping, ProtocolError, encode, error_frame, parse_message, view_json
+from .schema import CreateTable, InputError, load_json, validate
+from .coach import router as coach_router, save_hints
 from .store import Store
 from .tables import TIMERS, Client, LiveTable, TableManager
 
-__all__ = ["create_app", "games_info", "replay_steps"]
+__all__ = ["create_app", "games_info", "replay_steps", "pages_router", "api_router", "ws_router",
+           "client_key"]
 
 log = logging.getLogger("kirifuda.server")
 STATIC = resources.files("kirifuda.server") / "static"
@@ -195,14 +206,27 @@ def replay_steps(rec: records.Record) -> dict[str, Any]:
 
 # -- the app --------------------------------------------------------------------------------
 
-def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: float = 0.8) -> FastAPI:
-    """The web app on the database at ``db_url`` (default: SQLite in the user's data dir)."""
+def client_key(conn: Request | WebSocket) -> str:
+    """The client a limit counts: its address as this server sees it."""
+    return conn.client.host if conn.client is not None else "?"
+
+
+def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: float = 0.8,
+               limits: Limits | None = None, deal_secret: str | None = None) -> FastAPI:
+    """The web app on the database at ``db_url`` (default: SQLite in the user's data dir).
+
+    ``limits``: see :class:`.limits.Limits` (default: from ``KIRIFUDA_LIMIT_*``).
+    ``deal_secret`` fixes every table's deals (tests and benchmarks only; default: the
+    ``KIRIFUDA_DEAL_SECRET`` environment variable, else each table draws its own)."""
+    limits = limits or Limits.from_env()
+    deal_secret = deal_secret or os.environ.get("KIRIFUDA_DEAL_SECRET") or None
     state: dict[str, Any] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await Store.open(db_url)
-        manager = TableManager(store, grace=grace, bot_delay=bot_delay)
+        manager = TableManager(store, grace=grace, bot_delay=bot_delay, limits=limits,
+                               deal_secret=deal_secret)
         await manager.load()
         state["store"] = store
         state["manager"] = manager
@@ -211,8 +235,20 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
         await manager.close()
         await store.close()
 
-    app = FastAPI(title="kirifuda", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(title="kirifuda", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url="/openapi.json" if limits.openapi else None)
+    app.state.limits = limits
+    app.add_middleware(BodyLimit, limit=limits.body_bytes,
+                       larger={"/api/replay": limits.record_bytes})
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    def manager() -> TableManager:
+        m: TableManager = state["manager"]
+        return m
+
+    app.include_router(pages_router())
+    app.include_router(api_router(manager, limits))
+    app.include_router(ws_router(manager, limits))
     from .tutorials import router as tutorials_router  # the tutorials' page and API
 
     app.include_router(tutorials_router)
@@ -220,116 +256,199 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
     from .accounts import accounts_router  # accounts, clubs, score keeper's matches
 
     app.include_router(accounts_router(lambda: state["store"], lambda: state["manager"].tables))
-    games_cache: list[dict[str, Any]] = []
+    return app
 
-    def manager() -> TableManager:
-        m: TableManager = state["manager"]
-        return m
 
-    def table_or_404(table_id: str) -> LiveTable:
-        t = manager().tables.get(table_id)
-        if t is None:
-            raise HTTPException(404, f"no table {table_id!r}")
-        return t
+def _table_or_404(manager: TableManager, table_id: str) -> LiveTable:
+    t = manager.tables.get(table_id)
+    if t is None:
+        raise HTTPException(404, "no such table" if len(table_id) > 32 else f"no table {table_id!r}")
+    return t
+
+
+def pages_router() -> APIRouter:
+    """The browser client's pages (one page; the script reads the path)."""
+    router = APIRouter()
 
     def index() -> HTMLResponse:
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"),
                             headers={"Cache-Control": "no-cache"})
 
-    @app.get("/", response_class=HTMLResponse)
+    @router.get("/", response_class=HTMLResponse)
     async def root() -> HTMLResponse:
         return index()
 
-    @app.get("/t/{table_id}", response_class=HTMLResponse)
+    @router.get("/t/{table_id}", response_class=HTMLResponse)
     async def table_page(table_id: str) -> HTMLResponse:
         return index()
 
-    @app.get("/replay", response_class=HTMLResponse)
+    @router.get("/replay", response_class=HTMLResponse)
     async def replay_page() -> HTMLResponse:
         return index()
 
-    @app.get("/api/games")
+    return router
+
+
+def api_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRouter:
+    """``/api/…``: the games, the tables, records and replays."""
+    router = APIRouter()
+    games_cache: list[dict[str, Any]] = []
+    created = RateLimiter(limits.tables_per_minute, 60.0)
+
+    @router.get("/api/games")
     async def api_games() -> list[dict[str, Any]]:
         if not games_cache:
             games_cache.extend(games_info())
         return games_cache
 
-    @app.post("/api/tables")
+    @router.post("/api/tables")
     async def api_create(request: Request) -> JSONResponse:
         try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise HTTPException(400, "the body must be JSON") from None
-        if not isinstance(body, dict):
-            raise HTTPException(400, "the body must be a JSON object")
+            body = validate(CreateTable, load_json(await request.body(), "the body"), "the table")
+        except InputError as exc:
+            raise HTTPException(400, str(exc)) from None
+        manager = get_manager()
+        who = client_key(request)
+        if manager.open_tables_of(who) >= limits.open_tables_per_client:
+            raise HTTPException(429, f"at most {limits.open_tables_per_client} tables in play may be "
+                                "opened from one address: finish one first")
+        if not created.allow(who):
+            raise HTTPException(429, f"at most {limits.tables_per_minute} tables a minute may be "
+                                "opened from one address: wait a moment")
         try:
-            timer = body.get("timer", 0)
-            first = body.get("first", 0)
-            if not isinstance(first, int) or isinstance(first, bool):
-                raise OptionError(f"first must be a seat number, got {first!r}")
-            seed = body.get("seed")
-            if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-                raise OptionError("seed must be a non-negative whole number")
-            hints = hints_setting(body)
-            table, tokens = await manager().create(
-                str(body.get("game", "")), body.get("options") or {}, body.get("seats") or [],
-                timer=timer, first=first, seed=seed)
-            await save_hints(manager().store, table.id, hints)
+            table, tokens = await manager.create(
+                body.game, dict(body.options), [s.model_dump(exclude_none=True) for s in body.seats],
+                timer=body.timer, first=body.first, creator=who)
+            await save_hints(manager.store, table.id, body.hints)
         except (OptionError, KirifudaError) as exc:
             raise HTTPException(400, str(exc)) from None
+        except (SQLAlchemyError, OSError) as exc:
+            log.warning("a table could not be created: %s", type(exc).__name__)
+            raise HTTPException(503, "the table could not be saved (the database is busy or down): "
+                                "try again in a moment") from None
         links = [f"/t/{table.id}#token={tok}" if tok else None for tok in tokens]
         return JSONResponse({"id": table.id, "tokens": tokens, "links": links,
                              "watch": f"/t/{table.id}", "timers": list(TIMERS)})
 
-    @app.get("/api/tables")
-    async def api_tables() -> list[dict[str, Any]]:
-        return [t.summary_info() for t in reversed(list(manager().tables.values()))][:100]
+    @router.get("/api/tables")
+    async def api_tables() -> Response:
+        tables = list(get_manager().tables.values())[-100:]
+        return Response(orjson.dumps([t.summary_info() for t in reversed(tables)]),
+                        media_type="application/json")
 
-    @app.get("/api/tables/{table_id}")
-    async def api_table(table_id: str) -> dict[str, Any]:
-        return table_or_404(table_id).summary_info()
+    @router.get("/api/tables/{table_id}")
+    async def api_table(table_id: str) -> Response:
+        return Response(orjson.dumps(_table_or_404(get_manager(), table_id).summary_info()),
+                        media_type="application/json")
 
-    @app.get("/api/tables/{table_id}/record")
+    @router.get("/api/tables/{table_id}/record")
     async def api_record(table_id: str) -> Response:
-        t = table_or_404(table_id)
-        if not t.state.is_over:
+        t = _table_or_404(get_manager(), table_id)
+        if not t.over:
             raise HTTPException(403, "the record is given once the match is over: it holds every hand")
         return Response(records.dumps(t.record()), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{t.info.id}-{t.id}.json"'})
 
-    @app.get("/api/tables/{table_id}/replay")
+    @router.get("/api/tables/{table_id}/replay")
     async def api_table_replay(table_id: str) -> dict[str, Any]:
-        t = table_or_404(table_id)
-        if not t.state.is_over:
+        t = _table_or_404(get_manager(), table_id)
+        if not t.over:
             raise HTTPException(403, "the replay is given once the match is over: it shows every hand")
         return replay_steps(t.record())
 
-    @app.post("/api/replay")
+    @router.post("/api/replay")
     async def api_replay(request: Request) -> dict[str, Any]:
         body = await request.body()
-        if len(body) > 5_000_000:
-            raise HTTPException(413, "a record may be at most 5 MB")
+        if len(body) > limits.record_bytes:
+            raise HTTPException(413, f"a record may be at most {limits.record_bytes} bytes")
         try:
+            load_json(body, "a record")   # depth and encoding checked before the record reader
             rec = records.loads(body)
             return replay_steps(rec)
+        except InputError as exc:
+            raise HTTPException(400, {"message": str(exc), "deal": None, "action": None}) from None
         except RecordError as exc:
             raise HTTPException(400, {"message": str(exc), "deal": exc.deal, "action": exc.action}) from None
+        except (KirifudaError, ValueError, TypeError, KeyError, AttributeError, IndexError,
+                RecursionError) as exc:
+            raise HTTPException(400, {"message": f"not a record: {type(exc).__name__}",
+                                      "deal": None, "action": None}) from None
 
-    @app.websocket("/ws/{table_id}")
+    return router
+
+
+class _Connections:
+    """Open WebSocket connections, per table and per client, against the limits."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.per_table: dict[str, int] = {}
+        self.per_client: dict[str, int] = {}
+
+    def refusal(self, table_id: str, who: str) -> str | None:
+        if self.per_table.get(table_id, 0) >= self.limits.connections_per_table:
+            return f"this table already has {self.limits.connections_per_table} connections"
+        if self.per_client.get(who, 0) >= self.limits.connections_per_client:
+            return f"at most {self.limits.connections_per_client} connections from one address"
+        return None
+
+    def add(self, table_id: str, who: str, step: int) -> None:
+        for d, k in ((self.per_table, table_id), (self.per_client, who)):
+            d[k] = d.get(k, 0) + step
+            if d[k] <= 0:
+                del d[k]
+
+
+def ws_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRouter:
+    """``/ws/{table}``: the table's protocol (:mod:`.protocol`)."""
+    router = APIRouter()
+    conns = _Connections(limits)
+
+    async def refuse(websocket: WebSocket, code: str, message: str, version: int | None, close: int) -> None:
+        await websocket.send_text(encode({"type": "error", "code": code, "message": message,
+                                          "version": version}))
+        await websocket.close(code=close)
+
+    async def receive_text(websocket: WebSocket, timeout: float | None = None) -> str | None:
+        """The next text message; None for a binary one; WebSocketDisconnect when closed."""
+        if timeout is None:
+            message = await websocket.receive()
+        else:
+            message = await asyncio.wait_for(websocket.receive(), timeout)
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        text = message.get("text")
+        return text if isinstance(text, str) else None
+
+    @router.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        table = manager().tables.get(table_id)
+        table = get_manager().tables.get(table_id)
         if table is None:
-            await websocket.send_json({"type": "error", "code": "unknown_table",
-                                       "message": f"no table {table_id!r}", "version": None})
-            await websocket.close(code=4404)
+            await refuse(websocket, "unknown_table",
+                         "no such table" if len(table_id) > 32 else f"no table {table_id!r}", None, 4404)
             return
+        who = client_key(websocket)
+        why = conns.refusal(table_id, who)
+        if why is not None:
+            await refuse(websocket, "limit", why, table.version, 4429)
+            return
+        conns.add(table_id, who, 1)
         client: Client | None = None
+        binary = ProtocolError("malformed", "messages are JSON text frames, not binary ones")
         try:
-            # the first message must be hello
+            # the first message must be hello, within hello_seconds
+            deadline = time.monotonic() + limits.hello_seconds
             while client is None:
-                raw = await websocket.receive_text()
                 try:
+                    raw = await receive_text(websocket, max(0.0, deadline - time.monotonic()))
+                except asyncio.TimeoutError:
+                    await refuse(websocket, "timeout", f"say hello within {limits.hello_seconds:g} seconds",
+                                 table.version, 4408)
+                    return
+                try:
+                    if raw is None:
+                        raise binary
                     msg = parse_message(raw, table.info, None)
                     if not isinstance(msg, Hello):
                         raise ProtocolError("unauthenticated", "say hello first (with your seat's token, or none to watch)")
@@ -338,31 +457,41 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
                         seat = table.seat_of_token(msg.token)
                         if seat is None:
                             raise ProtocolError("unauthenticated", "this invitation link is not valid for this table")
-                    client = Client(seat, websocket.send_json)
+                    client = Client(seat, websocket.send_text)
                     if seat is not None and msg.name and msg.name != table.seats[seat].get("name"):
                         table.seats[seat]["name"] = msg.name
-                        await table.store.set_seats(table.id, table.seats)
-                    await websocket.send_json({"type": "welcome", "seat": seat, "table": table.id})
+                        try:
+                            await table.store.set_seats(table.id, table.seats)
+                        except Exception as exc:   # the name holds until a restart
+                            log.warning("table %s: the seat's name was not saved (%s)", table.id,
+                                        type(exc).__name__)
+                    await websocket.send_text(encode({"type": "welcome", "seat": seat, "table": table.id}))
                     table.join(client)
                 except ProtocolError as err:
-                    await websocket.send_json(error_frame(err, table.version))
+                    await websocket.send_text(encode(error_frame(err, table.version)))
             while True:
-                raw = await websocket.receive_text()
+                raw = await receive_text(websocket)
                 try:
+                    if raw is None:
+                        raise binary
                     msg = parse_message(raw, table.info, client.seat)
                     if isinstance(msg, Ping):
-                        client.put({"type": "pong"})
+                        client.put(_PONG)
                     elif isinstance(msg, Hello):
                         raise ProtocolError("malformed", "already joined: hello comes once")
                     elif isinstance(msg, Act):
                         await table.act(client.seat, msg.version, msg.action)
                 except ProtocolError as err:
-                    client.put(error_frame(err, table.version))
+                    client.put(encode(error_frame(err, table.version)))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            conns.add(table_id, who, -1)
             if client is not None:
                 table.leave(client)
                 await client.close()
 
-    return app
+    return router
+
+
+_PONG = encode({"type": "pong"})

@@ -6,8 +6,12 @@ others human), and drives every human seat with a WebSocket client that plays a 
 action as soon as it is its turn.  Reports the tables, the actions per second the clients sent
 and the server committed and broadcast, and the p50 / p99 time from sending an action to
 receiving the broadcast it causes; with bots, also the events committed at the tables per
-second (every action, the bots' too, and each deal).  Bounded: at most 200 tables and 120
-seconds; loopback only.
+second (every action, the bots' too, and each deal).  Also the server process's CPU time per
+client action and per event committed, the clients' own CPU time per action (they share the
+machine), the server's memory per table (resident size grown since start, over the concurrent tables
+and over every match started: a finished table stays in memory),
+and the machine's load average (the machine may be shared).  Bounded: at most
+200 tables and 120 seconds; loopback only.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import subprocess
@@ -24,10 +29,33 @@ import time
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 __all__ = ["run", "main", "table_seats"]
 
 MAX_TABLES = 200
 MAX_SECONDS = 120.0
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The user + system CPU time of process ``pid`` (Linux ``/proc``; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def _rss_bytes(pid: int) -> int | None:
+    """The resident size of process ``pid`` (Linux ``/proc``; None elsewhere)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
 
 
 def _free_port() -> int:
@@ -43,7 +71,7 @@ async def _seat(url: str, token: str, deadline: float, latencies: list[float],
     import websockets
 
     acted = version = 0
-    async with websockets.connect(url, max_size=2**22) as ws:
+    async with websockets.connect(url, max_size=2**22, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         pending: tuple[int, float] | None = None
         while time.monotonic() < deadline:
@@ -51,7 +79,7 @@ async def _seat(url: str, token: str, deadline: float, latencies: list[float],
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, deadline - time.monotonic()))
             except asyncio.TimeoutError:
                 break
-            m = json.loads(raw)
+            m = orjson.loads(raw)
             if m["type"] != "state":
                 if m["type"] == "error":
                     pending = None
@@ -69,27 +97,23 @@ async def _seat(url: str, token: str, deadline: float, latencies: list[float],
                     [e["action"] for e in m["legal"]]
                 action = rng.choice(choices)
                 pending = (m["version"], time.perf_counter())
-                await ws.send(json.dumps({"type": "act", "version": m["version"], "action": action}))
+                await ws.send(orjson.dumps({"type": "act", "version": m["version"], "action": action}).decode())
                 acted += 1
     return acted, version
 
 
-async def _table_worker(k: int, base: str, ws_base: str, deadline: float, game: str,
+async def _table_worker(k: int, client: Any, base: str, ws_base: str, deadline: float, game: str,
                         seats: list[dict[str, str]], latencies: list[float], counts: dict[str, int]) -> None:
     """Keep one table busy until the deadline: a new match whenever one ends."""
-    import httpx
-
     rng = random.Random(k)
-    async with httpx.AsyncClient(timeout=30) as client:
-        while time.monotonic() < deadline:
-            r = await client.post(base + "/api/tables", json={
-                "game": game, "seats": seats, "seed": rng.randrange(2**31)})
-            r.raise_for_status()
-            t = r.json()
-            counts["matches"] += 1
-            played = await asyncio.gather(*[_seat(f"{ws_base}/ws/{t['id']}", tok, deadline, latencies,
-                                                  random.Random(rng.random())) for tok in t["tokens"] if tok])
-            counts["committed"] += max(v for _, v in played)
+    while time.monotonic() < deadline:
+        r = await client.post(base + "/api/tables", json={"game": game, "seats": seats})
+        r.raise_for_status()
+        t = r.json()
+        counts["matches"] += 1
+        played = await asyncio.gather(*[_seat(f"{ws_base}/ws/{t['id']}", tok, deadline, latencies,
+                                              random.Random(rng.random())) for tok in t["tokens"] if tok])
+        counts["committed"] += max(v for _, v in played)
 
 
 def table_seats(game: str, bot_seats: int) -> list[dict[str, str]]:
@@ -110,8 +134,14 @@ async def _drive(base: str, ws_base: str, tables: int, seconds: float, game: str
     seats = table_seats(game, bot_seats)
     deadline = time.monotonic() + seconds
     t0 = time.perf_counter()
-    results = await asyncio.gather(*[_table_worker(k, base, ws_base, deadline, game, seats, latencies, counts)
-                                     for k in range(tables)], return_exceptions=True)
+    import httpx
+
+    # one HTTP client for every table (each client of its own used to cost ~50 ms of CPU to
+    # build: 200 of them held every table back ten seconds)
+    async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=50)) as client:
+        results = await asyncio.gather(*[_table_worker(k, client, base, ws_base, deadline, game, seats,
+                                                       latencies, counts)
+                                         for k in range(tables)], return_exceptions=True)
     elapsed = time.perf_counter() - t0
     errors = [r for r in results if isinstance(r, BaseException)]
     lat = sorted(latencies)
@@ -122,7 +152,8 @@ async def _drive(base: str, ws_base: str, tables: int, seconds: float, game: str
     return {"tables": tables, "bot_seats": sum(s["kind"] == "bot" for s in seats), "matches": counts["matches"],
             "seconds": round(elapsed, 2), "actions": len(lat), "actions_per_s": round(len(lat) / elapsed, 1),
             "committed": counts["committed"], "committed_per_s": round(counts["committed"] / elapsed, 1),
-            "p50_ms": pct(0.50), "p99_ms": pct(0.99), "client_errors": len(errors)}
+            "p50_ms": pct(0.50), "p99_ms": pct(0.99), "client_errors": len(errors),
+            "client_error_sample": repr(errors[0])[:200] if errors else None}
 
 
 def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "meitora",
@@ -137,9 +168,14 @@ def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "me
         tmp = tempfile.TemporaryDirectory(prefix="kirifuda-bench-")
         db = f"sqlite+aiosqlite:///{Path(tmp.name) / 'bench.db'}"
     port = _free_port()
+    # every client of the benchmark is 127.0.0.1: the per-client limits are lifted; and a
+    # loaded machine may take longer than the default 5 s to answer 800 hellos
+    env = {**os.environ, "KIRIFUDA_LIMIT_TABLES_PER_MINUTE": "1000000",
+           "KIRIFUDA_LIMIT_OPEN_TABLES_PER_CLIENT": "1000000",
+           "KIRIFUDA_LIMIT_CONNECTIONS_PER_CLIENT": "1000000", "KIRIFUDA_LIMIT_HELLO_SECONDS": "60"}
     proc = subprocess.Popen([sys.executable, "-m", "kirifuda", "serve", "--host", "127.0.0.1",
                              "--port", str(port), "--db", db, "--bot-delay", "0"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     try:
         import httpx
 
@@ -152,7 +188,23 @@ def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "me
                 time.sleep(0.1)
         else:
             raise RuntimeError("the server did not start")
+        cpu0, rss0, load0 = _cpu_seconds(proc.pid), _rss_bytes(proc.pid), os.getloadavg()[0]
+        mine0 = time.process_time()
         out = asyncio.run(_drive(base, f"ws://127.0.0.1:{port}", tables, seconds, game, bot_seats))
+        mine = time.process_time() - mine0
+        cpu1, rss1 = _cpu_seconds(proc.pid), _rss_bytes(proc.pid)
+        out["client_cpu_ms_per_action"] = round(1000 * mine / out["actions"], 3) if out["actions"] else None
+        cpu = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
+        out["server_cpu_s"] = round(cpu, 2) if cpu is not None else None
+        out["cpu_ms_per_action"] = round(1000 * cpu / out["actions"], 3) if cpu is not None and out["actions"] else None
+        out["cpu_ms_per_event"] = (round(1000 * cpu / out["committed"], 3)
+                                   if cpu is not None and out["committed"] else None)
+        out["kib_per_table"] = (round((rss1 - rss0) / 1024 / tables, 1)
+                                if rss0 is not None and rss1 is not None else None)
+        out["kib_per_match"] = (round((rss1 - rss0) / 1024 / out["matches"], 1)
+                                if rss0 is not None and rss1 is not None and out["matches"] else None)
+        out["load_before"] = round(load0, 2)
+        out["load_after"] = round(os.getloadavg()[0], 2)
     finally:
         proc.terminate()
         try:
@@ -177,4 +229,8 @@ def main(args: argparse.Namespace) -> int:
         print(f"{r['db']:40s} {r['tables']:4d} tables  {r['actions_per_s']:8.1f} actions/s  "
               f"p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms{bots}  ({r['actions']} actions in {r['seconds']} s"
               f"{', ' + str(r['client_errors']) + ' client errors' if r['client_errors'] else ''})")
+        print(f"{'':40s} server CPU {r['cpu_ms_per_action']} ms/action ({r['cpu_ms_per_event']} ms/event)  "
+              f"clients' CPU {r['client_cpu_ms_per_action']} ms/action  {r['kib_per_table']} KiB/table "
+              f"({r['kib_per_match']} KiB per match started; {r['matches']} matches)  "
+              f"load {r['load_before']} -> {r['load_after']}")
     return 0

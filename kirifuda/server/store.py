@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+import orjson
 from sqlalchemy import (BigInteger, Boolean, Column, Float, Integer, MetaData, String, Table, Text,
-                        event, select, text, update)
+                        event, inspect, select, text, update)
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -42,7 +43,7 @@ kf_tables = Table(
     # The options as JSON (every field, defaults included).
     Column("options", Text, nullable=False),
     Column("first", Integer, nullable=False),
-    # The seed of every deal still to come (deal ``i`` is shuffled by ``Random(f"{seed}:{i}")``).
+    # Tables of schema 1: the seed of every deal (``Random(f"{seed}:{i}")``); 0 since schema 2.
     Column("seed", BigInteger, nullable=False),
     # Per seat: ``{"kind": "human"|"bot", "bot": kind, "name": str}``.
     Column("seats", Text, nullable=False),
@@ -51,6 +52,9 @@ kf_tables = Table(
     Column("timer", Integer, nullable=False),
     Column("created", Float, nullable=False),
     Column("finished", Boolean, nullable=False),
+    # Since schema 2: the table's secret (hex, 256 bits from the OS's CSPRNG); deal ``i`` is
+    # shuffled by ``Random(f"{secret}:{i}")``.  NULL for a table of schema 1: ``str(seed)``.
+    Column("secret", String(80), nullable=True),
 )
 
 kf_events = Table(
@@ -66,9 +70,42 @@ def _v1(conn: Connection) -> None:
     metadata.create_all(conn, tables=[kf_tables, kf_events])
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1}
+def _v2(conn: Connection) -> None:
+    """Each table's deal secret (a database made at schema 1 lacks the column)."""
+    if "secret" not in {c["name"] for c in inspect(conn).get_columns("kf_tables")}:
+        conn.execute(text("ALTER TABLE kf_tables ADD COLUMN secret VARCHAR(80)"))
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2}
 """Schema version → the step that brings the previous version to it."""
 SCHEMA_VERSION = max(MIGRATIONS)
+
+
+@dataclass
+class _Append:
+    table_id: str
+    first_seq: int
+    events: list[dict[str, Any]]
+    finished: bool
+    done: "asyncio.Future[None]"
+    table: StoredTable | None = None
+    """A new table to insert (its events follow in later writes)."""
+
+
+def _table_row(t: StoredTable) -> dict[str, Any]:
+    return dict(id=t.id, game=t.game, options=json.dumps(t.options), first=t.first, seed=t.seed,
+                secret=t.secret or None, seats=json.dumps(t.seats, ensure_ascii=False),
+                token_hashes=json.dumps(t.token_hashes), timer=t.timer, created=t.created,
+                finished=t.finished)
+
+
+def _settle(fut: "asyncio.Future[None]", exc: BaseException | None) -> None:
+    if fut.done():
+        return
+    if exc is None:
+        fut.set_result(None)
+    else:
+        fut.set_exception(exc)
 
 
 def default_db_url() -> str:
@@ -90,6 +127,8 @@ class StoredTable:
     created: float
     finished: bool
     events: list[dict[str, Any]] = field(default_factory=list)
+    secret: str = ""
+    """The deals' secret: ``Random(f"{secret}:{deal}")`` shuffles deal ``deal``."""
 
 
 class Store:
@@ -101,6 +140,10 @@ class Store:
         self._write_lock = asyncio.Lock()
         """SQLite has one writer at a time: writes queue here rather than in SQLite's busy
         handler, whose back-off sleeps would add hundreds of milliseconds under load."""
+        self._pending: list[_Append] = []
+        self._insert_event = ("INSERT INTO kf_events (table_id, seq, data) VALUES "
+                              + ("($1, $2, $3)" if engine.dialect.name == "postgresql" else "(?, ?, ?)"))
+        self._flusher: asyncio.Task[None] | None = None
 
     def _writing(self) -> "asyncio.Lock | contextlib.nullcontext[None]":
         return self._write_lock if self.engine.dialect.name == "sqlite" else contextlib.nullcontext()
@@ -120,6 +163,9 @@ class Store:
         synchronous = os.environ.get("KIRIFUDA_SQLITE_SYNCHRONOUS", "FULL").upper()
         if synchronous not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError("KIRIFUDA_SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA")
+        if not url.startswith("sqlite"):
+            # a connection the database dropped (a restart) is noticed and replaced before use
+            kwargs["pool_pre_ping"] = True
         engine = create_async_engine(url, **kwargs)
         if engine.dialect.name == "sqlite":
             @event.listens_for(engine.sync_engine, "connect")
@@ -155,26 +201,71 @@ class Store:
             return int((await conn.execute(select(kf_schema.c.version))).scalar_one())
 
     async def close(self) -> None:
+        if self._flusher is not None:
+            await asyncio.gather(self._flusher, return_exceptions=True)
         await self.engine.dispose()
 
     # -- writing -------------------------------------------------------------------------
     async def create_table(self, t: StoredTable) -> None:
-        async with self._writing(), self.engine.begin() as conn:
-            await conn.execute(kf_tables.insert().values(
-                id=t.id, game=t.game, options=json.dumps(t.options), first=t.first, seed=t.seed,
-                seats=json.dumps(t.seats, ensure_ascii=False), token_hashes=json.dumps(t.token_hashes),
-                timer=t.timer, created=t.created, finished=t.finished))
+        """Commit a new table (grouped with the other writes in flight, as events are)."""
+        await self._enqueue(_Append(t.id, 0, [], t.finished, asyncio.get_running_loop().create_future(),
+                                    table=t))
 
     async def append_events(self, table_id: str, first_seq: int, events: Sequence[dict[str, Any]],
                             finished: bool = False) -> None:
-        """Commit events ``first_seq, first_seq+1, …`` (the primary key refuses a doubled seq)."""
+        """Commit events ``first_seq, first_seq+1, …`` (the primary key refuses a doubled seq).
+
+        Group commit: the events that tables append while a commit is in flight wait and are
+        committed together, in one transaction, by the next; each caller returns once its own
+        events are durable (and gets the exception if they could not be written)."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self._enqueue(_Append(table_id, first_seq, list(events), finished, fut))
+
+    async def _enqueue(self, item: "_Append") -> None:
+        self._pending.append(item)
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        await asyncio.shield(item.done)
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                await self._write(batch)
+            except Exception as exc:
+                if len(batch) == 1:
+                    _settle(batch[0].done, exc)
+                    continue
+                # one at a time, so that a fault fails only its own table's events
+                for item in batch:
+                    try:
+                        await self._write([item])
+                    except Exception as one:
+                        _settle(item.done, one)
+                    else:
+                        _settle(item.done, None)
+                continue
+            for item in batch:
+                _settle(item.done, None)
+
+    async def _write(self, batch: list["_Append"]) -> None:
+        rows = [(a.table_id, a.first_seq + i, orjson.dumps(e).decode("utf-8"))
+                for a in batch for i, e in enumerate(a.events)]
+        finished = [a.table_id for a in batch if a.finished and a.table is None]
+        tables = [_table_row(a.table) for a in batch if a.table is not None]
         async with self._writing(), self.engine.begin() as conn:
-            await conn.execute(kf_events.insert(), [
-                {"table_id": table_id, "seq": first_seq + i, "data": json.dumps(e)}
-                for i, e in enumerate(events)])
+            if tables:
+                await conn.execute(kf_tables.insert(), tables)
+            if rows:
+                # the driver's own statement: no SQL to build for the hottest write
+                await conn.exec_driver_sql(self._insert_event, rows)
             if finished:
-                await conn.execute(update(kf_tables).where(kf_tables.c.id == table_id)
+                await conn.execute(update(kf_tables).where(kf_tables.c.id.in_(finished))
                                    .values(finished=True))
+
+    async def mark_finished(self, table_id: str) -> None:
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(update(kf_tables).where(kf_tables.c.id == table_id).values(finished=True))
 
     async def set_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         async with self._writing(), self.engine.begin() as conn:
@@ -197,7 +288,7 @@ class Store:
                     id=r["id"], game=r["game"], options=json.loads(r["options"]), first=r["first"],
                     seed=r["seed"], seats=json.loads(r["seats"]), token_hashes=json.loads(r["token_hashes"]),
                     timer=r["timer"], created=r["created"], finished=bool(r["finished"]),
-                    events=[json.loads(e) for e in events]))
+                    events=[json.loads(e) for e in events], secret=r["secret"] or str(r["seed"])))
             return out
 
     async def count_events(self, table_id: str) -> int:

@@ -9,6 +9,15 @@ thread: one per core, so the bots of different tables think at once); a **human*
 whoever holds its secret token.  A human who drops keeps the seat for ``grace`` seconds, then a
 bot (the table's stand-in, the game's default bot) plays for them until they come back.  With a turn timer
 (30/60/120 s) the stand-in also plays a move a present human lets run out.
+
+Deals are shuffled from the table's **secret** (秘密): 256 bits from the operating system's
+CSPRNG, drawn when the table is created, stored with it (a restart deals the same cards) and
+never sent to anyone; only a server-side setting (``TableManager(deal_secret=…)``, for tests and
+benchmarks) may fix it.
+
+Faults: a commit that fails (the database locked or down) changes nothing; a player's action is
+retried for :attr:`Limits.commit_retry_seconds`, then refused with an ``unavailable`` error; the
+table's own moves (deals, bots) are retried with back-off until the database is back.
 """
 
 from __future__ import annotations
@@ -25,16 +34,18 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 from .. import record as records
-from ..actions import Action
+from ..actions import REFUSED_CLAIM, Action, Claim
 from ..bots import Bot, make_bot
 from ..bots.base import default_bot
-from ..errors import IllegalActionError, KirifudaError, OptionError
-from ..game import GameInfo, GameState, options_to_json
+from ..errors import KirifudaError, OptionError
+from ..game import GameInfo, GameState, View, options_to_json
 from ..games import GAMES
-from .protocol import ProtocolError, score_sheet, state_frame
+from .limits import Limits
+from .protocol import LastDealCache, ProtocolError, encode, presence_frame, score_sheet, state_frame
+from .schema import check_name
 from .store import Store, StoredTable
 
-__all__ = ["LiveTable", "TableManager", "Client", "TIMERS", "hash_token", "STANDIN_BOT"]
+__all__ = ["LiveTable", "TableManager", "Client", "TIMERS", "hash_token", "STANDIN_BOT", "new_secret"]
 
 log = logging.getLogger("kirifuda.server")
 
@@ -50,17 +61,28 @@ other tables' messages; a table's bots one at a time (its driver awaits each), d
 tables' at once (the C solver searches without the GIL, each solve with its own table)."""
 
 
+MATCH_LENGTH_OPTIONS = frozenset({"deals", "games", "target"})
+"""The games' options that set a match's length (Napoleon's and Unsun's deals, Kakeya's games,
+Meitora's target score): each at most :attr:`Limits.max_deals`."""
+
+
+def new_secret() -> str:
+    """A table's deal secret: 256 bits from the operating system's CSPRNG, as hex."""
+    return secrets.token_hex(32)
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 @dataclass(eq=False)
 class Client:
-    """One WebSocket connection: its seat (``None``: a spectator) and its outgoing queue."""
+    """One WebSocket connection: its seat (``None``: a spectator) and its outgoing queue of
+    encoded frames (JSON text, built once for every connection that shares it)."""
 
     seat: int | None
-    send: Callable[[dict[str, Any]], Awaitable[None]]
-    queue: "asyncio.Queue[dict[str, Any] | None]" = field(default_factory=asyncio.Queue)
+    send: Callable[[str], Awaitable[None]]
+    queue: "asyncio.Queue[str | None]" = field(default_factory=asyncio.Queue)
     task: "asyncio.Task[None] | None" = None
 
     def start(self) -> None:
@@ -76,7 +98,7 @@ class Client:
             except Exception:  # the connection is gone; the reader will notice
                 return
 
-    def put(self, frame: dict[str, Any]) -> None:
+    def put(self, frame: str) -> None:
         self.queue.put_nowait(frame)
 
     async def close(self) -> None:
@@ -100,14 +122,18 @@ def _bot(kind: str, game: str) -> Bot:
 class LiveTable:
     """A table held in memory, mirrored in the database event by event."""
 
-    def __init__(self, stored: StoredTable, store: Store, *, grace: float, bot_delay: float) -> None:
+    def __init__(self, stored: StoredTable, store: Store, *, grace: float, bot_delay: float,
+                 limits: Limits | None = None) -> None:
         self.id = stored.id
         self.info: GameInfo = GAMES[stored.game]
         self.options = self.info.options(stored.options)
         self.seats = stored.seats
         self.token_hashes = stored.token_hashes
         self.timer = stored.timer
-        self.seed = stored.seed
+        self.secret = stored.secret or str(stored.seed)
+        self.limits = limits or Limits()
+        self.creator: str | None = None
+        """The client (address) that created the table, while this process runs."""
         self.first = stored.first
         self.created = stored.created
         self.store = store
@@ -116,15 +142,19 @@ class LiveTable:
         self.state: GameState = self.info.new_state(self.options, first=stored.first)
         self._bots: dict[int, Bot] = {}
         self._standins: dict[int, Bot] = {}
-        """Each human seat's stand-in: a bot of its own, remembering that seat's views only."""
+        """Each human seat's stand-in, made when first needed: a bot of its own, remembering
+        that seat's views only."""
+        self._following: set[int] = set()
+        """Seats whose stand-in has caught up and is shown every view (it plays, or played)."""
         for s, spec in enumerate(self.seats):
             if spec["kind"] == "bot":
                 self._bots[s] = _bot(spec.get("bot", "default"), self.info.id)
-            else:
-                self._standins[s] = _bot(STANDIN_BOT, self.info.id)
         self.events: list[dict[str, Any]] = []
+        self._views: dict[int | None, View] = {}
+        """This version's views, each built once (for the bots and for the frames)."""
         for ev in stored.events:
             self._replay_event(ev)
+            self._views = {}
             self._observe()
         self.events = list(stored.events)
         self.clients: list[Client] = []
@@ -138,7 +168,17 @@ class LiveTable:
         """The version whose turn timer ran out (the stand-in plays that one move)."""
         self._driver: asyncio.Task[None] | None = None
         self._sheet_cache: tuple[int, list[dict[str, Any]]] | None = None
+        self._finished_cache: tuple[int, dict[str, Any] | None] | None = None
+        self.last_deal_cache = LastDealCache()
+        self._static_info: dict[str, Any] | None = None
+        self._units_cache: tuple[int, dict[str, list[str]]] | None = None
         self.closed = False
+        self.cut = False
+        """The match ran past :attr:`Limits.max_deals` and was stopped between deals."""
+        self.bots_only = all(s["kind"] == "bot" for s in self.seats)
+        self.paused = False
+        """A table of bots only that nobody watched for :attr:`Limits.idle_bot_table_seconds`."""
+        self._idle_since = time.monotonic()
         # a human seat nobody has joined since the (re)start counts as dropped: a restart
         # gives each its grace before the stand-in plays
         if self.events and not self.state.is_over:
@@ -162,28 +202,44 @@ class LiveTable:
         seen = {c.seat for c in self.clients}
         return [i in seen for i in range(self.num_seats)]
 
+    @property
+    def over(self) -> bool:
+        """The match is over (or was cut at :attr:`Limits.max_deals`)."""
+        return self.state.is_over or self.cut
+
+    def _units(self) -> dict[str, list[str]]:
+        """The scoring units' names (seats, teams, pairs): fixed by the game and its options."""
+        if self._units_cache is None:
+            units = len(self.view(None).totals)
+            self._units_cache = (units, {lang: [self.state.unit_name(u, lang) for u in range(units)]
+                                         for lang in ("en", "ja")})
+        return self._units_cache[1]
+
     def public_info(self) -> dict[str, Any]:
         """What everyone may know about the table (no token, no card)."""
+        if self._static_info is None:
+            self._static_info = {"id": self.id, "game": self.info.id,
+                                 "name": {"ja": self.info.name_ja, "en": self.info.name_en},
+                                 "options": options_to_json(self.options)}
         conn = self.connected()
-        units = len(self.state.view(None).totals)
+        players = self.players()
         return {
-            "id": self.id,
-            "game": self.info.id,
-            "name": {"ja": self.info.name_ja, "en": self.info.name_en},
-            "options": options_to_json(self.options),
-            "seats": [{"kind": s["kind"], "bot": s.get("bot"), "name": self.players()[i],
+            **self._static_info,
+            "seats": [{"kind": s["kind"], "bot": s.get("bot"), "name": players[i],
                        "connected": conn[i] if s["kind"] == "human" else True,
                        "standin": i in self.away} for i, s in enumerate(self.seats)],
             "spectators": sum(1 for c in self.clients if c.seat is None),
             "timer": self.timer,
-            "units": {lang: [self.state.unit_name(u, lang) for u in range(units)] for lang in ("en", "ja")},
-            "over": self.state.is_over,
+            "units": self._units(),
+            "over": self.over,
             "version": self.version,
         }
 
     def summary_info(self) -> dict[str, Any]:
         out = self.public_info()
-        out["totals"] = list(self.state.view(None).totals)
+        out["totals"] = list(self.view(None).totals)
+        if self.cut:
+            out["cut"] = True
         return out
 
     def sheet(self) -> list[dict[str, Any]]:
@@ -196,19 +252,31 @@ class LiveTable:
         finished = self.state.deal_number  # deals 0 … deal_number-1 are over
         if finished <= 0:
             return None
+        if self._finished_cache is not None and self._finished_cache[0] == finished:
+            return self._finished_cache[1]
         seen = 0
+        out = None
         for ev in self.events:
             if "deal" in ev:
                 seen += 1
                 if seen == finished:
-                    return {"deal": finished - 1, "hands": ev["deal"]["hands"], "rest": ev["deal"]["rest"]}
-        return None
+                    out = {"deal": finished - 1, "hands": ev["deal"]["hands"], "rest": ev["deal"]["rest"]}
+                    break
+        self._finished_cache = (finished, out)
+        return out
 
     def deadline_for(self, seat: int | None) -> float | None:
         """Seconds left on the turn timer of the seat to act (for every seat to see)."""
         if self._deadline is None:
             return None
         return max(0.0, round(self._deadline - time.monotonic(), 1))
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` sees now (built once per version and seat)."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.state.view(seat)
+        return view
 
     def record(self) -> records.Record:
         return records.from_state(self.state, players=self.players())
@@ -228,10 +296,43 @@ class LiveTable:
             data = ev["action"]
             self.state.apply(self.info.action_from_json(data, data["seat"]), data["seat"])
 
-    async def _commit(self, new_state: GameState, event: dict[str, Any]) -> None:
+    async def _store(self, event: dict[str, Any], finished: bool, patience: float | None) -> None:
+        """Commit one event, retrying with back-off; ``patience`` seconds (None: until it is
+        written or the table closes).  Raises ProtocolError (``unavailable``) when out of
+        patience; nothing was written then."""
+        start = time.monotonic()
+        delay = 0.05
+        failed = False
+        while True:
+            try:
+                await self.store.append_events(self.id, self.version, [event], finished=finished)
+                if failed:
+                    log.warning("table %s: the database is back (state %d committed)", self.id, self.version + 1)
+                return
+            except Exception as exc:
+                if failed and await self._was_committed():
+                    return
+                if not failed:
+                    log.warning("table %s: a commit failed (%s); retrying", self.id, type(exc).__name__)
+                failed = True
+                if self.closed or (patience is not None and time.monotonic() - start + delay > patience):
+                    raise ProtocolError("unavailable", "the table could not save this (its database is "
+                                        "busy or down); nothing changed: try again in a moment") from None
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+
+    async def _was_committed(self) -> bool:
+        """After a failed commit: did it reach the database after all (a lost reply)?"""
+        try:
+            return await self.store.count_events(self.id) > self.version
+        except Exception:
+            return False
+
+    async def _commit(self, new_state: GameState, event: dict[str, Any], *, patience: float | None) -> None:
         """Write the event, then (only then) make ``new_state`` the table's state."""
-        await self.store.append_events(self.id, self.version, [event], finished=new_state.is_over)
+        await self._store(event, new_state.is_over, patience)
         self.state = new_state
+        self._views = {}
         self.events.append(event)
         self._observe()
         self._timed_out = None
@@ -239,16 +340,42 @@ class LiveTable:
         self.broadcast()
 
     def _observe(self) -> None:
-        """Every bot, and every human seat's stand-in, is shown what its seat now sees (as the
-        tournament runner and the terminal do after each action): a bot remembers the cards
-        played while it was not to act, and after a restart the events replayed."""
-        for seat, bot in (*self._bots.items(), *self._standins.items()):
-            observe = getattr(bot, "observe", None)
-            if observe is not None:
-                try:
-                    observe(self.state.view(seat))
-                except Exception:
-                    log.exception("table %s: the bot of seat %d could not observe", self.id, seat)
+        """Every bot, and every stand-in that is following its seat, is shown what its seat
+        now sees (as the tournament runner and the terminal do after each action): a bot
+        remembers the cards played while it was not to act, and after a restart the events
+        replayed.  A stand-in starts following when it is first needed (:meth:`_catch_up`)."""
+        for seat, bot in self._bots.items():
+            self._show(seat, bot, self.view(seat))
+        for seat in self._following:
+            self._show(seat, self._standins[seat], self.view(seat))
+
+    def _show(self, seat: int, bot: Bot, view: View) -> None:
+        observe = getattr(bot, "observe", None)
+        if observe is not None:
+            try:
+                observe(view)
+            except Exception:
+                log.exception("table %s: the bot of seat %d could not observe", self.id, seat)
+
+    def _catch_up(self, seat: int) -> None:
+        """Before a stand-in first plays: show it the seat's view after every event so far,
+        in order (what it would have seen following the seat from the start), then keep it
+        following.  Until then no stand-in costs anything per action."""
+        if seat in self._following or self.seats[seat]["kind"] != "human":
+            return
+        bot = self._standins.get(seat)
+        if bot is None:
+            bot = self._standins[seat] = _bot(STANDIN_BOT, self.info.id)
+        if getattr(bot, "observe", None) is not None:
+            state = self.info.new_state(self.options, first=self.first)
+            for ev in self.events:
+                if "deal" in ev:
+                    state.deal(ev["deal"]["hands"], ev["deal"]["rest"])
+                else:
+                    data = ev["action"]
+                    state.apply(self.info.action_from_json(data, data["seat"]), data["seat"])
+                self._show(seat, bot, state.view(seat))
+        self._following.add(seat)
 
     async def act(self, seat: int | None, version: int, action: Action) -> None:
         """A player's action: refused (``ProtocolError``, nothing changed) or committed."""
@@ -258,39 +385,54 @@ class LiveTable:
             if version != self.version:
                 raise ProtocolError("stale", f"this action was made on state {version}, but the "
                                     f"table is at state {self.version}: look again and retry")
-            if self.state.is_over:
+            if self.over:
                 raise ProtocolError("over", "the match is over")
             to_act = self.state.to_act
             if to_act != seat:
                 who = "no one" if to_act is None else self.players()[to_act]
                 raise ProtocolError("not_your_turn", f"it is not your turn: {who} is to act")
-            await self._apply(seat, action)
+            await self._apply(seat, action, patience=self.limits.commit_retry_seconds)
         self.kick()
 
-    async def _apply(self, seat: int, action: Action) -> None:
+    async def _apply(self, seat: int, action: Action, *, patience: float | None = None) -> None:
         new = self.state.copy()
         try:
             new.apply(action, seat)
-        except IllegalActionError as exc:
-            raise ProtocolError("illegal", str(exc)) from None
+        except KirifudaError as exc:
+            refused = self._refused_claim(action, seat)
+            if refused is None:
+                raise ProtocolError("illegal", str(exc)) from None
+            new, action = refused
+        await self._commit(new, {"action": {"seat": seat, **action.to_json()}}, patience=patience)
+        log.debug("table %s: seat %d %s (state %d)", self.id, seat, next(iter(action.to_json())),
+                 self.version)
+
+    def _refused_claim(self, action: Action, seat: int) -> tuple[GameState, Action] | None:
+        """Under Meitora's ``claim_failure=refuse``, a claim that fails is taken as a refused
+        claim (the claimant's hand is shown for the rest of the deal), when the rules allow
+        one (else ProtocolError: why not, nothing changes); None for any other action."""
+        if type(action) is not Claim or getattr(self.options, "claim_failure", None) != "refuse":
+            return None
+        new = self.state.copy()
+        try:
+            new.apply(REFUSED_CLAIM, seat)
         except KirifudaError as exc:
             raise ProtocolError("illegal", str(exc)) from None
-        await self._commit(new, {"action": {"seat": seat, **action.to_json()}})
-        log.info("table %s: seat %d %s (state %d)", self.id, seat, next(iter(action.to_json())),
-                 self.version)
+        return new, REFUSED_CLAIM
 
     async def _deal(self) -> None:
         new = self.state.copy()
-        new.deal_random(random.Random(f"{self.seed}:{new.deal_number}"))
+        new.deal_random(random.Random(f"{self.secret}:{new.deal_number}"))
         d = new.record_deals()[-1]
-        await self._commit(new, {"deal": {"hands": d["hands"], "rest": d["rest"]}})
-        log.info("table %s: deal %d dealt (state %d)", self.id, new.deal_number, self.version)
+        await self._commit(new, {"deal": {"hands": d["hands"], "rest": d["rest"]}}, patience=None)
+        log.debug("table %s: deal %d dealt (state %d)", self.id, new.deal_number, self.version)
 
     # -- who plays -----------------------------------------------------------------------
     def _bot_for(self, seat: int) -> Bot | None:
         if seat in self._bots:
             return self._bots[seat]
         if seat in self.away or self._timed_out == self.version:
+            self._catch_up(seat)
             return self._standins.get(seat)
         return None
 
@@ -305,16 +447,21 @@ class LiveTable:
         try:
             while not self.closed:
                 async with self.lock:
-                    if self.state.is_over:
+                    if self.over:
                         return
                     if self.state.needs_deal:
+                        if self.state.deal_number >= self.limits.max_deals:
+                            await self._cut()
+                            return
+                        if self._idle():
+                            return
                         await self._deal()
                         continue
                     seat = self.state.to_act
                     if seat is None:
                         return
                     bot = self._bot_for(seat)
-                    if bot is None:
+                    if bot is None or self._idle():
                         return
                     version = self.version
                 if self.bot_delay:
@@ -322,12 +469,34 @@ class LiveTable:
                 async with self.lock:
                     if self.version != version or self._bot_for(seat) is None:
                         continue
-                    view = self.state.view(seat)
-                    rng = random.Random(f"{self.seed}:bot:{version}")
+                    view = self.view(seat)
+                    rng = random.Random(f"{self.secret}:bot:{version}")
                     action = await asyncio.get_running_loop().run_in_executor(_BOT_THREAD, bot.choose, view, rng)
                     await self._apply(seat, action)
         except Exception:
             log.exception("table %s: the driver stopped", self.id)
+
+    def _idle(self) -> bool:
+        """A table of bots only that nobody has watched for a while pauses (a join resumes it)."""
+        if not self.bots_only or self.clients:
+            return False
+        if time.monotonic() - self._idle_since < self.limits.idle_bot_table_seconds:
+            return False
+        if not self.paused:
+            self.paused = True
+            log.info("table %s: bots only and nobody watching: paused (state %d)", self.id, self.version)
+        return True
+
+    async def _cut(self) -> None:
+        """Stop a match that ran past the deals a match may last (between deals: nothing is
+        hidden then).  The stored table is marked finished."""
+        self.cut = True
+        log.info("table %s: cut after %d deals (the server's limit)", self.id, self.state.deal_number)
+        try:
+            await self.store.mark_finished(self.id)
+        except Exception as exc:
+            log.warning("table %s: could not mark the cut match finished (%s)", self.id, type(exc).__name__)
+        self.broadcast()
 
     # -- clocks --------------------------------------------------------------------------
     def _arm_timer(self) -> None:
@@ -374,16 +543,26 @@ class LiveTable:
 
     # -- connections ---------------------------------------------------------------------
     def join(self, client: Client) -> None:
+        """A connection joins: it gets its state frame, the others a presence frame (a seat
+        coming back from its stand-in changes the turn's clock: then everyone a state frame)."""
         self.clients.append(client)
         client.start()
         seat = client.seat
+        back = False
         if seat is not None:
             task = self._grace_tasks.pop(seat, None)
             if task is not None:
                 task.cancel()
+            back = seat in self.away
             self.away.discard(seat)
-            self._arm_timer()
-        self.broadcast()
+            if back:
+                self._arm_timer()
+        self.paused = False
+        if back:
+            self.broadcast()
+        else:
+            self._send(client, encode(state_frame(self, seat)))
+            self.presence(but=client)
         self.kick()
 
     def leave(self, client: Client) -> None:
@@ -392,15 +571,35 @@ class LiveTable:
         seat = client.seat
         if seat is not None and not any(c.seat == seat for c in self.clients):
             self._start_grace(seat)
-        self.broadcast()
+        if not self.clients:
+            self._idle_since = time.monotonic()
+        self.presence()
+
+    def presence(self, but: Client | None = None) -> None:
+        """Tell every connection (but ``but``) who is at the table: one small frame for all."""
+        if not self.clients:
+            return
+        text = encode(presence_frame(self))
+        for c in self.clients:
+            if c is not but:
+                self._send(c, text)
+
+    def _send(self, client: Client, text: str) -> None:
+        client.put(text)
 
     def broadcast(self) -> None:
-        """Queue each connection its own frame (one view per seat, built once)."""
-        frames: dict[int | None, dict[str, Any]] = {}
+        """Queue each connection its own frame: one view per seat, built and encoded once,
+        shared by every connection of that seat (all the spectators share one)."""
+        frames: dict[int | None, str] = {}
         for c in self.clients:
-            if c.seat not in frames:
-                frames[c.seat] = state_frame(self, c.seat)
-            c.put(frames[c.seat])
+            text = frames.get(c.seat)
+            if text is None:
+                try:
+                    text = frames[c.seat] = encode(state_frame(self, c.seat))
+                except Exception:
+                    log.exception("table %s: the frame of seat %s could not be built", self.id, c.seat)
+                    continue
+            self._send(c, text)
 
     async def close(self) -> None:
         """Stop the table's tasks and wait for them (a write in flight finishes or rolls back
@@ -417,29 +616,44 @@ class LiveTable:
 class TableManager:
     """Every table of the server, loaded from the database at start."""
 
-    def __init__(self, store: Store, *, grace: float = 60.0, bot_delay: float = 0.8) -> None:
+    def __init__(self, store: Store, *, grace: float = 60.0, bot_delay: float = 0.8,
+                 limits: Limits | None = None, deal_secret: str | None = None) -> None:
         self.store = store
         self.grace = grace
         self.bot_delay = bot_delay
+        self.limits = limits or Limits()
+        self.deal_secret = deal_secret
+        """Fixes every new table's secret (tests and benchmarks only: anyone knowing it knows
+        every deal); None: each table draws its own."""
         self.tables: dict[str, LiveTable] = {}
 
     async def load(self) -> None:
         for st in await self.store.load_tables():
             try:
-                table = LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay)
+                table = LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay,
+                                  limits=self.limits)
             except (KirifudaError, KeyError) as exc:
                 log.error("table %s cannot be reloaded: %s", st.id, exc)
                 continue
             self.tables[st.id] = table
             table.kick()
 
+    def open_tables_of(self, creator: str) -> int:
+        return sum(1 for t in self.tables.values() if t.creator == creator and not t.over)
+
     async def create(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]],
-                     timer: int = 0, first: int = 0, seed: int | None = None) -> tuple[LiveTable, list[str | None]]:
-        """A new table; returns it and each human seat's secret token."""
+                     timer: int = 0, first: int = 0, secret: str | None = None,
+                     creator: str | None = None) -> tuple[LiveTable, list[str | None]]:
+        """A new table; returns it and each human seat's secret token.  ``secret`` fixes its
+        deals (server-side callers only: tests); else :attr:`deal_secret`, else a new one."""
         info = GAMES.get(game)
         if info is None:
             raise OptionError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
         opts = info.options(options)
+        for key, value in options_to_json(opts).items():
+            if key in MATCH_LENGTH_OPTIONS and isinstance(value, int) and value > self.limits.max_deals:
+                raise OptionError(f"option {key}={value} is more than this server allows "
+                                  f"(a match lasts at most {self.limits.max_deals} deals)")
         state = info.new_state(opts, first=first)
         n = state.num_players
         if not isinstance(seats, list) or len(seats) != n:
@@ -453,8 +667,13 @@ class TableManager:
             if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
                 raise OptionError(f"seat {i} must be {{'kind': 'human'}} or {{'kind': 'bot', 'bot': kind}}")
             name = s.get("name")
-            if name is not None and (not isinstance(name, str) or len(name) > 40):
-                raise OptionError(f"seat {i}: a name is a string of at most 40 characters")
+            if name is not None:
+                if not isinstance(name, str):
+                    raise OptionError(f"seat {i}: a name is a string")
+                try:
+                    name = check_name(name)
+                except ValueError as exc:
+                    raise OptionError(f"seat {i}: {exc}") from None
             if s["kind"] == "bot":
                 kind = s.get("bot") or default_bot(info.id)
                 if not isinstance(kind, str):
@@ -469,11 +688,12 @@ class TableManager:
                 tokens.append(secrets.token_urlsafe(18))
         table_id = secrets.token_hex(6)
         st = StoredTable(id=table_id, game=info.id, options=options_to_json(opts), first=first,
-                         seed=seed if seed is not None else secrets.randbits(62), seats=clean,
-                         token_hashes=[hash_token(t) if t else None for t in tokens], timer=timer,
-                         created=time.time(), finished=False)
+                         seed=0, seats=clean, token_hashes=[hash_token(t) if t else None for t in tokens],
+                         timer=timer, created=time.time(), finished=False,
+                         secret=secret or self.deal_secret or new_secret())
         await self.store.create_table(st)
-        table = LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay)
+        table = LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay, limits=self.limits)
+        table.creator = creator
         self.tables[table_id] = table
         table.kick()
         return table, tokens

@@ -64,16 +64,31 @@ class _Postgres:
             subprocess.run(self.as_user + [f"{self.bin}/initdb", "-D", data, "--auth=trust", "-U", "postgres",
                                            "--encoding=UTF8", "--no-sync"],
                            check=True, capture_output=True, timeout=120)
-            subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", data, "-l", os.path.join(self.dir, "log"),
-                                           "-w", "-t", "60", "-o",
-                                           f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
-                                           + ("" if self.fsync else " -c fsync=off"),
-                                           "start"], check=True, capture_output=True, timeout=90)
+            self.start_server()
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
             out = getattr(exc, "stderr", b"") or b""
             self.reason = f"PostgreSQL could not be started: {exc} {out.decode(errors='replace')[-300:]}"
             return
         self.url = f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
+
+    @property
+    def own(self) -> bool:
+        """A cluster these tests started (and may stop and start again)."""
+        return self.dir is not None and self.bin is not None and self.url is not None
+
+    def start_server(self) -> None:
+        assert self.dir is not None and self.bin is not None
+        subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", os.path.join(self.dir, "data"), "-l",
+                                       os.path.join(self.dir, "log"), "-w", "-t", "60", "-o",
+                                       f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
+                                       + ("" if self.fsync else " -c fsync=off"),
+                                       "start"], check=True, capture_output=True, timeout=90)
+
+    def stop_server(self) -> None:
+        """Stop the server (fast: connections are cut), keeping its data for ``start_server``."""
+        assert self.dir is not None and self.bin is not None
+        subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", os.path.join(self.dir, "data"),
+                                       "-m", "fast", "-w", "stop"], check=True, capture_output=True, timeout=60)
 
     def new_database(self) -> str:
         assert self.url is not None
@@ -119,18 +134,29 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return pg.new_database()
 
 
+TEST_LIMITS = {"tables_per_minute": 10_000, "open_tables_per_client": 10_000,
+               "connections_per_client": 10_000}
+"""Every test client is 127.0.0.1: the per-client limits are lifted unless a test sets them."""
+
+
 class ServerThread:
-    """uvicorn serving the app in a thread, on a free loopback port."""
+    """uvicorn serving the app in a thread, on a free loopback port (the limits of
+    ``kirifuda serve``'s defaults, but the per-client ones: :data:`TEST_LIMITS`)."""
 
     def __init__(self, db: str, **kwargs: Any) -> None:
         import uvicorn
 
         from kirifuda.server.app import create_app
+        from kirifuda.server.limits import Limits
 
         self.port = free_port()
-        self.app = create_app(db, **kwargs)
+        limits = kwargs.pop("limits", None) or Limits(**TEST_LIMITS)  # type: ignore[arg-type]
+        self.limits = limits
+        self.app = create_app(db, limits=limits, **kwargs)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws="websockets-sansio", lifespan="on")
+                                ws="websockets-sansio", lifespan="on", ws_max_size=limits.frame_bytes,
+                                limit_concurrency=limits.max_connections,
+                                ws_per_message_deflate=limits.ws_deflate)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -1,6 +1,7 @@
 """Bots at a table remember what their seat has seen: they are shown the seat's view after every
 action (a human's, another bot's, a deal), as in tournaments and the terminal, and again after a
-restart, from the events replayed; each human seat's stand-in remembers that seat's views only."""
+restart, from the events replayed; each human seat's stand-in remembers that seat's views only
+(shown them all, in order, when it is first needed, then after every action)."""
 
 from __future__ import annotations
 
@@ -43,14 +44,15 @@ def test_bots_and_stand_ins_see_every_card_played(db_url: str) -> None:
     async def go() -> None:
         store = await Store.open(db_url)
         manager = TableManager(store, grace=60, bot_delay=0)
-        table, _ = await manager.create("meitora", {}, SEATS, seed=11)
+        table, _ = await manager.create("meitora", {}, SEATS, secret="11")
         await humans_play(table, 14, random.Random(5))
         async with table.lock:
             seen = played_this_deal(table)
             assert len(seen) >= 14
             for seat in (1, 3):   # the bots, whichever team took the tricks
                 assert set(memory(table._bots[seat]).played) == seen  # type: ignore[attr-defined]
-            for seat in (0, 2):   # the humans' stand-ins, though they have not played yet
+            for seat in (0, 2):   # the humans' stand-ins, when first needed (they follow from then on)
+                table._catch_up(seat)
                 assert set(memory(table._standins[seat]).played) == seen  # type: ignore[attr-defined]
             tid, version = table.id, table.version
         await manager.close()

@@ -32,7 +32,7 @@ if not os.path.exists(CHROMIUM):
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     db = tmp_path_factory.mktemp("browser") / "kirifuda.db"
-    with ServerThread(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60) as srv:
+    with ServerThread(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60, deal_secret="7") as srv:
         yield srv
 
 
@@ -49,7 +49,7 @@ def new_table(server: ServerThread, game: str, humans: set[int], options: dict[s
     n = info.new_state(info.options(options or {})).num_players
     seats = [{"kind": "human", "name": f"P{s}"} if s in humans else {"kind": "bot", "bot": "heuristic"}
              for s in range(n)]
-    r = httpx.post(server.url + "/api/tables", json={"game": game, "seats": seats, "options": options or {}, "seed": 7})
+    r = httpx.post(server.url + "/api/tables", json={"game": game, "seats": seats, "options": options or {}})
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
 

@@ -5,6 +5,7 @@ that runs out.  (Short clocks here: the behaviour, not the durations.)"""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from kirifuda import record as records
@@ -13,8 +14,11 @@ from kirifuda.server.tables import Client, TableManager
 
 
 def client(seat: int | None, frames: list[dict[str, Any]]) -> Client:
-    async def send(frame: dict[str, Any]) -> None:
-        frames.append(frame)
+    """A connection that keeps the state frames it is sent (decoded)."""
+    async def send(text: str) -> None:
+        frame = json.loads(text)
+        if frame["type"] == "state":
+            frames.append(frame)
 
     return Client(seat, send)
 
@@ -31,7 +35,7 @@ def test_grace_then_standin_then_return(db_url: str) -> None:
     async def go() -> None:
         store = await Store.open(db_url)
         manager = TableManager(store, grace=0.3, bot_delay=0)
-        table, tokens = await manager.create("meitora", {}, [{"kind": "human"}] + [{"kind": "bot"}] * 3, seed=3)
+        table, tokens = await manager.create("meitora", {}, [{"kind": "human"}] + [{"kind": "bot"}] * 3, secret="3")
         await until(lambda: table.version >= 1)
         frames: list[dict[str, Any]] = []
         me = client(0, frames)
@@ -62,7 +66,7 @@ def test_turn_timer_lets_the_standin_play_one_move(db_url: str) -> None:
     async def go() -> None:
         store = await Store.open(db_url)
         manager = TableManager(store, grace=60, bot_delay=0)
-        table, _ = await manager.create("meitora", {}, [{"kind": "human"}] * 4, timer=30, seed=5)
+        table, _ = await manager.create("meitora", {}, [{"kind": "human"}] * 4, timer=30, secret="5")
         await until(lambda: table.version >= 1)
         frames: list[dict[str, Any]] = []
         for s in range(4):

@@ -9,6 +9,8 @@ the seat may know, computed from the record, not from the views:
 - every card of every other seat's public actions this deal (plays, a named adjutant) — never a
   discard;
 - the rest's public part (Unsun's indicator: :data:`PUBLIC_REST`);
+- the hand of a seat whose claim was refused this deal (Meitora, ``claim_failure=refuse``: the
+  claimant shows their hand), from then on;
 - a finished deal's cards in the deal results (``last_deal`` or ``finished_deal``) and the
   score sheet (``sheet``), checked to be of a finished deal.
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 from typing import Any
 
@@ -27,8 +30,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kirifuda.actions import CLAIM
 from kirifuda.game import GameState
 from kirifuda.games import GAMES
+from kirifuda.server.protocol import ProtocolError
 from kirifuda.server.store import Store
 from kirifuda.server.tables import Client, TableManager
 
@@ -84,6 +89,8 @@ def secret_cards(state: GameState, seat: int | None) -> set[str]:
     for a in deal["actions"]:
         if a["seat"] == seat or "discard" not in a:
             may |= action_cards(a)
+        if a.get("refused"):      # the claimant's hand lies face up for the rest of the deal
+            may |= {c.code for c in state.view(a["seat"]).hand}
     assert n == state.num_players
     return dealt - may
 
@@ -100,16 +107,18 @@ def finished_subtrees(state: GameState) -> frozenset[str]:
 
 class Recorder(Client):
     def __init__(self, seat: int | None, table: Any, log: list[tuple[int | None, dict[str, Any], set[str], frozenset[str]]]) -> None:
-        async def send(frame: dict[str, Any]) -> None:
+        async def send(frame: str) -> None:
             return None
 
         super().__init__(seat, send)
         self.table = table
         self.log = log
 
-    def put(self, frame: dict[str, Any]) -> None:
+    def put(self, frame: str) -> None:
         # the moment the frame is made: the secrets of this moment
-        decoded = json.loads(json.dumps(frame))
+        decoded = json.loads(frame)
+        if decoded["type"] != "state":
+            return
         state = self.table.state
         self.log.append((self.seat, decoded, secret_cards(state, self.seat), finished_subtrees(state)))
 
@@ -123,7 +132,7 @@ async def _play(tmp: str, game: str, seed: int) -> list[tuple[int | None, dict[s
         opts = SMALL_OPTIONS.get(game, {})
         n = info.new_state(info.options(opts)).num_players
         seats = [{"kind": "bot", "bot": "random" if s % 2 else "heuristic"} for s in range(n)]
-        table, _ = await manager.create(game, opts, seats, seed=seed)
+        table, _ = await manager.create(game, opts, seats, secret=str(seed))
         for s in [None, *range(n)]:
             table.join(Recorder(s, table, log))
         loop = asyncio.get_running_loop()
@@ -180,3 +189,60 @@ def test_the_check_catches_a_leak() -> None:
     assert set(deal["hands"][1]) <= secret and set(deal["rest"]) <= secret
     assert not set(deal["hands"][0]) & secret
     assert cards_in({"view": {"hand": deal["hands"][1]}}) & secret
+
+
+async def _refused_claims(tmp: str, seed: int) -> tuple[list[tuple[int | None, dict[str, Any], set[str], frozenset[str]]], int]:
+    """Four human seats under ``claim_failure=refuse``, played by the test: in the play, the
+    seat to act often claims (a failing claim becomes a refused one: its hand is shown)."""
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp}/refused-{seed}.db")
+    log: list[tuple[int | None, dict[str, Any], set[str], frozenset[str]]] = []
+    refused = 0
+    rng = random.Random(seed)
+    try:
+        manager = TableManager(store, grace=60, bot_delay=0)
+        table, _ = await manager.create("meitora", {"target": 6, "claim_failure": "refuse"},
+                                        [{"kind": "human"}] * 4, secret=str(seed))
+        for s in [None, 0, 1, 2, 3]:
+            table.join(Recorder(s, table, log))
+        while not table.state.is_over and table.version < MAX_EVENTS:
+            state = table.state
+            if state.needs_deal:
+                await asyncio.sleep(0.002)
+                continue
+            seat = state.to_act
+            view = state.view(seat)
+            if view.phase == "play" and rng.random() < 0.3:
+                action = CLAIM
+            else:
+                action = rng.choice([a for a in view.legal_actions if a != CLAIM])
+            try:
+                await table.act(seat, table.version, action)
+            except ProtocolError as err:
+                assert err.code == "illegal" and "face up" in err.message
+                continue
+            last = table.events[-1]["action"]
+            refused += bool(last.get("refused"))
+        await manager.close()
+    finally:
+        await store.close()
+    return log, refused
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31))
+def test_a_refused_claim_shows_the_hand_and_nothing_else(tmp_path_factory: Any, seed: int) -> None:
+    """The hidden-card property under refused claims: every seat and the spectator see the
+    claimant's hand from the refusal to the end of the deal (the views carry it), and no other
+    hidden card."""
+    tmp = str(tmp_path_factory.mktemp("refused"))
+    log, refused = asyncio.run(_refused_claims(tmp, seed))
+    assert refused, "no claim was refused: the test saw nothing"
+    shown_seen = 0
+    for seat, frame, secret, finished in log:
+        leaked = cards_in(frame, skip=finished) & secret
+        assert not leaked, f"seat {seat} was sent {sorted(leaked)} at state {frame['version']}"
+        for claimant, cards in enumerate(frame["view"].get("shown_hands", [])):
+            if cards:
+                assert claimant != seat or sorted(cards) == sorted(frame["hand"])
+                shown_seen += claimant != seat
+    assert shown_seen, "no frame showed another seat's refused claimant's hand"

@@ -47,9 +47,9 @@ def table_facts(srv: ServerThread, tid: str) -> tuple[int, str]:
 
 def test_refusals_change_nothing(db_url: str) -> None:
     with ServerThread(db_url, bot_delay=0) as srv, ExitStack() as stack:
-        made = create(srv, seed=11)
+        made = create(srv)
         tid, tokens = made["id"], made["tokens"]
-        other = create(srv, seed=12)
+        other = create(srv)
         ws = {}
         for s in (0, 1):
             ws[s] = stack.enter_context(connect(f"ws://127.0.0.1:{srv.port}/ws/{tid}"))
@@ -122,7 +122,7 @@ async def _fuzz(db_url: str, data: st.DataObject) -> None:
     store = await Store.open(db_url)
     try:
         manager = TableManager(store, grace=60, bot_delay=0)
-        table, _ = await manager.create("meitora", {}, HUMANS, seed=data.draw(st.integers(0, 2**31)))
+        table, _ = await manager.create("meitora", {}, HUMANS, secret=str(data.draw(st.integers(0, 2**31))))
         while table.version < 1:
             await asyncio.sleep(0.005)
         for _ in range(data.draw(st.integers(1, 25))):
@@ -215,7 +215,7 @@ def test_tables_offer_the_seatable_bots_and_refuse_the_oracle(db_url: str) -> No
         r = httpx.post(srv.url + "/api/tables", json={"game": "meitora", "seats": [
             {"kind": "human"}, {"kind": "bot", "bot": "oracle"}, {"kind": "human"}, {"kind": "human"}]})
         assert r.status_code == 400 and "sees every card" in r.text
-        made = create(srv, [{"kind": "bot"}] * 4, seed=5)
+        made = create(srv, [{"kind": "bot"}] * 4)
         t = srv.app.state.manager.tables[made["id"]]
         assert {s["bot"] for s in t.seats} == {"search"}
         deadline = time.time() + 60

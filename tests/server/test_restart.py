@@ -1,11 +1,13 @@
 """Kill the server (SIGKILL) in the middle of a deal, start it again: the table resumes from the
 database, and the finished match's record equals the record of the same table played without
-interruption (deals and bots are seeded per table) and replays through the engine."""
+interruption (deals and bots are drawn from the table's secret, fixed here by the server-side
+setting ``KIRIFUDA_DEAL_SECRET``) and replays through the engine."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -28,7 +30,8 @@ SEED = 424242
 
 def start(db: str, port: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([sys.executable, "-m", "kirifuda", "serve", "--port", str(port), "--db", db,
-                             "--bot-delay", "0.005"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                             "--bot-delay", "0.005"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env={**os.environ, "KIRIFUDA_DEAL_SECRET": str(SEED)})
     deadline = time.time() + 30
     while time.time() < deadline:
         try:
@@ -53,7 +56,7 @@ def wait_for(port: int, tid: str, pred: Any, timeout: float = 60) -> dict[str, A
 async def uninterrupted(tmp: Path) -> str:
     store = await Store.open(f"sqlite+aiosqlite:///{tmp / 'straight.db'}")
     manager = TableManager(store, grace=60, bot_delay=0)
-    table, _ = await manager.create("meitora", OPTIONS, SEATS, seed=SEED)
+    table, _ = await manager.create("meitora", OPTIONS, SEATS, secret=str(SEED))
     while not table.state.is_over:
         await asyncio.sleep(0.005)
     text = records.dumps(table.record())
@@ -67,7 +70,7 @@ def test_kill_and_restart_resumes(db_url: str, tmp_path: Path) -> None:
     proc = start(db_url, port)
     try:
         made = httpx.post(f"http://127.0.0.1:{port}/api/tables",
-                          json={"game": "meitora", "options": OPTIONS, "seats": SEATS, "seed": SEED}).json()
+                          json={"game": "meitora", "options": OPTIONS, "seats": SEATS}).json()
         tid = made["id"]
         info = wait_for(port, tid, lambda i: i["version"] >= 10)
         assert not info["over"]

@@ -393,6 +393,12 @@ const Table = {
       if (this.seenDeal !== null && v.deal_number > this.seenDeal && (v.last_deal || f.finished_deal) && !f.table.over) this.showLastDeal();
       if (f.table.over && (!before || !before.table.over)) this.showOver();
       this.seenDeal = v.deal_number;
+    } else if (m.type === "presence") {
+      // who is connected changed: the last state frame's seats, updated in place
+      if (!this.frame) return;
+      m.seats.forEach((p, i) => Object.assign(this.frame.table.seats[i] || {}, p));
+      this.frame.table.spectators = m.spectators;
+      this.render();
     } else if (m.type === "error") {
       if (m.code === "unknown_table") { $("#app").innerHTML = `<p class="center">${t("notFound")}</p>`; this.ws = null; return; }
       toast(m.message);

@@ -1,0 +1,140 @@
+"""The shapes of what clients send, checked at the edge (pydantic), with refusals in words.
+
+Every HTTP body and every WebSocket message is parsed by :func:`load_json` (orjson: at most
+1,024 levels deep; a lone surrogate ``"\\ud800"`` is not UTF-8 and is refused) and then validated
+by one of the models here, strictly (``true`` is not a number, ``"3"`` is not a seat).  A refusal
+is a :class:`InputError` whose message names the field and what is wrong, never echoing the
+input.  A seat's name (名前) is checked by :func:`check_name`: 1–40 characters once trimmed,
+encodable as UTF-8, and no control, format, private-use, unassigned or line-breaking characters,
+so that no name can make a later frame or page fail.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Any, Literal, Union
+
+import orjson
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, JsonValue, StrictBool, TypeAdapter,
+                      ValidationError)
+
+__all__ = ["InputError", "load_json", "check_name", "Name", "SeatSpec", "CreateTable",
+           "HelloMessage", "ActMessage", "PingMessage", "ClientMessage", "parse_client_message",
+           "validate", "MAX_NAME"]
+
+MAX_NAME = 40
+"""The longest seat name, in characters."""
+_BAD_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_ALLOWED_FORMAT = frozenset({"\u200d"})
+"""Zero-width joiner: emoji sequences (👩‍💻) need it."""
+
+
+class InputError(ValueError):
+    """Refused input: the message says which field and why."""
+
+
+def load_json(raw: str | bytes, what: str) -> Any:
+    """Parse JSON text (orjson: a depth of at most 1,024, strict UTF-8, no lone surrogates)."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        reason = str(exc).split(":", 1)[0]
+        raise InputError(f"{what} must be JSON text ({reason})") from None
+
+
+def check_name(value: str) -> str:
+    """A seat's name, trimmed; raises ValueError naming the fault."""
+    name = value.strip()
+    if not name:
+        raise ValueError("a name has at least one visible character")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a name has at most {MAX_NAME} characters")
+    for ch in name:
+        cat = unicodedata.category(ch)
+        if cat in _BAD_CATEGORIES and ch not in _ALLOWED_FORMAT:
+            raise ValueError(f"a name may not hold the character U+{ord(ch):04X} "
+                             f"(Unicode category {cat}: not printable)")
+    return name
+
+
+Name = Annotated[str, AfterValidator(check_name)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class SeatSpec(_Strict):
+    """One seat of a new table: a human (invited by a link) or a bot."""
+
+    kind: Literal["human", "bot"]
+    bot: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+    name: Name | None = None
+
+
+class CreateTable(_Strict):
+    """The body of ``POST /api/tables``.  No seed: the server draws each table's secret."""
+
+    game: Annotated[str, Field(min_length=1, max_length=32)]
+    options: Annotated[dict[Annotated[str, Field(max_length=64)], JsonValue],
+                       Field(max_length=32)] = Field(default_factory=dict)
+    seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=10)]
+    timer: int = 0
+    first: Annotated[int, Field(ge=0, le=9)] = 0
+    hints: StrictBool = True
+    """Whether the seats may ask the coach for hints (kirifuda.server.coach)."""
+
+
+class HelloMessage(_Strict):
+    type: Literal["hello"]
+    token: Annotated[str, Field(max_length=128)] | None = None
+    name: Name | None = None
+
+
+class ActMessage(_Strict):
+    type: Literal["act"]
+    version: Annotated[int, Field(ge=0, le=2**31)]
+    action: Annotated[dict[Annotated[str, Field(max_length=32)], JsonValue], Field(min_length=1, max_length=8)]
+
+
+class PingMessage(_Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Union[HelloMessage, ActMessage, PingMessage], Field(discriminator="type")]
+_CLIENT_MESSAGE: TypeAdapter[HelloMessage | ActMessage | PingMessage] = TypeAdapter(ClientMessage)
+
+
+def _words(err: ValidationError, what: str) -> str:
+    """The first few faults of a ValidationError, each as ``field: reason`` (no input echoed)."""
+    parts = []
+    for e in err.errors(include_url=False, include_input=False)[:3]:
+        loc = ".".join(str(p) for p in e["loc"] if p not in ("hello", "act", "ping"))
+        msg = e["msg"]
+        if e["type"] == "union_tag_invalid" or e["type"] == "union_tag_not_found":
+            msg = "the type must be hello, act or ping"
+            loc = "type"
+        elif e["type"] == "extra_forbidden":
+            msg = "unknown field"
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    return f"{what}: " + "; ".join(parts)
+
+
+def validate(model: type[_Strict], data: Any, what: str) -> Any:
+    """``model`` from parsed JSON, or InputError naming the faults."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:
+        raise InputError(_words(err, what)) from None
+
+
+def parse_client_message(raw: str | bytes) -> HelloMessage | ActMessage | PingMessage:
+    """One WebSocket message from a client, parsed and validated (InputError naming the fault)."""
+    data = load_json(raw, "a message")
+    if not isinstance(data, dict):
+        raise InputError("a message must be one JSON object such as {\"type\": \"ping\"}")
+    try:
+        return _CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as err:
+        kind = data.get("type")
+        raise InputError(_words(err, kind if isinstance(kind, str) and len(kind) < 10 else "message")) from None
