@@ -38,6 +38,7 @@ from ..ui.render import sorted_hand
 from .protocol import view_json, Act, Hello, Ping, ProtocolError, error_frame, parse_message
 from .store import Store
 from .tables import TIMERS, Client, LiveTable, TableManager
+from . import host as hosting
 
 __all__ = ["create_app", "games_info", "replay_steps"]
 
@@ -206,6 +207,7 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
 
     app = FastAPI(title="kirifuda", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.include_router(hosting.router)  # the host link, the UI descriptors, the catalogue
     games_cache: list[dict[str, Any]] = []
 
     def manager() -> TableManager:
@@ -262,7 +264,8 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
         except (OptionError, KirifudaError) as exc:
             raise HTTPException(400, str(exc)) from None
         links = [f"/t/{table.id}#token={tok}" if tok else None for tok in tokens]
-        return JSONResponse({"id": table.id, "tokens": tokens, "links": links,
+        host = await hosting.issue_host(table)
+        return JSONResponse({"id": table.id, "tokens": tokens, "links": links, "host": host,
                              "watch": f"/t/{table.id}", "timers": list(TIMERS)})
 
     @app.get("/api/tables")

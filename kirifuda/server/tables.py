@@ -31,6 +31,7 @@ from ..bots.base import default_bot
 from ..errors import IllegalActionError, KirifudaError, OptionError
 from ..game import GameInfo, GameState, options_to_json
 from ..games import GAMES
+from .host import presence
 from .protocol import ProtocolError, score_sheet, state_frame
 from .store import Store, StoredTable
 
@@ -139,6 +140,10 @@ class LiveTable:
         self._driver: asyncio.Task[None] | None = None
         self._sheet_cache: tuple[int, list[dict[str, Any]]] | None = None
         self.closed = False
+        self.drop_at: dict[int, float] = {}
+        """When each dropped human seat's stand-in starts to play (monotonic clock; host.presence)."""
+        self.standin_played: tuple[int, int] | None = None
+        """The seat and resulting version of the last move a stand-in made for a present human."""
         # a human seat nobody has joined since the (re)start counts as dropped: a restart
         # gives each its grace before the stand-in plays
         if self.events and not self.state.is_over:
@@ -179,6 +184,7 @@ class LiveTable:
             "units": {lang: [self.state.unit_name(u, lang) for u in range(units)] for lang in ("en", "ja")},
             "over": self.state.is_over,
             "version": self.version,
+            **presence(self),
         }
 
     def summary_info(self) -> dict[str, Any]:
@@ -215,7 +221,7 @@ class LiveTable:
 
     def seat_of_token(self, token: str) -> int | None:
         h = hash_token(token)
-        for s, th in enumerate(self.token_hashes):
+        for s, th in enumerate(self.token_hashes[:self.num_seats]):  # after them: the host's
             if th is not None and secrets.compare_digest(th, h):
                 return s
         return None
@@ -325,7 +331,10 @@ class LiveTable:
                     view = self.state.view(seat)
                     rng = random.Random(f"{self.seed}:bot:{version}")
                     action = await asyncio.get_running_loop().run_in_executor(_BOT_THREAD, bot.choose, view, rng)
+                    standin = seat not in self._bots and seat not in self.away
                     await self._apply(seat, action)
+                    if standin:
+                        self.standin_played = (seat, self.version)
         except Exception:
             log.exception("table %s: the driver stopped", self.id)
 
@@ -361,12 +370,14 @@ class LiveTable:
         except RuntimeError:
             return
         self._grace_tasks[seat] = loop.create_task(self._grace_out(seat))
+        self.drop_at[seat] = time.monotonic() + self.grace
 
     async def _grace_out(self, seat: int) -> None:
         await asyncio.sleep(self.grace)
         if any(c.seat == seat for c in self.clients) or self.closed:
             return
         self.away.add(seat)
+        self.drop_at.pop(seat, None)
         log.info("table %s: seat %d dropped; the stand-in plays", self.id, seat)
         self._arm_timer()
         self.broadcast()
@@ -381,6 +392,7 @@ class LiveTable:
             task = self._grace_tasks.pop(seat, None)
             if task is not None:
                 task.cancel()
+            self.drop_at.pop(seat, None)
             self.away.discard(seat)
             self._arm_timer()
         self.broadcast()
