@@ -73,11 +73,15 @@ async def issue_host(table: "LiveTable") -> str:
 
 def presence(table: "LiveTable") -> dict[str, Any]:
     """Per seat, seconds until a dropped player's stand-in plays (``None``: not dropped, or
-    already away); and the last stand-in move for a player whose timer ran out."""
+    already away); the last stand-in move for a player whose timer ran out; once the match is
+    over, the winning scoring units (more than one for a shared win)."""
     now = time.monotonic()
     drop_at: dict[int, float] = getattr(table, "drop_at", {})
     played = getattr(table, "standin_played", None)
+    out = table.state.outcome() if table.state.is_over else None
+    winner = None if out is None else list(out.winner) if isinstance(out.winner, tuple) else [out.winner]
     return {
+        "winners": winner,
         "drop_in": [max(0.0, round(drop_at[s] - now, 1)) if s in drop_at and s not in table.away else None
                     for s in range(table.num_seats)],
         "standin_played": {"seat": played[0], "version": played[1]} if played else None,

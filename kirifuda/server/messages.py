@@ -230,6 +230,70 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.hands_face_up": ("全員の手札を表に", "Every hand face up"),
     "web.as_seat_saw": ("{who} から見た卓", "As {who} saw it"),
     "web.step_of": ("{i} / {n}", "{i} of {n}"),
+    # actions
+    "web.nt": ("トラ", "NT"),
+    "web.act.pass": ("パス", "pass"),
+    "web.act.broken": ("ブロークン", "broken (weak hand)"),
+    "web.act.discard": ("捨てる {cards}", "discard {cards}"),
+    "web.act.adjutant": ("副官 {card}", "adjutant {card}"),
+    "web.act.redeclare_none": ("再宣言なし", "keep the declaration"),
+    "web.act.redeclare": ("再宣言 {bid}", "re-declare {bid}"),
+    "web.act.approve": ("承認", "approve"),
+    "web.act.reject": ("拒否", "reject"),
+    "web.act.trump_keep": ("切りはそのまま", "keep the trump"),
+    "web.act.trump": ("切り {suit}", "trump {suit}"),
+    "web.act.leader": ("{who} が最初に出す", "{who} leads"),
+    "web.act.claim": ("オープン", "claim (open)"),
+    "web.act.request": ("{card} (請求 {req})", "{card} (asks {req})"),
+    "web.act.call_joker": ("{card} (ジョーカー請求)", "{card} (calls the joker)"),
+    "web.req.any": ("何でも", "anything"),
+    "web.joker": ("ジョーカー", "Joker"),
+    "web.face_down": ("伏せ札", "face-down card"),
+    # rules (one item a line; <b> marks the games' terms)
+    "web.rules.meitora": (
+        "4人2チーム (向かい合う2人が味方)。41枚 (5〜A とジョーカー=タンツェン)。\n"
+        "<b>吹く</b>: 一巡だけ、枚数 6〜10 と切り札 (♠<♣<♦<♥<トラ) を宣言するかパス。\n"
+        "<b>ブロークン</b>: A・K・Q・J が1枚もない (Q1枚だけも可) 手は配り直しを宣言できる。J 4枚は自動で配り直し。\n"
+        "<b>アガリ</b>: 宣言者は伏せ札1枚を取り、<b>ネグリ</b>として1枚を伏せて捨てる。\n"
+        "切り札の J が最強、同じ色の J (副J) が次。ジョーカーはどの場でも出せて必ず勝つ。台札のスートがあれば出す。\n"
+        "ジョーカーで始めるときは<b>請求</b> (♠♥♦♣ か何でも) を言う。ジョーカーは最後まで残せない。\n"
+        "<b>オープン</b>: 残りを全部取れるなら宣言できる。失敗は<b>チョンボ</b>。\n"
+        "入る: X − 5 + (Y − X)/2 点。落ちる: 相手に X − Y 点。17点先取。",
+        "Four players in two teams (partners sit opposite); 41 cards (5 to A and the joker).\n"
+        "<b>Bidding (吹く)</b>: one round; bid 6–10 tricks in a strain (♠<♣<♦<♥<no-trump) or pass.\n"
+        "<b>Broken (ブロークン)</b>: a hand without A, K, Q or J (or a lone Q) may call a redeal; four jacks redeal by themselves.\n"
+        "<b>Agari (アガリ)</b>: the declarer takes the face-down card and discards one face down: the <b>negri (ネグリ)</b>.\n"
+        "The trump jack is highest, then the other jack of its colour; the joker may be played to any trick and wins it. Follow the led suit if you can.\n"
+        "Leading the joker names a <b>request (請求)</b>: a suit or anything. The joker may not be kept to the end.\n"
+        "<b>Open (オープン)</b>: claim every remaining trick; a wrong claim is a <b>chombo (チョンボ)</b>.\n"
+        "Made: X − 5 + (Y − X)/2 points; set: the other team scores X − Y. First to 17."),
+    "web.rules.napoleon": (
+        "<b>立候補</b>: 絵札 (A K Q J 10) を何枚取るかとスートを宣言。最も高い人が<b>ナポレオン</b>。\n"
+        "ナポレオンは<b>副官</b>の札を指名し、中札と交換する。副官はその札が出るまで誰にも分からない。\n"
+        "<b>オールマイティ</b> (♠A) が最強、次に正ジャック・裏ジャック、切り札、台札。\n"
+        "ナポレオン軍が宣言枚数の絵札を取れば勝ち、取れなければ<b>連合軍</b>の勝ち。",
+        "<b>Bidding (立候補)</b>: how many face cards (A K Q J 10) you will take, and trump. The highest bidder is <b>Napoleon</b>.\n"
+        "Napoleon names the <b>adjutant (副官)</b>'s card and exchanges with the middle; the adjutant is secret until that card is played.\n"
+        "The <b>almighty (オールマイティ)</b> ♠A wins, then the main and back jacks, trumps, the led suit.\n"
+        "Napoleon's army wins by taking the face cards it bid; otherwise the <b>allied army (連合軍)</b> wins."),
+    "web.rules.kakeya": (
+        "2人ずつの組で<b>絵取り</b>: A・K・Q・J の絵札 16枚を取り合う。9枚以上で勝ち。\n"
+        "配った組が<b>切り</b> (切り札) を決め、親の組が最初に出す人を決める。\n"
+        "<b>れんしょ</b> (♠A、♠が切りのときは ♣A) が最強。台札のスートがあれば出す。\n"
+        "勝負はチップで払う。",
+        "Two pairs take face cards (A K Q J, 16 in all); 9 or more wins the game.\n"
+        "The dealing pair chooses the trump (<b>切り</b>); the leading pair chooses who leads.\n"
+        "The <b>rensho (れんしょ)</b>, ♠A (♣A when spades are trump), beats everything. Follow suit if you can.\n"
+        "Games are paid in chips."),
+    "web.rules.unsun": (
+        "起き絵で切り札が決まる。カードは切り札・赤・黒の3つの組に分かれる。\n"
+        "台札に従う必要はない。切り札の A K Q J は伏せて出す (<b>差し</b>)。\n"
+        "各場の最後に出す人が<b>取り番</b>。最初の場は ♣J を持つ人が取り番。\n"
+        "取った場の数を競う。",
+        "The indicator sets trump; cards fall into three groups: trump, red, black.\n"
+        "There is no need to follow; the trump A K Q J are played face down (<b>差し</b>).\n"
+        "The last player of each trick is the <b>取り番</b>; in the first trick, the holder of ♣J.\n"
+        "Players count the tricks they take."),
 }
 """The page's words: key → (Japanese, English)."""
 
