@@ -221,11 +221,12 @@ function setLang(l) {
 }
 function openSettings() {
   dialog(`<h3>${esc(t("settings"))}</h3>
-    <div class="setting"><label for="set-lang">${esc(t("language"))}</label><select id="set-lang"><option value="ja" ${LANG === "ja" ? "selected" : ""}>日本語</option><option value="en" ${LANG === "en" ? "selected" : ""}>English</option></select></div>
+    <div class="setting"><label for="set-lang">${esc(t("language"))}</label><select id="set-lang">${$("#lang").innerHTML}</select></div>
     <fieldset class="setting"><legend>${esc(t("text_size"))}</legend>${["1", "1.5", "2"].map((s) => `<label><input type="radio" name="size" value="${s}" ${PREFS.size === s ? "checked" : ""}> ${s}×</label>`).join(" ")}</fieldset>
     <div class="setting"><label><input type="checkbox" id="set-four" ${PREFS.four ? "checked" : ""}> ${esc(t("four_colour"))}</label></div>
     <div class="setting"><label><input type="checkbox" id="set-motion" ${PREFS.motion ? "checked" : ""}> ${esc(t("motion"))}</label></div>
     <div class="setting"><label><input type="checkbox" id="set-sound" ${PREFS.sound ? "checked" : ""}> ${esc(t("sound"))}</label></div>`);
+  $("#set-lang").value = LANG;
   $("#set-lang").addEventListener("change", (e) => { setLang(e.target.value); closeDialog(); openSettings(); });
   $$('#dialog-body [name="size"]').forEach((el) => el.addEventListener("change", () => { PREFS.size = el.value; applyPrefs(); }));
   $("#set-four").addEventListener("change", (e) => { PREFS.four = e.target.checked; applyPrefs(); });
