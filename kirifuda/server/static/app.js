@@ -728,7 +728,7 @@ function tableHTML(f, opts) {
       <span class="drops" id="drops"></span>
     </div>
     ${headlineHTML(f)}
-    <div class="felt" id="felt">${seatsHTML}<div class="trickzone" aria-label="${esc(t("trick"))}">${trickHTML}</div></div>
+    <div class="felt" id="felt">${seatsHTML}<div class="trickzone" role="group" aria-label="${esc(t("trick"))}">${trickHTML}</div></div>
     ${scoreboardHTML(f, units)}`;
 }
 function turnHTML(f) {
