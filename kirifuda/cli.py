@@ -1,17 +1,87 @@
-"""The ``kirifuda`` command: play, replay, bench, tournament."""
+# PYTHON_ARGCOMPLETE_OK
+"""The ``kirifuda`` command: play, replay, rules, options, bench, tournament, serve.
+
+Every error is a message naming the problem, never a traceback: exit status 2 for a usage
+error (an unknown game, option or value out of range), 1 for bad data (a record that cannot
+be read or replayed, a file that cannot be written).  Shell completion: ``kirifuda completion
+bash`` prints the script to source (argcomplete).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .errors import KirifudaError, OptionError, RecordError
 from .i18n import LANGS, default_lang
 
-__all__ = ["main"]
+__all__ = ["main", "build_parser"]
+
+
+# -- argument types: refused by argparse with a message (exit status 2) ----------------------
+
+def _game_arg(name: str) -> str:
+    """A game by id, name or alias → its id."""
+    from .games import find_game
+
+    try:
+        return find_game(name).id
+    except OptionError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _int_at_least(low: int, high: int | None = None) -> Callable[[str], int]:
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{value} is out of range: {low}" + (f"–{high}" if high is not None
+                                                                                  else " or more"))
+        return value
+    read.__name__ = "whole number"
+    return read
+
+
+def _float_at_least(low: float, high: float | None = None, *, strict: bool = False) -> Callable[[str], float]:
+    def read(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value != value or (value <= low if strict else value < low) or (high is not None and value > high):
+            bound = f"more than {low:g}" if strict else f"at least {low:g}"
+            raise argparse.ArgumentTypeError(f"{text} is out of range: {bound}"
+                                             + (f" and at most {high:g}" if high is not None else ""))
+        return value
+    read.__name__ = "number"
+    return read
+
+
+def _game_options(info: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """The local rules of ``-o``, ``--players`` and ``--length`` as the game's options JSON."""
+    from .ui.options import length_option, parse_assignments
+
+    opts = parse_assignments(info, args.option or [])
+    players = getattr(args, "players", None)
+    if players is not None:
+        if info.min_players == info.max_players:
+            if players != info.min_players:
+                raise OptionError(f"--players {players}: {info.id} is played by {info.min_players}")
+        elif not info.min_players <= players <= info.max_players:
+            raise OptionError(f"--players {players}: {info.id} is played by {info.min_players}–{info.max_players}")
+        else:
+            opts["players"] = players
+    length = getattr(args, "length", None)
+    if length is not None:
+        opts[length_option(info)] = length
+    info.options(opts)  # refuse a bad combination now
+    return opts
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -41,27 +111,82 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_play(args: argparse.Namespace) -> int:
-    from .game import parse_option_assignments
-    from .games import find_game
-    from .ui.terminal import TerminalGame
+def _check_record_path(path: Path, force: bool) -> None:
+    """Refuse, before the match starts, a record path that cannot be written or that would
+    overwrite a file without ``--force``."""
+    if path.is_dir():
+        raise OptionError(f"--record {path}: is a directory")
+    if path.exists() and not force:
+        raise OptionError(f"--record {path}: the file exists (--force overwrites it)")
+    parent = path.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RecordError(f"--record {path}: cannot create {parent}: {exc.strerror or exc}") from None
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise RecordError(f"--record {path}: cannot be written (no permission)")
+
+
+def _read_record(name: str) -> Any:
+    from . import record as records
 
     try:
-        info = find_game(args.game)
-        opts_json = parse_option_assignments(args.option or [])
-        if args.players is not None:
-            opts_json["players"] = args.players
-        options = info.options(opts_json)
-        from .bots.base import default_bot
+        text = Path(name).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot read {name}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{name}: not valid JSON: not UTF-8 text ({exc})") from None
+    return records.loads(text)
 
-        bots = args.bots or default_bot(info.id)
-        game = TerminalGame(info, options, seat=args.seat, bots=bots, seed=args.seed,
-                            lang=args.lang, record_path=Path(args.record) if args.record else None,
-                            first=args.first)
-    except KirifudaError as exc:
-        print(f"kirifuda play: {exc}", file=sys.stderr)
-        return 2
-    game.run()
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from . import record as records
+    from .bots import make_bot
+    from .bots.base import default_bot
+    from .games import find_game
+    from .i18n import t
+    from .ui.terminal import TerminalGame
+
+    state = None
+    names = None
+    seat = args.seat
+    if args.resume:
+        rec = _read_record(args.resume)
+        state = records.replay(rec)
+        info = rec.info
+        if args.game is not None and args.game != info.id:
+            raise OptionError(f"--resume {args.resume} is a record of {info.id}, not {args.game}")
+        if args.option or args.players is not None or args.length is not None:
+            raise OptionError("--resume goes on with the record's own rules: no -o, --players or --length")
+        if state.is_over:
+            raise RecordError(f"{args.resume}: the match is over: there is nothing to resume")
+        names = rec.players
+        if seat is None and names:  # the user's seat: the one with the user's name
+            mine = {args.name} if args.name else {t("you", lang) for lang in LANGS}
+            found = [s for s, n in enumerate(names) if n in mine]
+            seat = found[0] if len(found) == 1 else None
+        options = info.options(rec.options)
+        path: Path | None = Path(args.record) if args.record else Path(args.resume)
+        if args.record:
+            _check_record_path(Path(args.record), args.force)
+    else:
+        if args.game is None:
+            raise OptionError("name the game to play (meitora, napoleon, kakeya, unsun) or --resume RECORD")
+        info = find_game(args.game)
+        options = info.options(_game_options(info, args))
+        path = Path(args.record) if args.record else None
+        if path is not None:
+            _check_record_path(path, args.force)
+    bots = args.bots or default_bot(info.id)
+    make_bot(bots, info.id)
+    game = TerminalGame(info, options, seat=seat or 0, bots=bots, seed=args.seed, lang=args.lang,
+                        record_path=path, first=args.first, state=state, name=args.name, names=names)
+    if path is None:
+        _check_record_path(game.record_path, False)
+    try:
+        game.run()
+    except OSError as exc:
+        raise RecordError(f"the record could not be saved: {exc.strerror or exc}") from None
     return 0
 
 
@@ -69,7 +194,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
     from .games import find_game
 
-    games = [find_game(g).id for g in args.game] if args.game else None
+    games = [find_game(g).id for g in args.game] if args.game else None  # ids already (_game_arg)
     result = bench.run(games, seconds=args.seconds, openspiel=not args.no_openspiel,
                        solver_deals=0 if args.no_solver else args.solver_deals,
                        decision_deals=0 if args.no_solver else args.decision_deals)
@@ -126,15 +251,13 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 def _cmd_tournament(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from .game import parse_option_assignments
     from .games import find_game
     from .tournament import run_tournament, write_outputs
 
     try:
         info = find_game(args.game)
         bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-        options = parse_option_assignments(args.option or [])
-        info.options(options)
+        options = _game_options(info, args)
         out_dir = Path(args.out) if args.out else Path("tournaments") / f"{info.id}-{'-'.join(bots)}-{args.seed}".replace(":", "_")
         progress = Progress(TextColumn(f"{info.id}: {' vs '.join(bots)}"), BarColumn(), MofNCompleteColumn(),
                             TimeRemainingColumn(), transient=args.json, disable=args.json or args.quiet,
@@ -179,13 +302,19 @@ def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
         summary = {k: v for k, v in summary.items() if k != "per_deal"}
         print(json.dumps(summary, ensure_ascii=False))
         return
+    from .i18n import t
+    from .ui.results import game_text
+
+    unit = t(game_text(summary["game"]).unit, "en")
     print(f"{summary['game']}: {summary['deals']} duplicate deals, seed {summary['seed']}")
+    if summary.get("seating"):
+        print(f"  seating: {summary['seating']}")
     for name, fig in summary["bots"].items():
         lo, hi = fig["ci95"]
-        print(f"  {name:16s} {fig['mean_score']:+8.3f} points/deal   95% CI [{lo:+.3f}, {hi:+.3f}]")
+        print(f"  {name:16s} {fig['mean_score']:+8.3f} {unit}/deal   95% CI [{lo:+.3f}, {hi:+.3f}]")
     for pair, fig in summary["diff"].items():
         lo, hi = fig["ci95"]
-        print(f"  {pair:16s} {fig['mean']:+8.3f}               95% CI [{lo:+.3f}, {hi:+.3f}]")
+        print(f"  {pair:16s} {fig['mean']:+8.3f} {unit}/deal   95% CI [{lo:+.3f}, {hi:+.3f}]")
     for name, fig in summary.get("decision_s", {}).items():
         print(f"  {name:16s} decision time median {fig['median']:.3f} s, p95 {fig['p95']:.3f} s, max {fig['max']:.3f} s")
     print((f"records: {files['records']}   " if "records" in files else "") + f"summary: {files['summary']}" +
@@ -236,72 +365,169 @@ def _cmd_bench_server(args: argparse.Namespace) -> int:
     return bench_main(args)
 
 
+def _cmd_rules(args: argparse.Namespace) -> int:
+    from .games import GAMES
+    from .i18n import t
+    from .ui.results import game_text
+
+    game_text(args.game)
+    info = GAMES[args.game]
+    print(f"{info.name_ja if args.lang == 'ja' else info.name_en}\n")
+    print(t(f"{args.game}.rules", args.lang))
+    print(f"\n{t('see_options', args.lang, game=args.game)}")
+    return 0
+
+
+def _cmd_options(args: argparse.Namespace) -> int:
+    from .games import GAMES
+    from .i18n import t
+    from .ui.options import length_option, option_specs
+
+    info = GAMES[args.game]
+    specs = option_specs(info)
+    if args.json:
+        print(json.dumps([{"name": sp.name, "values": sp.values_text(), "default": sp.default,
+                           "help": sp.explain(info.id, args.lang)} for sp in specs], ensure_ascii=False))
+        return 0
+    print(t("options_header", args.lang, game=info.name_ja if args.lang == "ja" else info.name_en))
+    for sp in specs:
+        default = "none" if sp.default is None else str(sp.default).lower() if isinstance(sp.default, bool) \
+            else str(sp.default)
+        print(f"  {sp.name} = {sp.values_text()}  ({t('default', args.lang)}: {default})")
+        explain = sp.explain(info.id, args.lang)
+        if explain:
+            print(f"      {explain}")
+    print(t("options_footer", args.lang, game=info.id, length=length_option(info)))
+    return 0
+
+
+def _cmd_completion(args: argparse.Namespace) -> int:
+    try:
+        from argcomplete.shell_integration import shellcode
+    except ImportError:  # pragma: no cover - a dependency
+        raise OptionError("shell completion needs argcomplete: pip install argcomplete") from None
+    print(shellcode(["kirifuda"], shell=args.shell))
+    return 0
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("kirifuda")
+    except Exception:  # not installed: the package's own
+        from . import __version__
+
+        return __version__
+
+
+def _add_game(p: argparse.ArgumentParser, help: str = "meitora, napoleon, kakeya, unsun (or a Japanese name)",
+              nargs: str | None = None) -> None:
+    from .games import GAMES
+
+    action = p.add_argument("game", type=_game_arg, nargs=nargs, help=help)
+    action.completer = lambda **_: sorted(GAMES)  # type: ignore[attr-defined]
+
+
+def _add_rules(p: argparse.ArgumentParser) -> None:
+    """The local rules: -o, --players, --length (the same on play and tournament)."""
+    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
+                   help="a local rule (repeatable; booleans true/false/1/0/yes/no; see: kirifuda options GAME)")
+    p.add_argument("--players", type=_int_at_least(2, 8), metavar="N",
+                   help="table size, where the game has a choice (Napoleon 4-5, Kakeya 4 or 6, Unsun 3-5)")
+    p.add_argument("--length", type=_int_at_least(1), metavar="N",
+                   help="the match's length: Meitora's target points, Napoleon's and Unsun's deals, "
+                        "Kakeya's most games (also -o length=N)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     lang = default_lang()
     parser = argparse.ArgumentParser(prog="kirifuda", description="Japan's regional trick-taking card games.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("play", help="play a match in the terminal against bots")
-    p.add_argument("game", help="meitora, napoleon, kakeya, unsun (or a Japanese name)")
-    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a local rule (repeatable)")
-    p.add_argument("--players", type=int, help="table size, where the game has a choice")
-    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    p.add_argument("--first", type=int, default=0, help="the seat that starts deal 1 (default 0)")
+    _add_game(p, nargs="?")
+    _add_rules(p)
+    p.add_argument("--seat", type=_int_at_least(0), default=None, help="your seat (default 0)")
+    p.add_argument("--first", type=_int_at_least(0), default=0, help="the seat that starts deal 1 (default 0)")
     p.add_argument("--bots", default=None,
                    help="the bots' kind: search (default where the game has it; search:easy, search:strong),"
                         " heuristic or random")
+    p.add_argument("--name", help="your name in the record (default: you)")
     p.add_argument("--seed", type=int, help="seed the shuffles and the bots")
     p.add_argument("--lang", choices=LANGS, default=lang, help=f"language (default from the locale: {lang})")
-    p.add_argument("--record", help="where to save the record (default: the user's data directory)")
+    p.add_argument("--record", metavar="FILE", help="where to save the record (default: the user's data directory)")
+    p.add_argument("--force", action="store_true", help="overwrite the --record file if it exists")
+    p.add_argument("--resume", metavar="RECORD",
+                   help="go on with a stopped match from its record (saved back to it unless --record)")
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("replay", help="check a game record and print what happened")
-    p.add_argument("file")
+    p.add_argument("file", metavar="RECORD", help="the record (kirifuda-record/1 JSON)")
     p.add_argument("--json", action="store_true", help="print the result as JSON (record spec §3)")
-    p.add_argument("--lang", choices=LANGS, default=lang)
+    p.add_argument("--lang", choices=LANGS, default=lang, help=f"language (default from the locale: {lang})")
     p.set_defaults(func=_cmd_replay)
 
+    p = sub.add_parser("rules", help="the rules of a game, in short")
+    _add_game(p)
+    p.add_argument("--lang", choices=LANGS, default=lang, help=f"language (default from the locale: {lang})")
+    p.set_defaults(func=_cmd_rules)
+
+    p = sub.add_parser("options", help="a game's local rules (-o NAME=VALUE) with their defaults")
+    _add_game(p)
+    p.add_argument("--lang", choices=LANGS, default=lang, help=f"language (default from the locale: {lang})")
+    p.add_argument("--json", action="store_true", help="print them as JSON")
+    p.set_defaults(func=_cmd_options)
+
     p = sub.add_parser("bench", help="measure the engines' speed")
-    p.add_argument("--game", action="append", help="only this game (repeatable)")
-    p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--game", action="append", type=_game_arg, help="only this game (repeatable)")
+    p.add_argument("--seconds", type=_float_at_least(0, 3600, strict=True), default=2.0,
+                   help="time per measurement (default 2)")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
-    p.add_argument("--solver-deals", type=int, default=200, help="full deals solved per game (default 200)")
-    p.add_argument("--decision-deals", type=int, default=4, help="deals of search bots timed (default 4)")
+    p.add_argument("--solver-deals", type=_int_at_least(0), default=200, help="full deals solved per game (default 200)")
+    p.add_argument("--decision-deals", type=_int_at_least(0), default=4, help="deals of search bots timed (default 4)")
     p.add_argument("--no-solver", action="store_true", help="skip the solver and bot benchmarks")
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser("serve", help="start the web app (play in the browser)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000; the next free one if taken)")
+    p.add_argument("--port", type=_int_at_least(0, 65535), default=8000,
+                   help="port (default 8000; the next free one if taken)")
     p.add_argument("--db", help="database URL (default: SQLite in the user's data directory; "
                                "postgresql+asyncpg://user@host/db for PostgreSQL)")
-    p.add_argument("--grace", type=float, default=60.0, help="seconds a dropped player keeps the seat (default 60)")
-    p.add_argument("--bot-delay", type=float, default=0.8, help="seconds a bot waits before acting (default 0.8)")
+    p.add_argument("--grace", type=_float_at_least(0), default=60.0,
+                   help="seconds a dropped player keeps the seat (default 60)")
+    p.add_argument("--bot-delay", type=_float_at_least(0), default=0.8,
+                   help="seconds a bot waits before acting (default 0.8)")
     p.add_argument("--open", action="store_true", help="open the browser")
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("bench-server", help="load-test the web app with bot tables over WebSockets")
     p.add_argument("--db", action="append", help="database URL (repeatable; default a fresh SQLite file)")
-    p.add_argument("--tables", type=int, default=20, help="concurrent tables (default 20, at most 200)")
-    p.add_argument("--seconds", type=float, default=10.0, help="how long to drive them (default 10, at most 120)")
-    p.add_argument("--game", default="meitora")
-    p.add_argument("--bot-seats", type=int, default=0,
+    p.add_argument("--tables", type=_int_at_least(1, 200), default=20, help="concurrent tables (default 20, at most 200)")
+    p.add_argument("--seconds", type=_float_at_least(0, 120, strict=True), default=10.0,
+                   help="how long to drive them (default 10, at most 120)")
+    p.add_argument("--game", type=_game_arg, default="meitora", help="the game the tables play (default meitora)")
+    p.add_argument("--bot-seats", type=_int_at_least(0), default=0,
                    help="seats of each table played by the server's search bot (default 0: all human)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(func=_cmd_bench_server)
 
     p = sub.add_parser("tournament", help="duplicate matches between bots, with confidence intervals")
-    p.add_argument("game")
+    _add_game(p)
     p.add_argument("--bots", default="search,heuristic",
                    help="comma-separated bot kinds (random, heuristic, search[:easy|strong], oracle)")
-    p.add_argument("--deals", type=int, default=100, help="deals, each played once per rotation (default 100)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--start", type=int, default=0, help="index of the first deal (shards of one tournament)")
-    p.add_argument("--jobs", type=int, help="processes (default: all cores)")
+    p.add_argument("--deals", type=_int_at_least(1), default=100,
+                   help="deals, each played once per rotation (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the cards and the bots (default 0)")
+    p.add_argument("--start", type=_int_at_least(0), default=0,
+                   help="index of the first deal (shards of one tournament)")
+    p.add_argument("--jobs", type=_int_at_least(1), help="processes (default: all cores)")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local processes (default) or a Ray cluster (pip install 'kirifuda[ray]')")
-    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a local rule (repeatable)")
+    _add_rules(p)
     p.add_argument("--out", help="directory for the records, summary.json and summary.png")
     p.add_argument("--time", action="store_true", help="also measure each bot's decision time (CPU)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -314,18 +540,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="directory for the merged summary.json and summary.png")
     p.add_argument("--json", action="store_true", help="print the merged summary as JSON")
     p.set_defaults(func=_cmd_tournament_merge)
+
+    p = sub.add_parser("completion", help="print the shell completion script (source it: "
+                                          "eval \"$(kirifuda completion bash)\")")
+    p.add_argument("shell", nargs="?", default="bash", choices=("bash", "zsh", "fish", "tcsh"),
+                   help="the shell (default bash)")
+    p.set_defaults(func=_cmd_completion)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    try:
+        import argcomplete
+
+        argcomplete.autocomplete(parser)
+    except ImportError:  # pragma: no cover - a dependency
+        pass
+    args = parser.parse_args(argv)
+    where = f"kirifuda {args.command}"
     try:
         return int(args.func(args))
     except BrokenPipeError:  # e.g. `kirifuda replay x.json | head`
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except RecordError as exc:  # bad data: a record, a file
+        print(f"{where}: {exc}", file=sys.stderr)
+        return 1
+    except KirifudaError as exc:  # a usage error: an option, a value, a combination
+        print(f"{where}: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"{where}: {exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{where}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -50,10 +50,24 @@ class DealResult:
     """The CPU time of each decision, per bot (only when asked for)."""
 
 
-def rotations(bots: Sequence[str], num_players: int) -> list[list[str]]:
-    """The distinct rotations of the seating ``bots[seat % len(bots)]``."""
-    pattern = [bots[s % len(bots)] for s in range(num_players)]
+def rotations(bots: Sequence[str], num_players: int, num_units: int | None = None) -> list[list[str]]:
+    """The distinct rotations of the seating ``bots[seat % len(bots)]``.  In a partnership game
+    (``num_units`` teams, fewer than the seats; partners opposite, seat ``s`` plays for team
+    ``s mod num_units``) every team is one kind: team ``u`` gets ``bots[(u + r) % len(bots)]``
+    in rotation ``r``, so that with six-player Kakeya's three pairs and two kinds both kinds
+    play each side.  More kinds than teams cannot be seated so: refused."""
+    units = num_units or num_players
     out: list[list[str]] = []
+    if units < num_players:
+        if len(bots) > units:
+            raise OptionError(f"{len(bots)} bot kinds at a table of {units} teams: each team is one kind,"
+                              f" so at most {units} kinds")
+        for r in range(units):
+            seating = [bots[(s % units + r) % len(bots)] for s in range(num_players)]
+            if seating not in out:
+                out.append(seating)
+        return out
+    pattern = [bots[s % len(bots)] for s in range(num_players)]
     for r in range(num_players):
         seating = pattern[r:] + pattern[:r]
         if seating not in out:
@@ -101,11 +115,12 @@ def play_deal(game_id: str, bots: Sequence[str], index: int, seed: int, options:
     names = _names(bots)
     probe = info.new_state(opts)
     n = probe.num_players
+    units = len(_totals(probe))
     first = index % n
     totals: dict[str, list[float]] = {name: [] for name in names}
     recs = []
     times: dict[str, list[float]] = {name: [] for name in names}
-    for r, seating in enumerate(rotations(names, n)):
+    for r, seating in enumerate(rotations(names, n, units)):
         state = info.new_state(opts, first=first)
         deal_no = state.deal_number
         state.deal_random(random.Random(f"{seed}:deal:{index}"))  # (a redeal at once ends the deal)
@@ -135,6 +150,14 @@ def play_deal(game_id: str, bots: Sequence[str], index: int, seed: int, options:
     return DealResult(index, means, recs, times)
 
 
+def _unit(game_id: str) -> str:
+    """The game's scoring unit in English (points, chips, tricks), as the summary labels scores."""
+    from .i18n import t
+    from .ui.results import game_text
+
+    return t(game_text(game_id).unit, "en")
+
+
 def _totals(state: Any) -> Sequence[float]:
     summary = state.summary()
     return [float(t) for t in summary["totals"]]
@@ -151,7 +174,8 @@ def _ci(values: Sequence[float]) -> tuple[float, list[float]]:
 def summarize(game_id: str, bots: Sequence[str], results: Sequence[DealResult], seed: int) -> dict[str, Any]:
     names = _names(bots)
     results = sorted(results, key=lambda d: d.index)
-    out: dict[str, Any] = {"game": game_id, "deals": len(results), "seed": seed, "bots": {}, "diff": {},
+    out: dict[str, Any] = {"game": game_id, "deals": len(results), "seed": seed, "unit": _unit(game_id),
+                           "bots": {}, "diff": {},
                            "bot_kinds": list(bots), "first_deal": results[0].index if results else 0,
                            "per_deal": {name: [round(d.scores[name], 4) for d in results] for name in names}}
     for name in names:
@@ -225,6 +249,8 @@ def run_tournament(game_id: str, bots: Sequence[str], deals: int, seed: int = 0,
         raise OptionError("--deals must be at least 1")
     for b in bots:  # refuse unknown kinds before starting any process
         make_bot(b, game_id)
+    probe = GAMES[game_id].new_state(GAMES[game_id].options(options or {}))
+    seatings = rotations(_names(bots), probe.num_players, len(_totals(probe)))  # refuses a mixed team
     jobs = jobs or os.cpu_count() or 1
     tasks = [(game_id, tuple(bots), i, seed, options, time_decisions) for i in range(start, start + deals)]
     if backend == "local":
@@ -241,6 +267,7 @@ def run_tournament(game_id: str, bots: Sequence[str], deals: int, seed: int = 0,
     results = sorted(results, key=lambda d: d.index)
     summary = summarize(game_id, bots, results, seed)
     summary["options"] = dict(options or {})
+    summary["seating"] = " / ".join(" ".join(s) for s in seatings)
     return summary, results
 
 
@@ -347,7 +374,7 @@ def _chart(summary: dict[str, Any], results: Sequence[DealResult], path: Path) -
     ax1.bar(names, means, yerr=errs, capsize=6, color="#4878a8")
     ax1.axhline(0, color="black", linewidth=0.8)
     ax1.set_title(f"{summary['game']}: mean score per deal (95% CI), {summary['deals']} deals")
-    ax1.set_ylabel("points per deal")
+    ax1.set_ylabel(f"{summary.get('unit', 'points')} per deal")
     for n in names:
         run = 0.0
         ys = []

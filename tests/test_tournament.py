@@ -167,3 +167,34 @@ def test_cli_merges_shard_summaries(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "bad.json: not JSON" in capsys.readouterr().err
     assert main(["tournament-merge", shards[0], str(tmp_path / "missing.json")]) == 2
     assert "missing.json: cannot be read" in capsys.readouterr().err
+
+
+def test_partnership_seatings_keep_each_team_one_kind() -> None:
+    # six-player Kakeya: pairs {0,3} {1,4} {2,5}; the old alternation put one of each kind in every pair
+    seatings = rotations(["a", "b"], 6, 3)
+    assert seatings == [["a", "b", "a", "a", "b", "a"], ["b", "a", "b", "b", "a", "b"]]
+    for seating in seatings:
+        assert all(seating[s] == seating[s + 3] for s in range(3))
+    assert rotations(["a", "b"], 4, 2) == rotations(["a", "b"], 4)  # four seats: as before
+    with pytest.raises(OptionError, match="each team is one kind"):
+        rotations(["a", "b", "c"], 4, 2)
+
+
+def test_kakeya_six_players_is_not_identically_zero_when_the_bots_differ() -> None:
+    summary, results = run_tournament("kakeya", ["heuristic", "random"], 6, seed=3, jobs=1,
+                                      options={"players": 6})
+    assert any(abs(d.scores["heuristic"]) > 0 for d in results)
+    assert summary["bots"]["heuristic"]["mean_score"] != 0
+    assert summary["unit"] == "chips"
+
+
+def test_three_kinds_at_a_two_team_table_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "meitora", "--bots", "random,heuristic,search:easy", "--deals", "1", "--quiet"]) == 2
+    assert "each team is one kind" in capsys.readouterr().err
+
+
+def test_scores_are_labelled_in_the_game_unit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "kakeya", "--players", "6", "--bots", "heuristic,random", "--deals", "2",
+                 "--jobs", "1", "--quiet", "--out", str(tmp_path / "t")]) == 0
+    out = capsys.readouterr().out
+    assert "chips/deal" in out and "points/deal" not in out

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Sequence
 
-from ..actions import Action, Discard, Play
+from ..actions import Action, Adjutant, Approve, ChooseLeader, Discard, Play
 from ..cards import Card, format_card, parse_card
 from ..errors import InvalidActionError
 from ..game import View
@@ -15,9 +15,34 @@ from ..i18n import field_label, t
 from ..tricks import Trick
 
 __all__ = ["card_text", "cards_text", "action_text", "trick_text", "value_text", "sorted_hand",
-           "view_lines", "match_input", "seat_name", "sorted_actions"]
+           "view_lines", "match_input", "seat_name", "sorted_actions", "read_card"]
 
 BASE_FIELDS = {f.name for f in dataclasses.fields(View)}
+
+
+_SUIT_SIGNS = {"♠": "s", "♤": "s", "♥": "h", "♡": "h", "♦": "d", "♢": "d", "♣": "c", "♧": "c"}
+_JOKER_WORDS = {"jk", "joker", "jo", "j0", "ジョーカー", "ジョーカ", "じょーかー"}
+_RANK_WORDS = {"a", "k", "q", "j", "t", "10", *(str(n) for n in range(2, 10))}
+
+
+def read_card(text: str) -> Card:
+    """A card as a player types it: ``8s``, ``S8``, ``8 s``, ``♠8``, ``8♠``, ``10h``, ``h10``,
+    ``joker`` (``jk``, ジョーカー).  Raises InvalidActionError naming what was typed."""
+    word = "".join(text.split()).lower()
+    for sign, letter in _SUIT_SIGNS.items():
+        word = word.replace(sign, letter)
+    if word in _JOKER_WORDS:
+        return parse_card("JK")
+    if len(word) >= 2:
+        if word[0] in "shdc" and word[1:] in _RANK_WORDS:
+            return parse_card(word[1:] + word[0])
+        if word[-1] in "shdc" and word[:-1] in _RANK_WORDS:
+            return parse_card(word)
+    raise InvalidActionError(f"not a card: {text!r} (e.g. 8s, S8, ♠8, 10h, joker)")
+
+
+def _is_suit_word(word: str) -> bool:
+    return word in ("s", "h", "d", "c") or word in _SUIT_SIGNS
 
 
 def card_text(card: Card, lang: str = "en") -> str:
@@ -128,6 +153,12 @@ def _aliases(action: Action) -> set[str]:
             out.discard(code)
             out.discard("call_joker")
             out |= {f"{code} call", f"{code} call_joker", f"{code} jk"}
+    if isinstance(action, Adjutant):  # the adjutant named by its card: "as", "♠a"
+        out.add(action.card.code.lower())
+    if isinstance(action, Approve):
+        out |= {"yes", "y", "はい"} if action.ok else {"no", "n", "いいえ"}
+    if isinstance(action, ChooseLeader):
+        out |= {f"seat {action.seat}", f"席{action.seat}"}
     if "claim" in data:
         out |= {"open", "オープン"}
     if "discard" in data:
@@ -145,16 +176,24 @@ def match_input(text: str, legal: Sequence[Action]) -> list[Action]:
     if text.isdigit():
         k = int(text)
         return [legal[k - 1]] if 1 <= k <= len(legal) else []
-    low = " ".join(text.lower().split())
-    parts = low.split()
-    try:  # normalise a card code: "10h" -> "th"
-        parts[0] = parse_card(parts[0]).code.lower()
-    except InvalidActionError:
-        pass
+    words = text.lower().split()
+    parts: list[str] = []
+    for w in words:  # "8 s" is one card: a rank, then its suit
+        if parts and _is_suit_word(w) and parts[-1] in _RANK_WORDS:
+            parts[-1] += w
+        else:
+            parts.append(w)
+    for i, p in enumerate(parts):  # normalise the cards: "10h", "h10", "♥10" -> "th"
+        if i > 0 and _is_suit_word(p):
+            continue  # a joker lead's request ("jk s"), not a card
+        try:
+            parts[i] = read_card(p).code.lower()
+        except InvalidActionError:
+            pass
     low = " ".join(parts)
     if len(parts) > 1:  # several cards: a discard, in any order
         try:
-            wanted = frozenset(parse_card(p).code for p in parts if p not in ("discard", "捨てる"))
+            wanted = frozenset(read_card(p).code for p in parts if p not in ("discard", "捨てる"))
         except InvalidActionError:
             wanted = frozenset()
         if wanted:

@@ -1,31 +1,39 @@
 """Play in the terminal against bots (Rich for the display).
 
-The user's seat sees only its view; the bots see only theirs.  Bad input is refused with the
-reason and asked again; the record is saved when the match ends or the user stops.
+Every line printed is built from the user's seat's view: another seat's action is shown as the
+user sees it (a face-down discard or play as "face down", never its cards), a completed trick
+from the user's view, a deal's result from the result the view carries.  The bots see only
+their own views.  Bad input is refused with the reason and asked again; the record is saved when
+the match ends or the user stops, and a stopped match can be resumed from it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import os
 import random
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
+from rich.columns import Columns
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
 from .. import record as records
-from ..actions import Action
+from ..actions import Action, Claim
 from ..bots import Bot, make_bot
+from ..cards import Card, deck, format_card
 from ..errors import IllegalActionError, KirifudaError
-from ..game import GameInfo, GameState
-from ..i18n import field_label, t
-from .render import (action_text, cards_text, match_input, seat_name, sorted_actions, sorted_hand,
-                     trick_text, view_lines)
+from ..game import GameInfo, GameState, View
+from ..i18n import t
+from ..tricks import Trick
+from .render import action_text, cards_text, match_input, read_card, sorted_actions, sorted_hand, view_lines
+from .results import deal_result, game_text, signed_text, who_text
 
-__all__ = ["TerminalGame", "default_record_path"]
+__all__ = ["TerminalGame", "default_record_path", "bot_name", "visible_cards"]
 
 
 def data_dir() -> Path:
@@ -38,44 +46,113 @@ def default_record_path(game_id: str) -> Path:
     return data_dir() / "records" / f"{game_id}-{stamp}.json"
 
 
-LONG_CHOICES = 40
-"""More choices than this are listed on wrapped lines instead of one a line."""
-MANY_CHOICES = 120
-"""More choices than this are not listed: the user types the cards."""
+def bot_name(kind: str, seat: int, lang: str = "en") -> str:
+    """A bot's display name by its kind and level: "Bot 1 (search, strong)" (ボット1)."""
+    base, _, level = kind.partition(":")
+    if base == "search":
+        word = t(f"level.{level or 'normal'}", lang)
+    else:
+        word = t(f"bot_kind.{base}", lang)
+    return t("bot_name", lang, n=seat, kind=word)
+
+
+MANY_CHOICES = 40
+"""More choices than this are not listed one by one (the hand stays on an 80×24 screen): cards
+to name are shown by suit, sets of cards to discard are typed."""
+COLUMNS_FROM = 5
+"""From this many choices on they are laid out in columns (the hand stays on an 80×24 screen)."""
 
 
 class _Quit(Exception):
     pass
 
 
-class TerminalGame:
-    """One match: the user at ``seat``, bots elsewhere."""
+def _walk_cards(value: Any) -> Iterator[Card]:
+    if isinstance(value, Card):
+        yield value
+    elif isinstance(value, Trick):
+        for _, c in value.plays:
+            yield c
+    elif isinstance(value, (list, tuple, frozenset, set)):
+        for v in value:
+            yield from _walk_cards(v)
+    elif isinstance(value, Mapping):
+        for v in value.values():
+            yield from _walk_cards(v)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from _walk_cards(getattr(value, f.name))
 
-    def __init__(self, info: GameInfo, options: Any, *, seat: int = 0, bots: str = "heuristic",
+
+def visible_cards(view: View) -> frozenset[Card]:
+    """The cards a view shows face up in the deal being played (its own hand, the table, what
+    the rules reveal) — not the choices it is offered nor the previous deal's result."""
+    out: set[Card] = set()
+    for f in dataclasses.fields(view):
+        if f.name in ("legal_actions", "attempts", "last_deal", "options"):
+            continue
+        out.update(_walk_cards(getattr(view, f.name)))
+    return frozenset(out)
+
+
+def _action_cards(action: Action) -> tuple[Card, ...]:
+    cards = getattr(action, "cards", None)
+    if isinstance(cards, tuple):
+        return cards
+    card = getattr(action, "card", None)
+    return (card,) if isinstance(card, Card) else ()
+
+
+class TerminalGame:
+    """One match: the user at ``seat``, bots elsewhere.  ``state``: a match to go on with
+    (resumed from its record) instead of a new one; ``bots``: a kind for every other seat, or
+    the bots by seat."""
+
+    def __init__(self, info: GameInfo, options: Any, *, seat: int = 0, bots: str | Mapping[int, Bot] = "heuristic",
                  seed: int | None = None, lang: str = "en", record_path: Path | None = None,
                  console: Console | None = None, input_fn: Callable[[str], str] | None = None,
-                 first: int = 0) -> None:
+                 first: int = 0, state: GameState | None = None, name: str | None = None,
+                 names: Sequence[str] | None = None) -> None:
         self.info = info
-        self.state: GameState = info.new_state(options, first=first)
+        self.state: GameState = state if state is not None else info.new_state(options, first=first)
         n = self.state.num_players
-        if not 0 <= seat < n:
-            raise KirifudaError(f"seat {seat} is not at a table of {n}")
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise KirifudaError(f"--seat {seat} is not a seat at a table of {n} (0-{n - 1})")
         self.seat = seat
         self.lang = lang
         self.rng = random.Random(seed)
-        self.bots: dict[int, Bot] = {s: make_bot(bots, info.id) for s in range(n) if s != seat}
+        if isinstance(bots, str):
+            self.bots: dict[int, Bot] = {s: make_bot(bots, info.id) for s in range(n) if s != seat}
+            kinds = {s: bots for s in self.bots}
+        else:
+            self.bots = dict(bots)
+            kinds = {s: getattr(b, "name", "bot") for s, b in self.bots.items()}
         if any(getattr(b, "needs_state", False) for b in self.bots.values()):
             raise KirifudaError(f"the {bots} bot sees every card: it plays only in tournaments")
         self.record_path = record_path or default_record_path(info.id)
         self.console = console or Console(highlight=False)
-        self.input = input_fn or (lambda prompt: self.console.input(prompt))
-        self.names = [t("you", lang) if s == seat else f"{t('seat', lang, n=s)} ({bots})" for s in range(n)]
-        self._last_trick_shown: Any = None
+        self.input = input_fn or (lambda prompt: self.console.input(escape(prompt)))
+        self.text = game_text(info.id)
+        if names is not None and len(names) == n:
+            self.names = list(names)
+            if name:
+                self.names[seat] = name
+        else:
+            self.names = [name or t("you", lang) if s == seat else bot_name(kinds[s], s, lang) for s in range(n)]
+        self.display = [self.names[s] if s == seat or not isinstance(bots, str)
+                        else t("bot_short", lang, n=s) for s in range(n)]
+        """Short names on screen (the record keeps the full ones: the bots' kind and level)."""
+        self._tricks_shown = 0
+        self._last_trick: Trick | None = None
+        self._introduced = False
+        self._final_winner: int | None = None
 
     # -- the loop ------------------------------------------------------------------------
     def run(self) -> Path:
         """Play until the match ends or the user stops; save and return the record's path."""
         try:
+            if not self.state.needs_deal and not self.state.is_over:
+                self._show_deal_start()  # a resumed match, inside a deal
             while not self.state.is_over:
                 if self.state.needs_deal:
                     self.state.deal_random(self.rng)
@@ -83,79 +160,118 @@ class TerminalGame:
                     continue
                 to_act = self.state.to_act
                 assert to_act is not None
+                before = self.state.view(self.seat)
+                deal_no = self.state.deal_number
                 if to_act == self.seat:
                     action = self._ask()
+                    try:
+                        self.state.apply(action, to_act)
+                    except IllegalActionError as exc:  # an attempt that fails (a refused claim)
+                        self.console.print(escape(t("illegal", self.lang, reason=self._reason(exc))))
+                        continue
                 else:
-                    action = self.bots[to_act].choose(self.state.view(to_act), self.rng)
-                deal_no = getattr(self.state, "deal_number", None)
-                self.state.apply(action, to_act)
+                    action = self._bot_action(to_act)
                 for s, bot in self.bots.items():  # bots that remember what they see
                     observe = getattr(bot, "observe", None)
                     if observe is not None:
                         observe(self.state.view(s))
-                self._show_action(to_act, action)
-                self._show_trick_end()
-                if getattr(self.state, "deal_number", None) != deal_no or self.state.is_over:
-                    self._show_deal_result()
+                self._show_action(to_act, action, before, ended=self.state.deal_number != deal_no)
+                if self.state.deal_number != deal_no or self.state.is_over:
+                    self._show_deal_end()
+                else:
+                    self._show_trick_end()
             self._show_match_result()
         except (_Quit, EOFError, KeyboardInterrupt):
             self.console.print(t("quit", self.lang))
         return self.save()
 
+    def _bot_action(self, seat: int) -> Action:
+        action = self.bots[seat].choose(self.state.view(seat), self.rng)
+        try:
+            self.state.apply(action, seat)
+        except IllegalActionError:  # an attempt that failed: the bot plays a legal action instead
+            action = self.state.legal_actions()[0]
+            self.state.apply(action, seat)
+        return action
+
     def save(self) -> Path:
         rec = records.from_state(self.state, players=self.names)
         self.record_path.parent.mkdir(parents=True, exist_ok=True)
         self.record_path.write_text(records.dumps(rec), encoding="utf-8")
-        self.console.print(t("saved", self.lang, path=str(self.record_path)))
+        self.console.print(escape(t("saved", self.lang, path=str(self.record_path))))
         return self.record_path
 
     # -- the user's turn -----------------------------------------------------------------
     def _ask(self) -> Action:
         view = self.state.view(self.seat)
-        self._show_table()
+        self._show_table(view)
         legal = sorted_actions(view)
-        if len(legal) > MANY_CHOICES:  # e.g. Napoleon's discard: C(17, 5) = 6188 choices
-            self.console.print(Panel(t("many_choices", self.lang, n=len(legal),
-                                       example=action_text(legal[0], self.lang)),
-                                     title=t("legal", self.lang), expand=False))
-        elif len(legal) > LONG_CHOICES:
-            self.console.print(Panel("  ".join(f"[bold]{k}[/bold] {action_text(a, self.lang)}"
-                                               for k, a in enumerate(legal, 1)),
-                                     title=t("legal", self.lang), expand=False))
-        else:
-            table = Table(show_header=False, box=None, padding=(0, 1))
-            for k, a in enumerate(legal, 1):
-                table.add_row(f"[bold]{k}[/bold]", action_text(a, self.lang))
-            self.console.print(Panel(table, title=t("legal", self.lang), expand=False))
+        numbered = tuple(a for a in legal if not isinstance(a, Claim))
+        self._show_choices(view, numbered, claim=len(numbered) < len(legal))
         while True:
             text = self.input(f"{t('prompt', self.lang)} > ")
-            answer = text.strip().lower()
-            if answer in ("q", "quit", "exit"):
+            answer = " ".join(text.strip().lower().split())
+            if answer in ("q", "quit", "exit", "中断"):
                 raise _Quit()
-            if answer in ("?", "h", "help"):
-                self.console.print(t("help", self.lang))
+            if answer in ("?", "help", "ヘルプ"):
+                self._show_help()
                 continue
-            if answer in ("s", "score"):
+            if answer in ("s", "score", "得点"):
                 self._show_scores()
                 continue
-            found = match_input(text, legal)
+            if answer in ("rules", "ルール"):
+                self.console.print(Panel(escape(t(f"{self.info.id}.rules", self.lang)),
+                                         title=t("rules", self.lang), expand=False))
+                continue
+            if answer in ("last", "直前"):
+                self._show_last()
+                continue
+            if answer in ("h", "hint", "ヒント"):
+                self.console.print(t("no_hint", self.lang))
+                continue
+            if answer in ("list", "l", "一覧"):
+                self._show_table(view)
+                self._show_choices(view, numbered, claim=len(numbered) < len(legal))
+                continue
+            if answer in ("claim", "open", "オープン"):
+                claim = next((a for a in legal if isinstance(a, Claim)), None)
+                if claim is None:
+                    self.console.print(t("no_claim", self.lang))
+                    continue
+                if self._confirm_claim(view):
+                    return claim
+                continue
+            found = [a for a in match_input(text, numbered) if not isinstance(a, Claim)]
             if len(found) == 1:
                 return found[0]
             if len(found) > 1:
-                self.console.print(t("ambiguous", self.lang, text=", ".join(action_text(a, self.lang) for a in found)))
+                self.console.print(escape(t("ambiguous", self.lang,
+                                            text=", ".join(action_text(a, self.lang) for a in found))))
                 continue
-            self.console.print(self._why(text))
+            self.console.print(escape(self._why(text)))
+
+    def _confirm_claim(self, view: View) -> bool:
+        cost = self.text.extras.get("claim_cost")
+        if callable(cost):
+            self.console.print(escape(str(cost(view, self.lang))))
+        answer = self.input(f"{t('confirm_claim', self.lang)} > ").strip().lower()
+        return answer in ("y", "yes", "はい", "claim", "open", "オープン")
+
+    def _reason(self, exc: IllegalActionError) -> str:
+        """The rule an action breaks, in the user's language where the game words it."""
+        from .reasons import reason_text
+
+        return reason_text(exc.rule, self.lang)
 
     def _why(self, text: str) -> str:
         """Explain a refused answer: the rule it breaks if it reads as an action."""
         from ..actions import Play, action_from_json
-        from ..cards import parse_card
 
         candidates: list[Action] = []
         word = text.strip()
         try:
-            candidates.append(Play(parse_card(word.split()[0])))
-        except (KirifudaError, IndexError):
+            candidates.append(Play(read_card(word)))
+        except KirifudaError:
             pass
         try:
             candidates.append(action_from_json({"bid": word if word.lower() != "pass" else "pass"}))
@@ -165,81 +281,214 @@ class TerminalGame:
             try:
                 self.state.check(action, self.seat)
             except IllegalActionError as exc:
-                return t("illegal", self.lang, reason=exc.rule)
+                return t("illegal", self.lang, reason=self._reason(exc))
         return t("bad_input", self.lang, text=text)
 
     # -- showing -------------------------------------------------------------------------
     def _name(self, seat: int | None) -> str:
-        return seat_name(seat, self.lang, you=None, names=self.names)
+        return who_text(seat, self.lang, self.display)
+
+    def _game_name(self) -> str:
+        return self.info.name_ja if self.lang == "ja" else self.info.name_en
 
     def _show_deal_start(self) -> None:
-        n = getattr(self.state, "deal_number", 0) + 1
-        self.console.rule(t("deal", self.lang, n=n))
-        intro = getattr(self.state.view(self.seat), "intro_lines", None)
+        self._tricks_shown = 0
+        self._last_trick = None
+        self.console.rule(t("deal", self.lang, n=self.state.deal_number + 1))
+        if not self._introduced:
+            self._introduced = True
+            self.console.print(escape(t("players", self.lang, names="; ".join(self.names))))
+        view = self.state.view(self.seat)
+        intro = getattr(view, "intro_lines", None)
         if callable(intro):  # a game's own words at the start of a deal (who deals, who sits out)
             for line in intro(self.lang):
-                self.console.print(line)
+                self.console.print(escape(line))
+        for line in self._roles(view):
+            self.console.print(escape(line))
 
-    def _show_table(self) -> None:
-        view = self.state.view(self.seat)
-        lines = [f"[bold]{t('your_hand', self.lang)}[/bold]: {cards_text(sorted_hand(view), self.lang)}"]
-        lines.append(f"{t('hand_sizes', self.lang)}: " + "  ".join(
-            f"{self._name(s)} {k}" for s, k in enumerate(view.hand_sizes)))
-        lines += view_lines(view, self.lang, skip=("last_deal",))
-        lines.append(f"{t('totals', self.lang)}: {self._totals_text(view.totals)}")
-        self.console.print(Panel("\n".join(lines), title=f"{self.info.name_ja if self.lang == 'ja' else self.info.name_en}"
-                                 f" — {t('your_turn', self.lang)}", expand=False))
+    def _roles(self, view: View) -> list[str]:
+        roles = self.text.roles
+        return roles(view, self.lang, self.display) if roles is not None else []
+
+    def _show_table(self, view: View) -> None:
+        lines = [f"[bold]{escape(t('your_hand', self.lang))}[/bold]: "
+                 + escape(cards_text(sorted_hand(view), self.lang))]
+        lines += [escape(line) for line in self._roles(view)]
+        table = self.text.extras.get("table")
+        game_lines = table(view, self.lang, self.display) if callable(table) else view_lines(
+            view, self.lang, skip=("last_deal",))
+        lines += [escape(line) for line in game_lines]
+        lines.append(escape(t("hand_sizes_line", self.lang, sizes=" ".join(str(k) for k in view.hand_sizes))))
+        lines.append(escape(f"{t('totals', self.lang)}: {self._totals_text(view.totals)}"))
+        self.console.print(Panel("\n".join(lines), title=escape(f"{self._game_name()} — {t('your_turn', self.lang)}"),
+                                 expand=False))
+
+    def _show_choices(self, view: View, legal: Sequence[Action], claim: bool) -> None:
+        note = self.text.extras.get("action_note")
+        title = t("legal", self.lang)
+        single = [getattr(a, "card", None) for a in legal]
+        if len(legal) > MANY_CHOICES and all(isinstance(c, Card) for c in single) and \
+                len({type(a) for a in legal}) == 1:  # e.g. Napoleon's adjutant: any card of the deck
+            rows: dict[str, list[str]] = {}
+            for c in single:
+                assert isinstance(c, Card)
+                rows.setdefault(c.suit.symbol if c.suit else "", []).append(format_card(c, self.lang))
+            suits = "\n".join(" ".join(cards) for cards in rows.values())
+            self.console.print(Panel(escape(f"{action_text(legal[0], self.lang).split()[0]}: "
+                                            f"{t('name_a_card', self.lang)}\n{suits}"), title=title, expand=False))
+        elif len(legal) > MANY_CHOICES:  # e.g. Napoleon's discard: C(12, 2) = 66, C(17, 5) = 6188 choices
+            size = len(getattr(legal[0], "cards", ())) or 1
+            self.console.print(Panel(escape(t("many_choices", self.lang, n=len(legal), k=size,
+                                              example=self._example(view, size))),
+                                     title=title, expand=False))
+        else:
+            labels = []
+            for k, a in enumerate(legal, 1):
+                text = note(view, self.seat, a, self.lang) if callable(note) else None
+                labels.append(f"[bold]{k}[/bold] {escape(text or action_text(a, self.lang))}")
+            body: Any
+            if len(labels) >= COLUMNS_FROM:
+                body = Columns(labels, padding=(0, 2), column_first=False)
+            else:
+                table = Table(show_header=False, box=None, padding=(0, 1))
+                for label in labels:
+                    table.add_row(label)
+                body = table
+            self.console.print(Panel(body, title=title, expand=len(labels) >= COLUMNS_FROM))
+        if claim:
+            self.console.print(escape(t("claim_offer", self.lang)))
+
+    def _example(self, view: View, size: int) -> str:
+        """An example of the typed form that is not a move: cards the user does not hold."""
+        held = set(view.hand)
+        others = [c for c in deck() if c not in held and not c.is_joker]
+        return " ".join(c.code.lower().replace("t", "10", 1) if c.code.startswith("T") else c.code.lower()
+                        for c in others[:size])
+
+    def _show_help(self) -> None:
+        lines = [t("help", self.lang)]
+        if self.text.input_forms:
+            lines.append(t(self.text.input_forms, self.lang))
+        lines.append(t("commands", self.lang))
+        self.console.print(Panel(escape("\n".join(lines)), title=t("help_title", self.lang), expand=False))
 
     def _totals_text(self, totals: Sequence[Any]) -> str:
-        return "  ".join(str(x) for x in totals)
+        return "  ".join(f"{self.state.unit_name(u, self.lang)} {self._number(x)}" for u, x in enumerate(totals))
 
-    def _show_action(self, seat: int, action: Action) -> None:
+    @staticmethod
+    def _number(x: Any) -> str:
+        from .results import number_text
+
+        return number_text(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
+
+    def _show_action(self, seat: int, action: Action, before: View, ended: bool = False) -> None:
         if seat == self.seat:
             return
-        # a game whose plays can be hidden (Unsun's face-down cards) says how the user sees it
-        describe = getattr(self.state.view(self.seat), "describe_play", None)
-        text = describe(seat, action, self.lang) if callable(describe) else action_text(action, self.lang)
-        self.console.print(t("acts", self.lang, who=self._name(seat), action=text))
+        view = self.state.view(self.seat)
+        shown = visible_cards(view)
+        if ended:  # the deal's last card: it lies face up in the last trick, which everyone sees
+            final = self._final_trick(view)
+            if final is not None:
+                shown = shown | {c for _, c in final.plays}
+        text = None
+        hidden = self.text.hidden_action
+        if hidden is not None:
+            text = hidden(view, seat, action, self.lang)
+        if text is None:
+            unseen = [c for c in _action_cards(action) if c not in shown]
+            if unseen:  # the game did not say: whatever the user's view does not show stays hidden
+                text = t("acts_face_down", self.lang, n=len(_action_cards(action)))
+        if text is None:
+            note = self.text.extras.get("action_note")
+            text = note(before, seat, action, self.lang) if callable(note) else None
+        if text is None:
+            text = action_text(action, self.lang)
+        self.console.print(escape(t("acts", self.lang, who=self._name(seat), action=text)))
+
+    def _trick_line(self, trick: Trick, winner: int | None) -> str:
+        cards = "  ".join(f"{self._name(s)} {format_card(c, self.lang)}" for s, c in trick.plays)
+        return f"  {cards}  ⇒ {t('trick_won', self.lang, who=self._name(winner))}"
 
     def _show_trick_end(self) -> None:
-        view = self.state.view(None)
+        view = self.state.view(self.seat)
         last = getattr(view, "last_trick", None)
-        if last is not None and last != self._last_trick_shown:
-            self._last_trick_shown = last
-            winner = getattr(view, "last_trick_winner", None)
-            self.console.print(f"  {trick_text(last, self.lang, names=self.names)}  →  "
-                               + t("trick_won", self.lang, who=self._name(winner)))
+        if isinstance(last, Trick) and last != self._last_trick:
+            self._last_trick = last
+            self._tricks_shown += 1
+            self.console.print(escape(self._trick_line(last, getattr(view, "last_trick_winner", None))))
 
-    def _show_deal_result(self) -> None:
-        summary = self.state.summary()
-        finished = [d for d in summary["deals"] if d.get("outcome") != "in-progress"]
-        if not finished:
-            return
-        deal = finished[-1]
-        lines = [f"{field_label('outcome', self.lang)}: {t('outcome.' + deal['outcome'], self.lang)}"]
-        for key, value in deal.items():
-            if key in ("outcome", "tricks") or value is None:
-                continue
-            lines.append(f"{field_label(key, self.lang, self.info.id)}: {value}")
+    def _show_deal_end(self) -> None:
+        """The deal's last trick (every card of it was played face up before the deal ended)
+        and the result the user's view carries."""
         view = self.state.view(self.seat)
         last = getattr(view, "last_deal", None)
-        if isinstance(last, dict) and "hands" in last:
-            for s, hand in enumerate(last["hands"]):
-                from ..cards import parse_cards
+        if not isinstance(last, Mapping):
+            return
+        final = self._final_trick(view)
+        if final is not None and final != self._last_trick:
+            self.console.print(escape(self._trick_line(final, self._final_winner)))
+        lines = [escape(line) for line in deal_result(self.info.id, last, self.lang, self.display)]
+        hands = last.get("hands")
+        if isinstance(hands, list):
+            from ..cards import parse_cards
 
-                lines.append(f"{self._name(s)}: {cards_text(parse_cards(hand), self.lang)}")
-        lines.append(f"{t('totals', self.lang)}: {self._totals_text(summary['totals'])}")
+            for s, hand in enumerate(hands):
+                if hand:
+                    lines.append(escape(f"{self._name(s)}: {cards_text(parse_cards(hand), self.lang)}"))
+        score = last.get("score")
+        if isinstance(score, list):
+            lines.append(escape(f"{t('score', self.lang)}: " + "  ".join(
+                f"{self.state.unit_name(u, self.lang)} {signed_text(x)}" for u, x in enumerate(score))))
+        lines.append(escape(f"{t('totals', self.lang)}: {self._totals_text(self.state.view(self.seat).totals)}"))
         self.console.print(Panel("\n".join(lines), title=t("deal_over", self.lang), expand=False))
 
+    def _final_trick(self, view: View) -> Trick | None:
+        """The last trick of the deal just ended, if it was played out (not cut short by a
+        claim) and not shown yet: every card of it was played face up."""
+        from ..cards import parse_card
+
+        last = getattr(view, "last_deal", None)
+        if not isinstance(last, Mapping):
+            return None
+        tricks = last.get("tricks")
+        if tricks is None:  # a game whose result leaves the tricks out: the last one from the summary
+            deals = self.state.summary()["deals"]
+            tricks = deals[-1]["tricks"] if deals else []
+        if not isinstance(tricks, list) or not tricks or len(tricks) <= self._tricks_shown:
+            return None
+        final = tricks[-1]
+        n = len(view.hand_sizes)
+        self._final_winner = final.get("winner")
+        return Trick(final["leader"], tuple(((final["leader"] + i) % n, parse_card(c))
+                                            for i, c in enumerate(final["cards"])))
+
+    def _show_last(self) -> None:
+        view = self.state.view(self.seat)
+        last = getattr(view, "last_trick", None) or self._last_trick
+        if isinstance(last, Trick):
+            self.console.print(escape(self._trick_line(last, getattr(view, "last_trick_winner", None))))
+        else:
+            self.console.print(t("no_last", self.lang))
+
     def _show_scores(self) -> None:
+        """The score sheet: each finished deal's result in words, its score and the totals."""
         summary = self.state.summary()
-        table = Table(title=t("score", self.lang))
+        table = Table(title=t("score_sheet", self.lang))
         table.add_column("#")
-        table.add_column(field_label("outcome", self.lang))
-        table.add_column(t("score", self.lang))
+        table.add_column(t("result", self.lang))
+        units = len(summary["totals"])
+        for u in range(units):
+            table.add_column(escape(self.state.unit_name(u, self.lang)), justify="right")
+        running = [0.0] * units
         for k, d in enumerate(summary["deals"], 1):
-            table.add_row(str(k), t("outcome." + d["outcome"], self.lang), " ".join(str(x) for x in d["score"]))
-        table.add_row("", t("totals", self.lang), self._totals_text(summary["totals"]))
+            if d["outcome"] == "in-progress":
+                continue
+            words = deal_result(self.info.id, {kk: v for kk, v in d.items() if kk != "tricks"}, self.lang,
+                                self.display)
+            running = [r + float(x) for r, x in zip(running, d["score"])]
+            table.add_row(str(k), escape(words[0] if words else ""),
+                          *(f"{signed_text(x)} ({self._number(r)})" for x, r in zip(d["score"], running)))
+        table.add_row("", t("totals", self.lang), *(self._number(x) for x in summary["totals"]))
         self.console.print(table)
 
     def _show_match_result(self) -> None:
@@ -251,5 +500,5 @@ class TerminalGame:
         text = f"{t('winner', self.lang, who=who)}\n{t('totals', self.lang)}: {self._totals_text(outcome.totals)}"
         deals_won = self.state.summary().get("deals_won")  # shown beside the totals where a game counts it
         if deals_won is not None:
-            text += f"\n{field_label('deals_won', self.lang, self.info.id)}: {self._totals_text(deals_won)}"
-        self.console.print(Panel(text, title=t("match_over", self.lang), expand=False))
+            text += f"\n{t('deals_won', self.lang)}: {self._totals_text(deals_won)}"
+        self.console.print(Panel(escape(text), title=t("match_over", self.lang), expand=False))
