@@ -13,6 +13,7 @@ HTTP (this module's router):
 
 - ``GET /api/ui``: every game's UI descriptor (:mod:`.ui`) and the whole catalogue in each
   language (:mod:`.messages`), for the page;
+- ``POST /api/results`` ``{"game", "deals", "names"}``: each deal's result in words, both languages;
 - ``POST /api/tables/{id}/host`` ``{"host": token}``: the seats as the host sees them;
 - ``POST /api/tables/{id}/host/link`` ``{"host": token, "seat": s}``: a new invitation link;
 - ``POST /api/tables/{id}/host/bot`` ``{"host": token, "seat": s}``: the seat goes to a bot.
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, HTTPException, Request
 from sqlalchemy import update
 
+from ..games import GAMES
 from ..i18n import LANGS
 from . import messages, ui
 from .store import kf_tables
@@ -145,6 +147,31 @@ def _seats(table: "LiveTable") -> list[dict[str, Any]]:
 @router.get("/api/ui")
 async def api_ui() -> dict[str, Any]:
     return {"games": ui.descriptors(), "i18n": {lang: messages.catalogue(lang) for lang in LANGS}}
+
+
+@router.post("/api/results")
+async def api_results(request: Request) -> dict[str, Any]:
+    """Each deal's result in words, in both languages: ``{"game", "deals": [deal summaries],
+    "names": [player names]}`` → ``{"ja": [[sentence, …] per deal], "en": …}`` (the sentences of
+    :func:`kirifuda.ui.results.deal_result`, a pure function of a deal's public summary: the
+    terminal says the same)."""
+    from ..ui.results import deal_result
+
+    body = await _body(request)
+    game, deals, names = body.get("game"), body.get("deals"), body.get("names") or []
+    if game not in GAMES:
+        raise HTTPException(400, f"game must be one of {', '.join(sorted(GAMES))}, got {game!r}")
+    if not isinstance(deals, list) or len(deals) > 500 or not all(isinstance(d, dict) for d in deals):
+        raise HTTPException(400, "deals must be a list of at most 500 deal summaries (objects)")
+    if not isinstance(names, list) or len(names) > 8 or not all(isinstance(x, str) and len(x) <= 40 for x in names):
+        raise HTTPException(400, "names must be a list of at most 8 names of at most 40 characters")
+    out: dict[str, Any] = {}
+    for lang in LANGS:
+        try:
+            out[lang] = [deal_result(game, d, lang, names) for d in deals]
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise HTTPException(400, f"a deal summary lacks or misstates a field: {exc!r}") from None
+    return out
 
 
 @router.post("/api/tables/{table_id}/host")

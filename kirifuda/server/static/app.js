@@ -61,6 +61,19 @@ async function api(path, opts = {}) {
   }
   return body;
 }
+// each deal's result in words (the server's sentences, the terminal's too), both languages
+const Results = {
+  cache: new Map(),
+  async get(game, deals, names) {
+    const body = JSON.stringify({ game, deals: deals.map((d) => Object.assign({}, d, { sentences: undefined })), names });
+    if (!this.cache.has(body)) {
+      try { this.cache.set(body, await api("/api/results", { method: "POST", headers: { "Content-Type": "application/json" }, body })); }
+      catch (e) { return deals.map(() => null); }
+    }
+    const r = this.cache.get(body);
+    return deals.map((_, i) => ({ ja: r.ja[i], en: r.en[i] }));
+  },
+};
 async function boot() {
   if (!GAMES) [GAMES, UI] = await Promise.all([api("/api/games"), api("/api/ui")]);
 }
@@ -637,7 +650,7 @@ const Table = {
     if (k === "last") {
       const tr = v.last_trick;
       dialog(`<h3>${esc(t("last_trick"))}</h3>` + (tr ? trickCardsHTML(tr, n) + (v.last_trick_winner != null ? `<p>${esc(t("trick_won_by", { who: seatName(v.last_trick_winner) }))}</p>` : "") : `<p>${esc(t("no_trick"))}</p>`));
-    } else if (k === "sheet") dialog(sheetHTML(f.sheet, f.table.game, v, n), "wide");
+    } else if (k === "sheet") this.withSentences(f.sheet).then((words) => dialog(sheetHTML(f.sheet, f.table.game, v, n, words), "wide"));
     else if (k === "deal") this.showLastDeal();
     else if (k === "rules") dialog(rulesHTML(f.table.game));
     else if (k === "claim") this.claim();
@@ -650,19 +663,25 @@ const Table = {
     if (!d.hands && f.finished_deal) { d.hands = f.finished_deal.hands; if (!("rest" in d)) d.rest = f.finished_deal.rest; }
     return d;
   },
-  showLastDeal() {
+  async withSentences(deals) { return Results.get(this.frame.table.game, deals, this.frame.table.seats.map((s) => s.name)); },
+  async showLastDeal() {
     const d = this.lastDeal(); if (!d) return;
     const f = this.frame;
+    [d.sentences] = await this.withSentences([d]);
+    if (current !== this) return;
     dialog(`<h3>${esc(t("deal_result", { n: f.view.deal_number }))}</h3>` + dealResultHTML(d, f.table.game, f.view, f.table.seats.length), "wide");
   },
-  showOver() {
+  async showOver() {
     const f = this.frame, v = f.view, n = f.table.seats.length, desc = descOf(f.table.game);
+    const words = await this.withSentences(f.sheet);
+    const last = this.lastDeal();
+    if (last) [last.sentences] = await this.withSentences([last]);
     const units = unitsOf(desc, v, n);
     const w = f.table.winners || [];
     const who = w.map((u) => unitName(units, u)).join(t("and"));
     dialog(`<h3>${esc(t("match_over"))}</h3><p class="winner">🏆 ${esc(w.length ? t("match_winner", { who }) : t("match_draw"))}</p>` +
-      sheetHTML(f.sheet, f.table.game, v, n) +
-      (this.lastDeal() ? `<h4>${esc(t("last_deal"))}</h4>` + dealResultHTML(this.lastDeal(), f.table.game, v, n) : "") +
+      sheetHTML(f.sheet, f.table.game, v, n, words) +
+      (last ? `<h4>${esc(t("last_deal"))}</h4>` + dealResultHTML(last, f.table.game, v, n) : "") +
       `<p class="links"><a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${esc(t("download"))}</a> <a class="button primary" href="/replay?table=${esc(f.table.id)}">${esc(t("replay"))}</a></p>`, "wide");
   },
 };
@@ -786,10 +805,9 @@ function handsHTML(hands, only) {
 function dealResultHTML(d, game, v, n) {
   const desc = descOf(game), units = unitsOf(desc, v, n);
   let html = "";
-  const sentences = d.sentences && (d.sentences[LANG] || d.sentences);
+  const sentences = d.sentences && (d.sentences[LANG] ?? d.sentences);
   if (Array.isArray(sentences) && sentences.length) html += `<div class="sentences">${sentences.map((s) => `<p>${esc(s)}</p>`).join("")}</div>`;
-  else if (typeof sentences === "string") html += `<div class="sentences"><p>${esc(sentences)}</p></div>`;
-  html += `<p class="outcome"><b>${esc(has("outcome." + d.outcome) ? t("outcome." + d.outcome) : d.outcome || "")}</b></p>`;
+  else html += `<p class="outcome"><b>${esc(has("outcome." + d.outcome) ? t("outcome." + d.outcome) : d.outcome || "")}</b></p>`;
   if (Array.isArray(d.score)) html += `<ul class="scores">${d.score.map((x, i) => `<li>${esc(unitName(units, i))}: <b>${fmtPts(x)}</b></li>`).join("")}</ul>`;
   const rows = Object.entries(d).filter(([k]) => !["hands", "tricks", "score", "outcome", "sentences", "rest"].includes(k)).map(([k, x]) =>
     `<tr><th>${esc(term(game, k))}</th><td>${valueHTML(x, game, n, k)}</td></tr>`).join("");
@@ -798,11 +816,11 @@ function dealResultHTML(d, game, v, n) {
   if (d.tricks && d.tricks.length) html += `<details><summary>${esc(t("trick"))} (${d.tricks.length})</summary>${d.tricks.map((tr) => trickCardsHTML(tr, n)).join("")}</details>`;
   return html;
 }
-function sheetHTML(sheet, game, v, n) {
+function sheetHTML(sheet, game, v, n, words) {
   const desc = descOf(game), units = unitsOf(desc, v, n);
   const extra = ["contract", "declarer", "napoleon", "trump", "indicator"].filter((k) => sheet.some((d) => k in d));
   return `<h3>${esc(t("sheet"))}</h3><div class="scroll"><table class="sheet"><tr><th>${esc(t("deal"))}</th><th>${esc(t("outcome"))}</th>${extra.map((k) => `<th>${esc(term(game, k))}</th>`).join("")}${units.map((u, i) => `<th>${esc(unitName(units, i))}</th>`).join("")}</tr>` +
-    sheet.map((d, i) => `<tr><td>${i + 1}</td><td>${esc(has("outcome." + d.outcome) ? t("outcome." + d.outcome) : d.outcome)}</td>${extra.map((k) => `<td>${valueHTML(d[k], game, n, k)}</td>`).join("")}${(d.score || []).map((x) => `<td>${fmtPts(x)}</td>`).join("")}</tr>`).join("") +
+    sheet.map((d, i) => `<tr><td>${i + 1}</td><td class="says">${words && words[i] ? words[i][LANG].map(esc).join("<br>") : esc(has("outcome." + d.outcome) ? t("outcome." + d.outcome) : d.outcome)}</td>${extra.map((k) => `<td>${valueHTML(d[k], game, n, k)}</td>`).join("")}${(d.score || []).map((x) => `<td>${fmtPts(x)}</td>`).join("")}</tr>`).join("") +
     `<tr class="tot"><td colspan="${2 + extra.length}">${esc(t("total"))}</td>${(v.totals || []).map((x) => `<td>${fmtTotal(x)}</td>`).join("")}</tr></table></div>`;
 }
 function rulesHTML(game) {
@@ -922,7 +940,7 @@ const Replay = {
         <span class="muted">(${esc(t("step_of", { i: this.i + 1, n: d.steps.length }))})</span></p>
       ${tableHTML(f, { live: false })}
       <div class="hands">${handsHTML(st.hands, this.seat)}</div>
-      ${lastOfDeal && dealSum.outcome && dealSum.outcome !== "in-progress" ? `<div class="panel result"><h4>${esc(t("deal_result", { n: st.deal + 1 }))}</h4>${dealResultHTML(Object.assign({}, dealSum, { hands: undefined, tricks: undefined }), game, f.view, n)}</div>` : ""}
+      ${lastOfDeal && dealSum.outcome && dealSum.outcome !== "in-progress" ? `<div class="panel result" data-deal="${st.deal}"><h4>${esc(t("deal_result", { n: st.deal + 1 }))}</h4>${dealResultHTML(Object.assign({}, dealSum, { hands: undefined, tricks: undefined }), game, f.view, n)}</div>` : ""}
       <p class="toolbar"><a class="button" id="dl" download="${esc(game)}-record.json">${esc(t("download"))}</a> <button data-tool="sheet">${esc(t("sheet"))}</button></p>
     </section>`;
     const blob = new Blob([d.record_text], { type: "application/json" });
@@ -934,7 +952,16 @@ const Replay = {
     $("#jdeal").addEventListener("change", (e) => this.go(+e.target.value));
     $("#jtrick").addEventListener("change", (e) => { if (e.target.value !== "") this.go(+e.target.value); });
     $("#jseat").addEventListener("change", (e) => { this.seat = e.target.value === "" ? null : +e.target.value; this.render(); });
-    $('[data-tool="sheet"]').addEventListener("click", () => dialog(sheetHTML(deals.filter((x) => x.outcome !== "in-progress"), game, Object.assign({}, f.view, { totals: d.summary.totals }), n), "wide"));
+    const finished = deals.filter((x) => x.outcome !== "in-progress");
+    $('[data-tool="sheet"]').addEventListener("click", async () => {
+      const words = await Results.get(game, finished, d.players);
+      dialog(sheetHTML(finished, game, Object.assign({}, f.view, { totals: d.summary.totals }), n, words), "wide");
+    });
+    const panel = $(".result[data-deal]");
+    if (panel) Results.get(game, [dealSum], d.players).then(([w]) => {
+      if (!w || !document.contains(panel)) return;
+      panel.innerHTML = `<h4>${esc(t("deal_result", { n: st.deal + 1 }))}</h4>` + dealResultHTML(Object.assign({}, dealSum, { hands: undefined, tricks: undefined, sentences: w }), game, f.view, n);
+    });
   },
 };
 
