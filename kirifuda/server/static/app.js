@@ -512,11 +512,13 @@ const Table = {
   },
   restoreFocus(k) {
     if (!$("#overlay").hidden) return;
+    const ok = (sel) => $(sel + ":not(:disabled)");
+    const any = () => ok("#hand .card.legal") || ok("#controls button");
     let el = null;
-    if (k.where === "hand") el = (k.code && $(`#hand .card[data-code="${k.code}"]:not(:disabled)`)) || $("#hand .card.legal") || $("#hand .card");
-    else if (k.where === "controls") el = (k.act && $(`#controls [data-act='${k.act}']`)) || (k.id && $("#" + k.id)) || $("#controls button") || $("#hand .card.legal");
-    else if (k.where === "tool") el = $(`.toolbar [data-tool="${k.tool}"]`);
-    else if (k.where === "none" && this.frame.legal.length && this.frame.view.to_act === this.frame.seat) el = $("#hand .card.legal") || $("#controls button");
+    if (k.where === "hand") el = (k.code && ok(`#hand .card[data-code="${k.code}"]`)) || any() || ok("#hand .card");
+    else if (k.where === "controls") el = (k.act && ok(`#controls [data-act='${k.act}']`)) || (k.id && ok("#" + k.id)) || any();
+    else if (k.where === "tool") el = ok(`.toolbar [data-tool="${k.tool}"]`);
+    else if (k.where === "none" && this.frame.legal.length && this.frame.view.to_act === this.frame.seat) el = any();
     if (el) el.focus({ preventScroll: true });
   },
   afterDialog() { this.restoreFocus({ where: "none" }); },
@@ -926,7 +928,8 @@ const Replay = {
     const { lastOfDeal } = this.totalsAt(this.i);
     const f = this.frameAt(this.i);
     const dealStarts = d.steps.map((s, k) => [s, k]).filter(([s, k]) => s.index < 0);
-    const trickStarts = d.steps.map((s, k) => [s, k]).filter(([s, k]) => s.deal === st.deal && k > 0 && s.view.tricks_played > d.steps[k - 1].view.tricks_played);
+    const done = (x) => x.view.tricks_played ?? (x.view.tricks || []).length;
+    const trickStarts = d.steps.map((s, k) => [s, k]).filter(([s, k]) => s.deal === st.deal && k > 0 && d.steps[k - 1].deal === s.deal && done(s) > done(d.steps[k - 1]));
     const seatOpts = `<option value="">${esc(t("hands_face_up"))}</option>` + d.players.map((p, s) => `<option value="${s}" ${this.seat === s ? "selected" : ""}>${esc(t("as_seat_saw", { who: p }))}</option>`).join("");
     $("#app").innerHTML = `<section class="replay table">
       <div class="stepbar"><button data-go="first">⏮ ${esc(t("first"))}</button><button data-go="prev">◀ ${esc(t("prev"))}</button>
