@@ -38,8 +38,10 @@ function dialog(html, cls = "", label = "") {
   dialogReturn = document.activeElement;
   $("#dialog-body").innerHTML = html; $("#dialog").className = cls; $("#overlay").hidden = false;
   $("#dialog").setAttribute("aria-label", label || ($("#dialog-body h3") || {}).textContent || "");
-  const first = $("#dialog-body button.primary, #dialog-body button, #dialog-body a, #dialog-body input, #dialog-body select") || $("#close");
-  first.focus();
+  // a question: its first answer has the focus; anything else is read from its top
+  const first = $("#dialog-body .choices button") || $("#dialog");
+  first.focus({ preventScroll: first.id === "dialog" });
+  $("#dialog").scrollTop = 0;
 }
 function closeDialog() {
   if ($("#overlay").hidden) return;
@@ -620,7 +622,7 @@ const Table = {
       const strains = [...new Set(bidEntries.map((e) => e.action.bid.slice(-1)))].sort((a, b) => order.indexOf(a) - order.indexOf(b));
       const have = new Set(bidEntries.map((e) => e.action.bid));
       html += `<div class="bidgrid" style="--cols:${strains.length + 1}"><span></span>${strains.map((s) => `<span class="sh">${s === "N" ? esc(t("nt")) : suitHTML(s)}</span>`).join("")}` +
-        counts.map((c) => `<span class="ch">${c}</span>` + strains.map((s) => have.has(`${c}${s}`) ? `<button data-act='${esc(JSON.stringify({ bid: `${c}${s}` }))}' class="bid" aria-label="${esc(bidText(`${c}${s}`))}">${bidHTML(`${c}${s}`)}</button>` : `<span></span>`).join("")).join("") + `</div>`;
+        counts.map((c) => `<span class="ch">${c}</span>` + strains.map((s) => have.has(`${c}${s}`) ? `<button data-act='${esc(JSON.stringify({ bid: `${c}${s}` }))}' class="bid" aria-label="${esc(bidText(`${c}${s}`))}">${c}<span class="st">${s === "N" ? esc(t("nt")) : suitHTML(s)}</span></button>` : `<span></span>`).join("")).join("") + `</div>`;
     }
     const rest = others.filter((e) => !bidEntries.includes(e));
     const cardValued = rest.filter((e) => isCard(Object.values(e.action)[0]));
@@ -717,7 +719,7 @@ function tableHTML(f, opts) {
     const u = unitOf(units, i);
     const cls = ["seatbadge", v.to_act === i ? "act" : "", f.seat === i ? "me" : "", away ? "away" : "", units.length < n && u >= 0 ? "u" + (u % 3) : ""].join(" ");
     return `<div class="${cls}" data-seat="${i}" style="left:calc(50% + ${x.toFixed(3)} * var(--rx));top:calc(50% + ${y.toFixed(3)} * var(--ry))">
-      <b class="nm">${esc(s.name)}${f.seat === i ? ` (${esc(t("you"))})` : ""}</b>
+      <b class="nm">${esc(s.name)}${f.seat === i && opts.live ? ` (${esc(t("you"))})` : ""}</b>
       ${roles.length ? `<span class="roles">${roles.map((r) => `<i class="role">${esc(r)}</i>`).join("")}</span>` : ""}
       ${leads ? `<i class="role lead">${esc(t("leader_mark"))}</i>` : ""}
       <small><i class="dot ${s.kind === "bot" || s.connected ? "on" : ""}" aria-hidden="true"></i>${esc(status)}${drop ? ` <b class="drop"></b>` : ""} · ${esc(t("cards", { n: (v.hand_sizes || [])[i] ?? 0 }))}</small>
@@ -747,8 +749,8 @@ function tableHTML(f, opts) {
       <span class="turn">${turnHTML(f)}</span><span class="clock" id="clock"></span>
       <span class="who">${f.seat === null || f.seat === undefined ? (opts.live ? esc(t("spectator")) : "") : ""}${f.table.spectators ? ` · ${esc(t("spectators", { n: f.table.spectators }))}` : ""}</span>
       <span class="drops" id="drops"></span>
+      ${headlineHTML(f)}
     </div>
-    ${headlineHTML(f)}
     <div class="felt" id="felt">${seatsHTML}<div class="trickzone" role="group" aria-label="${esc(t("trick"))}">${trickHTML}</div></div>
     ${scoreboardHTML(f, units)}`;
 }
@@ -932,9 +934,9 @@ const Replay = {
     const trickStarts = d.steps.map((s, k) => [s, k]).filter(([s, k]) => s.deal === st.deal && k > 0 && d.steps[k - 1].deal === s.deal && done(s) > done(d.steps[k - 1]));
     const seatOpts = `<option value="">${esc(t("hands_face_up"))}</option>` + d.players.map((p, s) => `<option value="${s}" ${this.seat === s ? "selected" : ""}>${esc(t("as_seat_saw", { who: p }))}</option>`).join("");
     $("#app").innerHTML = `<section class="replay table">
-      <div class="stepbar"><button data-go="first">⏮ ${esc(t("first"))}</button><button data-go="prev">◀ ${esc(t("prev"))}</button>
+      <div class="stepbar"><button data-go="first">« ${esc(t("first"))}</button><button data-go="prev">◀ ${esc(t("prev"))}</button>
         <input type="range" id="slider" aria-label="${esc(t("step"))}" min="0" max="${d.steps.length - 1}" value="${this.i}">
-        <button data-go="next">${esc(t("next"))} ▶</button><button data-go="last">${esc(t("last"))} ⏭</button></div>
+        <button data-go="next">${esc(t("next"))} ▶</button><button data-go="last">${esc(t("last"))} »</button></div>
       <div class="stepbar">
         <label>${esc(t("jump_deal"))} <select id="jdeal">${dealStarts.map(([s, k]) => `<option value="${k}" ${s.deal === st.deal ? "selected" : ""}>${esc(t("deal_n", { n: s.deal + 1 }))}</option>`).join("")}</select></label>
         <label>${esc(t("jump_trick"))} <select id="jtrick"><option value="">–</option>${trickStarts.map(([s, k], j) => `<option value="${k}">${esc(t("trick_n", { n: j + 1 }))}</option>`).join("")}</select></label>
