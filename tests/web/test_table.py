@@ -303,6 +303,14 @@ def play_deal(page: Any, game: str, lang: str, name: str | None, *, keys: bool =
                 check_phone_fit(page, f"{game} {phase}")
             if name:
                 shot(page, f"{name}-{phase}")
+        if name and phase == "play" and "claim" not in seen and page.locator('[data-tool="claim"]').count():
+            seen.add("claim")   # the claim: its own dialog, saying what a failure costs here
+            page.locator('[data-tool="claim"]').click()
+            text = page.locator("#overlay").inner_text()
+            assert ("チョンボ" in text and "5" in text) if lang == "ja" else ("chombo" in text and "5" in text)
+            shot(page, f"{name}-claim-dialog")
+            page.locator("#overlay [data-cancel]").click()
+            assert page.locator("#overlay").is_hidden() and frame(page)["version"] == f["version"]
         before = f["version"]
         if keys:
             act_by_keys(page)
@@ -310,6 +318,9 @@ def play_deal(page: Any, game: str, lang: str, name: str | None, *, keys: bool =
             act_once(page, bold)
         page.wait_for_function(f"Table.frame.version > {before} || !document.querySelector('#overlay').hidden",
                                timeout=30000)
+        if name and page.locator("#overlay:not([hidden]) .choices.confirm").count() and f"confirm-{phase}" not in seen:
+            seen.add(f"confirm-{phase}")
+            shot(page, f"{name}-{phase}-confirm")
     return seen
 
 

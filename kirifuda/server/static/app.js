@@ -768,7 +768,8 @@ function headlineHTML(f) {
   for (const k of desc.headline) {
     const x = v[k];
     if (x === null || x === undefined || (Array.isArray(x) && !x.length)) continue;
-    const label = has("field." + k) ? t("field." + k) : term(f.table.game, k);
+    const g = gameOf(f.table.game), own = g && g.terms[k];   // the game's own word first
+    const label = own ? own[LANG] : has("field." + k) ? t("field." + k) : term(f.table.game, k);
     const val = k === "joker_request" ? esc(requestText(x)) : valueHTML(x, f.table.game, f.table.seats.length, k);
     chips.push(`<span class="chip" data-field="${esc(k)}">${esc(label)}: <b>${val}</b></span>`);
   }
@@ -786,7 +787,7 @@ function scoreboardHTML(f, units) {
   return `<div class="scoreboard">${units.map((u, i) => {
     const mine = u.includes(f.seat);
     const role = desc.unit_roles.filter(([fld]) => v[fld] === i).map(([, r]) => t("role." + r));
-    return `<div class="unit ${mine ? "mine" : ""} u${i % 3}"><span class="un">${esc(unitName(units, i))}</span> <b class="tot">${fmtTotal((v.totals || [])[i])}</b>
+    return `<div class="unit ${mine ? "mine" : ""} ${units.length < f.table.seats.length ? "u" + (i % 3) : ""}"><span class="un">${esc(unitName(units, i))}</span> <b class="tot">${fmtTotal((v.totals || [])[i])}</b>
       ${role.length ? `<i class="role">${esc(role.join(" · "))}</i>` : ""}${unitStats.map((st) => statHTML(st, v[st.field][i])).join("")}</div>`;
   }).join("")}</div>`;
 }
