@@ -589,3 +589,32 @@ def test_settings_four_colours_and_text_size(server: Server, browser: Any) -> No
     shot(page, "settings-desktop-en-four-colour-1.5x")
     axe(page, "four colours at 1.5x")
     ctx.close()
+
+
+def test_a_dropped_friend_counts_down_and_the_turn_clock_runs(server: Server, browser: Any) -> None:
+    info = GAMES["unsun"]
+    seats = [{"kind": "human", "name": "Aki"}, {"kind": "human", "name": "Ben"},
+             {"kind": "bot", "bot": "heuristic", "name": "B2"}, {"kind": "bot", "bot": "heuristic", "name": "B3"}]
+    assert info.new_state(info.options({})).num_players == 4
+    r = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seats": seats, "seed": 4, "timer": 120})
+    made = r.json()
+    ctx = [context(browser, DESKTOP, "en"), context(browser, PHONE, "ja")]
+    pages = [c.new_page() for c in ctx]
+    for s in (0, 1):
+        open_seat(pages[s], server.url, made["links"][s])
+    # the seat to act sees its clock, in words; the other sees whose clock runs
+    pages[0].wait_for_function("document.querySelector('#clock').textContent.length > 0", timeout=20000)
+    to_act = frame(pages[0])["view"]["to_act"]
+    clock = pages[0].locator("#clock").inner_text()
+    assert ("then a bot plays for you" in clock) if to_act == 0 else (" s left" in clock), clock
+    # Ben drops: Aki sees a countdown naming him
+    ctx[1].close()
+    pages[0].wait_for_function("document.querySelector('#drops').textContent.includes('Ben')", timeout=20000)
+    text = pages[0].locator("#drops").inner_text()
+    assert "a bot plays in" in text
+    n1 = int(text.split("in ")[1].split(" s")[0])
+    time.sleep(1.6)
+    n2 = int(pages[0].locator("#drops").inner_text().split("in ")[1].split(" s")[0])
+    assert 0 < n2 < n1 <= 60
+    shot(pages[0], "unsun-desktop-en-dropped")
+    ctx[0].close()
