@@ -683,7 +683,7 @@ const Table = {
     const units = unitsOf(desc, v, n);
     const w = f.table.winners || [];
     const who = w.map((u) => unitName(units, u)).join(t("and"));
-    dialog(`<h3>${esc(t("match_over"))}</h3><p class="winner">🏆 ${esc(w.length ? t("match_winner", { who }) : t("match_draw"))}</p>` +
+    dialog(`<h3>${esc(t("match_over"))}</h3><p class="winner">${esc(w.length ? t("match_winner", { who }) : t("match_draw"))}</p>` +
       sheetHTML(f.sheet, f.table.game, v, n, words) +
       (last ? `<h4>${esc(t("last_deal"))}</h4>` + dealResultHTML(last, f.table.game, v, n) : "") +
       `<p class="links"><a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${esc(t("download"))}</a> <a class="button primary" href="/replay?table=${esc(f.table.id)}">${esc(t("replay"))}</a></p>`, "wide");
@@ -770,8 +770,9 @@ function headlineHTML(f) {
     if (x === null || x === undefined || (Array.isArray(x) && !x.length)) continue;
     const g = gameOf(f.table.game), own = g && g.terms[k];   // the game's own word first
     const label = own ? own[LANG] : has("field." + k) ? t("field." + k) : term(f.table.game, k);
+    const Label = label.charAt(0).toUpperCase() + label.slice(1);
     const val = k === "joker_request" ? esc(requestText(x)) : valueHTML(x, f.table.game, f.table.seats.length, k);
-    chips.push(`<span class="chip" data-field="${esc(k)}">${esc(label)}: <b>${val}</b></span>`);
+    chips.push(`<span class="chip" data-field="${esc(k)}">${esc(Label)}: <b>${val}</b></span>`);
   }
   return `<div class="headline">${chips.join("")}</div>`;
 }
