@@ -142,6 +142,8 @@ def axe(page: Any, where: str) -> None:
 # -- what the page shows, against the view ----------------------------------------------------
 
 STRAIN = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+STOOD: set[str] = set()
+"""The games in which the page told a high bidder to stand or raise."""
 
 
 def bid_text(bid: str, lang: str) -> str:
@@ -188,6 +190,16 @@ def check_facts(page: Any, game: str, lang: str) -> None:
                 assert bubble == bid_text(last[s]["bid"], lang), (s, bubble, last[s])
             elif s not in last:
                 assert bubble is None
+    # the high bidder asked again is told so: stand or raise
+    if d["bids"] and v["phase"] == "bidding" and f["legal"] and v["to_act"] == f["seat"]:
+        high = [(s, a["bid"]) for s, a in v[d["bids"]] if "bid" in a and a["bid"] != "pass"]
+        banner = page.locator(".standraise")
+        if high and high[-1][0] == f["seat"]:
+            text = banner.inner_text()
+            assert bid_text(high[-1][1], lang) in text and (("上げる" in text) if lang == "ja" else ("stand or raise" in text))
+            STOOD.add(game)
+        else:
+            assert banner.count() == 0
     # tricks and face cards taken, per seat on the badges, per unit on the scoreboard
     for st in d["stats"]:
         values = v[st["field"]]
@@ -303,6 +315,9 @@ def play_deal(page: Any, game: str, lang: str, name: str | None, *, keys: bool =
                 check_phone_fit(page, f"{game} {phase}")
             if name:
                 shot(page, f"{name}-{phase}")
+        if name and "stand" not in seen and page.locator(".standraise").count():
+            seen.add("stand")
+            shot(page, f"{name}-bidding-stand-or-raise")
         if name and phase == "play" and "claim" not in seen and page.locator('[data-tool="claim"]').count():
             seen.add("claim")   # the claim: its own dialog, saying what a failure costs here
             page.locator('[data-tool="claim"]').click()
@@ -359,6 +374,7 @@ def check_result(page: Any, game: str, lang: str, name: str) -> None:
             page.evaluate(f"setLang('{this}')")
             page.locator('[data-tool="deal"]').click()
             page.wait_for_selector("#overlay:not([hidden]) .handrow")
+        page.wait_for_selector("#overlay .sentences p")
         sentences = page.locator("#overlay .sentences p").all_inner_texts()
         assert sentences == deal_result(game, given, this, names), (sentences, given)
         assert sentences == deal_result(game, deal, this, names) or given.get("hands")
@@ -391,6 +407,8 @@ def test_a_whole_deal_with_the_facts_in_view(server: Server, browser: Any, game:
         axe(page, f"{game} table")
     seen = play_deal(page, game, lang, f"{game}-{size}-{lang}", phone=size == "phone", bold=lang == "ja")
     assert "play" in seen
+    if game == "napoleon" and lang == "ja":   # bidding the top, the player is asked again
+        assert "napoleon" in STOOD
     check_result(page, game, lang, f"{game}-{size}-{lang}")
     if size == "desktop":
         axe(page, f"{game} result dialog")

@@ -43,6 +43,16 @@ function dialog(html, cls = "", label = "") {
   first.focus({ preventScroll: first.id === "dialog" });
   $("#dialog").scrollTop = 0;
 }
+// a dialog shown at once, drawn again when its words (the server's sentences) arrive
+function dialogLater(render, later, cls = "") {
+  dialog(render(null), cls);
+  const body = $("#dialog-body"), token = String(Math.random());
+  body.dataset.token = token;
+  later.then((words) => {
+    if ($("#overlay").hidden || body.dataset.token !== token) return;
+    const keep = $("#dialog").scrollTop; body.innerHTML = render(words); $("#dialog").scrollTop = keep;
+  });
+}
 function closeDialog() {
   if ($("#overlay").hidden) return;
   $("#overlay").hidden = true; $("#dialog-body").innerHTML = "";
@@ -654,7 +664,7 @@ const Table = {
     if (k === "last") {
       const tr = v.last_trick;
       dialog(`<h3>${esc(t("last_trick"))}</h3>` + (tr ? trickCardsHTML(tr, n) + (v.last_trick_winner != null ? `<p>${esc(t("trick_won_by", { who: seatName(v.last_trick_winner) }))}</p>` : "") : `<p>${esc(t("no_trick"))}</p>`));
-    } else if (k === "sheet") this.withSentences(f.sheet).then((words) => dialog(sheetHTML(f.sheet, f.table.game, v, n, words), "wide"));
+    } else if (k === "sheet") dialogLater((words) => sheetHTML(f.sheet, f.table.game, v, n, words), this.withSentences(f.sheet), "wide");
     else if (k === "deal") this.showLastDeal();
     else if (k === "rules") dialog(rulesHTML(f.table.game));
     else if (k === "claim") this.claim();
@@ -668,25 +678,24 @@ const Table = {
     return d;
   },
   async withSentences(deals) { return Results.get(this.frame.table.game, deals, this.frame.table.seats.map((s) => s.name)); },
-  async showLastDeal() {
+  showLastDeal() {
     const d = this.lastDeal(); if (!d) return;
     const f = this.frame;
-    [d.sentences] = await this.withSentences([d]);
-    if (current !== this) return;
-    dialog(`<h3>${esc(t("deal_result", { n: f.view.deal_number }))}</h3>` + dealResultHTML(d, f.table.game, f.view, f.table.seats.length), "wide");
+    dialogLater((words) => `<h3>${esc(t("deal_result", { n: f.view.deal_number }))}</h3>` +
+      dealResultHTML(Object.assign({}, d, { sentences: words && words[0] }), f.table.game, f.view, f.table.seats.length),
+    this.withSentences([d]), "wide");
   },
-  async showOver() {
+  showOver() {
     const f = this.frame, v = f.view, n = f.table.seats.length, desc = descOf(f.table.game);
-    const words = await this.withSentences(f.sheet);
-    const last = this.lastDeal();
-    if (last) [last.sentences] = await this.withSentences([last]);
     const units = unitsOf(desc, v, n);
     const w = f.table.winners || [];
     const who = w.map((u) => unitName(units, u)).join(t("and"));
-    dialog(`<h3>${esc(t("match_over"))}</h3><p class="winner">${esc(w.length ? t("match_winner", { who }) : t("match_draw"))}</p>` +
-      sheetHTML(f.sheet, f.table.game, v, n, words) +
-      (last ? `<h4>${esc(t("last_deal"))}</h4>` + dealResultHTML(last, f.table.game, v, n) : "") +
-      `<p class="links"><a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${esc(t("download"))}</a> <a class="button primary" href="/replay?table=${esc(f.table.id)}">${esc(t("replay"))}</a></p>`, "wide");
+    const last = this.lastDeal();
+    const words = Promise.all([this.withSentences(f.sheet), last ? this.withSentences([last]) : Promise.resolve([null])]);
+    dialogLater((ws) => `<h3>${esc(t("match_over"))}</h3><p class="winner">${esc(w.length ? t("match_winner", { who }) : t("match_draw"))}</p>` +
+      sheetHTML(f.sheet, f.table.game, v, n, ws && ws[0]) +
+      (last ? `<h4>${esc(t("last_deal"))}</h4>` + dealResultHTML(Object.assign({}, last, { sentences: ws && ws[1][0] }), f.table.game, v, n) : "") +
+      `<p class="links"><a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${esc(t("download"))}</a> <a class="button primary" href="/replay?table=${esc(f.table.id)}">${esc(t("replay"))}</a></p>`, words, "wide");
   },
 };
 
@@ -960,10 +969,8 @@ const Replay = {
     $("#jtrick").addEventListener("change", (e) => { if (e.target.value !== "") this.go(+e.target.value); });
     $("#jseat").addEventListener("change", (e) => { this.seat = e.target.value === "" ? null : +e.target.value; this.render(); });
     const finished = deals.filter((x) => x.outcome !== "in-progress");
-    $('[data-tool="sheet"]').addEventListener("click", async () => {
-      const words = await Results.get(game, finished, d.players);
-      dialog(sheetHTML(finished, game, Object.assign({}, f.view, { totals: d.summary.totals }), n, words), "wide");
-    });
+    $('[data-tool="sheet"]').addEventListener("click", () => dialogLater((words) =>
+      sheetHTML(finished, game, Object.assign({}, f.view, { totals: d.summary.totals }), n, words), Results.get(game, finished, d.players), "wide"));
     const panel = $(".result[data-deal]");
     if (panel) Results.get(game, [dealSum], d.players).then(([w]) => {
       if (!w || !document.contains(panel)) return;
