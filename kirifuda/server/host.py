@@ -14,6 +14,7 @@ HTTP (this module's router):
 - ``GET /api/ui``: every game's UI descriptor (:mod:`.ui`) and the whole catalogue in each
   language (:mod:`.messages`), for the page;
 - ``POST /api/results`` ``{"game", "deals", "names"}``: each deal's result in words, both languages;
+- ``POST /api/reason`` ``{"text"}``: an engine's refusal in each language;
 - ``POST /api/tables/{id}/host`` ``{"host": token}``: the seats as the host sees them;
 - ``POST /api/tables/{id}/host/link`` ``{"host": token, "seat": s}``: a new invitation link;
 - ``POST /api/tables/{id}/host/bot`` ``{"host": token, "seat": s}``: the seat goes to a bot.
@@ -172,6 +173,18 @@ async def api_results(request: Request) -> dict[str, Any]:
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise HTTPException(400, f"a deal summary lacks or misstates a field: {exc!r}") from None
     return out
+
+
+@router.post("/api/reason")
+async def api_reason(request: Request) -> dict[str, str]:
+    """An engine's refusal (``{"text": "must follow ♠ (S)"}``) in each language, from the
+    catalogue (:func:`kirifuda.ui.reasons.reason_text`, as the terminal words it)."""
+    from ..ui.reasons import reason_text
+
+    text = (await _body(request)).get("text")
+    if not isinstance(text, str) or len(text) > 500:
+        raise HTTPException(400, "text must be the refusal's message (at most 500 characters)")
+    return {lang: reason_text(text, lang) for lang in LANGS}
 
 
 @router.post("/api/tables/{table_id}/host")

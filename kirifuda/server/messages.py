@@ -103,7 +103,7 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.back_online": ("再接続しました", "Connected again"),
     "web.not_found": ("その卓はありません", "No such table"),
     "web.leader_mark": ("親", "leads"),
-    "web.tricks_won": ("{n}トリック", "{n} tricks"),
+    "web.tricks_won": ("{n}トリック", "tricks: {n}"),
     "web.face_cards_n": ("絵札 {n}枚", "{n} face cards"),
     "web.cards": ("{n}枚", "{n} cards"),
     "web.trick": ("場", "Trick"),
@@ -230,6 +230,14 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.hands_face_up": ("全員の手札を表に", "Every hand face up"),
     "web.as_seat_saw": ("{who} から見た卓", "As {who} saw it"),
     "web.step_of": ("{i} / {n}", "{i} of {n}"),
+    # refusals, by the protocol's code
+    "web.err.malformed": ("送られた内容を読めませんでした", "The message could not be read"),
+    "web.err.unauthenticated": ("この招待リンクはこの卓では使えません: 観戦します", "This invitation link is not valid for this table: you are watching"),
+    "web.err.spectator": ("観戦中は打てません", "Spectators cannot play"),
+    "web.err.stale": ("卓が先に進みました: もう一度選んでください", "The table moved on: choose again"),
+    "web.err.not_your_turn": ("あなたの番ではありません", "It is not your turn"),
+    "web.err.illegal": ("その手はできません", "Not allowed"),
+    "web.err.over": ("試合は終わっています", "The match is over"),
     # actions
     "web.nt": ("トラ", "NT"),
     "web.act.pass": ("パス", "pass"),

@@ -190,3 +190,44 @@ def test_descriptors_name_real_fields() -> None:
         if isinstance(d["units"], dict) and "field" in d["units"]:
             named.add(d["units"]["field"])
         assert named <= fields, (game, named - fields)
+
+
+def test_results_in_words_for_the_page_are_the_terminal_s(server: ServerThread) -> None:
+    import random
+
+    from kirifuda.ui.results import deal_result
+
+    info = GAMES["napoleon"]
+    state = info.new_state(info.options({}))
+    rng = random.Random(9)
+    while state.deal_number < 1:
+        if state.needs_deal:
+            state.deal_random(rng)
+            continue
+        seat = state.to_act
+        state.apply(rng.choice(state.view(seat).legal_actions), seat)
+    deal = {k: v for k, v in state.summary()["deals"][0].items() if k not in ("tricks", "hands")}
+    names = ["Aki", "Ben", "Chie", "Dai", "Eri"]
+    r = httpx.post(f"{server.url}/api/results", json={"game": "napoleon", "deals": [deal], "names": names})
+    assert r.status_code == 200, r.text
+    assert r.json()["ja"] == [deal_result("napoleon", deal, "ja", names)]
+    assert r.json()["en"] == [deal_result("napoleon", deal, "en", names)]
+    assert any("Aki" in x or "Ben" in x for x in r.json()["en"][0])
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"game": "chess", "deals": []}, "game must be"),
+    ({"game": "meitora", "deals": "x"}, "deals must be"),
+    ({"game": "meitora", "deals": [{}] * 501}, "deals must be"),
+    ({"game": "meitora", "deals": [], "names": ["x" * 41]}, "names must be"),
+])
+def test_bad_result_requests_are_refused_saying_why(server: ServerThread, body: dict[str, Any], words: str) -> None:
+    r = httpx.post(f"{server.url}/api/results", json=body)
+    assert r.status_code == 400 and words in r.json()["detail"]
+
+
+def test_a_refusal_in_each_language(server: ServerThread) -> None:
+    r = httpx.post(f"{server.url}/api/reason", json={"text": "the claim is not valid: the others can still take a trick"})
+    assert r.status_code == 200
+    assert "オープン" in r.json()["ja"] and "claim" in r.json()["en"]
+    assert httpx.post(f"{server.url}/api/reason", json={"text": 5}).status_code == 400

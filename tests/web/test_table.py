@@ -154,7 +154,7 @@ def bid_text(bid: str, lang: str) -> str:
 
 
 def tricks_text(n: int, lang: str) -> str:
-    return f"{n}トリック" if lang == "ja" else f"{n} tricks"
+    return f"{n}トリック" if lang == "ja" else f"tricks: {n}"
 
 
 def faces_text(n: int, lang: str) -> str:

@@ -447,12 +447,24 @@ const Table = {
     } else if (m.type === "error") {
       if (m.code === "unknown_table") { $("#app").innerHTML = `<p class="center">${esc(t("not_found"))}</p>`; this.ws = null; return; }
       if (m.code === "unauthenticated" && this.token) {      // a retired link: watch instead
-        Keys.dropSeat(this.id); this.token = null; toast(m.message);
+        Keys.dropSeat(this.id); this.token = null; toast(t("err.unauthenticated"));
         this.ws.send(JSON.stringify({ type: "hello", token: null })); return;
       }
       if (m.code === "replaced") { Keys.dropSeat(this.id); this.token = null; toast(t("replaced")); return; }
-      toast(m.message);
+      this.refused(m);
     }
+  },
+  // a refusal in the player's language: the code's words, and the engine's reason as the
+  // catalogue words it
+  async refused(m) {
+    const head = has("err." + m.code) ? t("err." + m.code) : t("error");
+    let why = "";
+    if (m.code === "illegal") {
+      try { why = (await api("/api/reason", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: m.message }) }))[LANG]; }
+      catch (e) { why = m.message; }
+    }
+    const msg = why ? `${head}: ${why}` : head;
+    toast(msg); announce(msg);
   },
   // what changed, in words: the live region, the toasts for events
   tell(before, f) {
@@ -731,7 +743,7 @@ function tableHTML(f, opts) {
       <b class="nm">${esc(s.name)}${f.seat === i && opts.live ? ` (${esc(t("you"))})` : ""}</b>
       ${roles.length ? `<span class="roles">${roles.map((r) => `<i class="role">${esc(r)}</i>`).join("")}</span>` : ""}
       ${leads ? `<i class="role lead">${esc(t("leader_mark"))}</i>` : ""}
-      <small><i class="dot ${s.kind === "bot" || s.connected ? "on" : ""}" aria-hidden="true"></i>${esc(status)}${drop ? ` <b class="drop"></b>` : ""} · ${esc(t("cards", { n: (v.hand_sizes || [])[i] ?? 0 }))}</small>
+      <small>${s.kind === "replay" ? "" : `<i class="dot ${s.kind === "bot" || s.connected ? "on" : ""}" aria-hidden="true"></i>${esc(status)}${drop ? ` <b class="drop"></b>` : ""} · `}${esc(t("cards", { n: (v.hand_sizes || [])[i] ?? 0 }))}</small>
       ${stats.join("")}
       ${i in bubble ? `<span class="bubble ${"bid" in bubble[i] && bubble[i].bid === "pass" ? "passb" : ""}">${"bid" in bubble[i] ? bidHTML(bubble[i].bid) : esc(actionText(bubble[i]))}</span>` : ""}
     </div>`;
@@ -931,7 +943,7 @@ const Replay = {
     const { tot } = this.totalsAt(i);
     // a game whose totals start elsewhere (chips) keeps the view's own figures
     if (d.game && st.view.totals && st.view.totals.length === tot.length) view.totals = st.view.totals;
-    return { seat: this.seat, view, legal: [], table: { game: d.game, seats: d.players.map((name) => ({ kind: "human", name, connected: true })), over: false, spectators: 0 } };
+    return { seat: this.seat, view, legal: [], table: { game: d.game, seats: d.players.map((name) => ({ kind: "replay", name })), over: false, spectators: 0 } };
   },
   render() {
     if (current !== this) return;
