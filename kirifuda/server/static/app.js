@@ -394,8 +394,10 @@ const Lobby = {
 // -- the table ------------------------------------------------------------------------------
 const Table = {
   id: null, ws: null, frame: null, token: null, seenDeal: null, retry: 0, selected: [], online: true,
+  queue: [], pumping: false, holdUntil: 0,
   async open(id) {
     current = this; this.id = id; this.frame = null; this.seenDeal = null; this.prev = null; this.selected = [];
+    this.queue = []; this.holdUntil = 0;
     const tok = /token=([^&]+)/.exec(location.hash), host = /host=([^&]+)/.exec(location.hash);
     if (tok) Keys.setSeat(id, decodeURIComponent(tok[1]));
     if (host) Keys.setHost(id, { host: decodeURIComponent(host[1]) });
@@ -434,16 +436,8 @@ const Table = {
       if (this.token && m.seat !== null) Keys.setSeat(this.id, this.token, m.seat);
       this.setOnline(true);
     } else if (m.type === "state") {
-      const before = this.frame;
-      this.frame = m; this.selected = []; this.receivedAt = Date.now();
-      this.deadlineAt = m.deadline != null ? Date.now() + m.deadline * 1000 : null;
       this.setOnline(true);
-      this.render();
-      this.tell(before, m);
-      const v = m.view;
-      if (this.seenDeal !== null && v.deal_number > this.seenDeal && (v.last_deal || m.finished_deal) && !m.table.over) this.showLastDeal();
-      if (m.table.over && (!before || !before.table.over)) this.showOver();
-      this.seenDeal = v.deal_number;
+      this.queue.push(m); this.pump();
     } else if (m.type === "error") {
       if (m.code === "unknown_table") { $("#app").innerHTML = `<p class="center">${esc(t("not_found"))}</p>`; this.ws = null; return; }
       if (m.code === "unauthenticated" && this.token) {      // a retired link: watch instead
@@ -453,6 +447,34 @@ const Table = {
       if (m.code === "replaced") { Keys.dropSeat(this.id); this.token = null; toast(t("replaced")); return; }
       this.refused(m);
     }
+  },
+  // frames are shown in order; a trick just taken stays a moment before the next card covers it
+  // (with the motion setting on)
+  async pump() {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length) {
+        const wait = this.holdUntil - Date.now();
+        if (wait > 0 && PREFS.motion && this.queue.length) await new Promise((r) => setTimeout(r, wait));
+        if (current !== this) { this.queue = []; break; }
+        const m = this.queue.shift();
+        this.show(m);
+      }
+    } finally { this.pumping = false; }
+  },
+  show(m) {
+    const before = this.frame;
+    this.frame = m; this.selected = []; this.receivedAt = Date.now();
+    this.deadlineAt = m.deadline != null ? Date.now() + m.deadline * 1000 : null;
+    this.render();
+    this.tell(before, m);
+    const v = m.view, b = before && before.view;
+    const taken = b && b.deal_number === v.deal_number && !normTrick(v.trick) && normTrick(v.last_trick) && normTrick(b.trick);
+    this.holdUntil = taken ? Date.now() + 1300 : 0;
+    if (this.seenDeal !== null && v.deal_number > this.seenDeal && (v.last_deal || m.finished_deal) && !m.table.over) this.showLastDeal();
+    if (m.table.over && (!before || !before.table.over)) this.showOver();
+    this.seenDeal = v.deal_number;
   },
   // a refusal in the player's language: the code's words, and the engine's reason as the
   // catalogue words it
