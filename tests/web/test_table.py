@@ -428,9 +428,16 @@ def test_keyboard_only_play_of_a_deal(server: Server, browser: Any, game: str) -
     ctx = context(browser, DESKTOP, "en")
     page = ctx.new_page()
     open_seat(page, server.url, made["links"][0])
+    # what the live region says, for a screen reader
+    page.evaluate("""window.__said = []; new MutationObserver(() => {
+      const x = document.querySelector('#live').textContent; if (x) window.__said.push(x); })
+      .observe(document.querySelector('#live'), {childList: true, characterData: true, subtree: true})""")
     seen = play_deal(page, game, "en", None, keys=True)
     assert "play" in seen
     page.wait_for_selector("#overlay:not([hidden]) .handrow")
+    said = " | ".join(page.evaluate("window.__said"))
+    assert "Your turn" in said and "takes the trick" in said, said[:500]
+    assert any(f"B{s}: " in said for s in range(1, 6)), said[:500]   # cards played, by name
     ctx.close()
 
 
