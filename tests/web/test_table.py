@@ -649,3 +649,26 @@ def test_a_dropped_friend_counts_down_and_the_turn_clock_runs(server: Server, br
     assert 0 < n2 < n1 <= 60
     shot(pages[0], "unsun-desktop-en-dropped")
     ctx[0].close()
+
+
+def test_a_token_kept_under_the_old_key_still_takes_the_seat(server: Server, browser: Any) -> None:
+    """Tokens stored by the earlier page (kf:tok:<id>:<seat>, kf:table:<id>) move to the one
+    place (kf:seats) and take their seat; the table page and the lobby read only that place."""
+    made = [new_table(server.url, "unsun", {1}), new_table(server.url, "kakeya", {0})]
+    ctx = context(browser, DESKTOP, "en")
+    ctx.add_init_script(f"""if (!sessionStorage.getItem('seeded')) {{ sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('kf:tok:{made[0]['id']}:1', '{made[0]['tokens'][1]}');
+      localStorage.setItem('kf:table:{made[1]['id']}', '{made[1]['tokens'][0]}'); }}""")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector(f'.tablelink[data-id="{made[0]["id"]}"]')
+    keys = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('kf:'))")
+    assert "kf:seats" in keys and not any(k.startswith(("kf:tok:", "kf:table:")) for k in keys)
+    for m, seat in zip(made, (1, 0)):
+        assert page.locator(f'.tablelink[data-id="{m["id"]}"] ~ .tag.mine').count() == 1
+        page.locator(f'.tablelink[data-id="{m["id"]}"]').click()
+        page.wait_for_function("Table.frame !== null", timeout=20000)
+        assert frame(page)["seat"] == seat
+        page.goto(server.url + "/")
+        page.wait_for_selector(f'.tablelink[data-id="{m["id"]}"]')
+    ctx.close()
