@@ -102,7 +102,7 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
                     "Not connected to the server. Reconnecting… (input is blocked)"),
     "web.back_online": ("再接続しました", "Connected again"),
     "web.not_found": ("その卓はありません", "No such table"),
-    "web.leader_mark": ("親", "leads"),
+    "web.leader_mark": ("リード", "leads"),
     "web.tricks_won": ("{n}トリック", "tricks: {n}"),
     "web.face_cards_n": ("絵札 {n}枚", "{n} face cards"),
     "web.cards": ("{n}枚", "{n} cards"),
