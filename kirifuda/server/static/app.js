@@ -108,8 +108,8 @@ const Keys = {
   host(id) { return this.read("kf:hosts")[id]; },
   setHost(id, v) { const h = this.read("kf:hosts"); h[id] = Object.assign(h[id] || {}, v); this.write("kf:hosts", h); },
   migrate() {
-    for (let i = localStorage.length - 1; i >= 0; i--) {
-      const k = localStorage.key(i); let m;
+    for (const k of Object.keys(localStorage)) {   // a copy: the loop adds and removes keys
+      let m;
       if ((m = /^kf:table:(.+)$/.exec(k))) { if (!this.seat(m[1])) this.setSeat(m[1], localStorage.getItem(k)); localStorage.removeItem(k); }
       else if ((m = /^kf:tok:(.+):(\d+)$/.exec(k))) { if (!this.seat(m[1])) this.setSeat(m[1], localStorage.getItem(k), +m[2]); localStorage.removeItem(k); }
     }
