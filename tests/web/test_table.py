@@ -672,3 +672,21 @@ def test_a_token_kept_under_the_old_key_still_takes_the_seat(server: Server, bro
         page.goto(server.url + "/")
         page.wait_for_selector(f'.tablelink[data-id="{m["id"]}"]')
     ctx.close()
+
+
+def test_a_bot_plays_for_a_player_whose_clock_ran_out_and_says_so(server: Server, browser: Any) -> None:
+    """The shortest turn timer (30 s) runs out: the stand-in plays that move, the page says so."""
+    seats = [{"kind": "human", "name": "Aki"}] + [{"kind": "bot", "bot": "heuristic", "name": f"B{s}"} for s in (1, 2, 3)]
+    made = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seats": seats, "seed": 8, "timer": 30}).json()
+    ctx = context(browser, PHONE, "ja")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    page.wait_for_function("Table.frame.legal.length > 0", timeout=20000)
+    before = frame(page)["version"]
+    assert "ボットが代わりに打ちます" in page.locator("#clock").inner_text()
+    page.wait_for_function("document.querySelector('#toast').textContent.includes('ボットがあなたの代わりに打ちました')",
+                           timeout=45000)
+    shot(page, "unsun-phone-ja-bot-played-for-you")
+    assert frame(page)["version"] > before
+    assert page.locator("#toast").is_visible()
+    ctx.close()

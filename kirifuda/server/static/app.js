@@ -785,7 +785,7 @@ function tableHTML(f, opts) {
     const mv = winnerPos ? `--tx:${(50 + winnerPos[0] * 41).toFixed(1)}%;--ty:${(50 + winnerPos[1] * 40).toFixed(1)}%;` : "";
     const cls = ["tcard", live ? "" : "done", fresh ? "enter" : "", trick.leader === tss[k] ? "led" : "", opts.live && winnerPos ? (goneBefore ? "gone" : "going") : ""].join(" ");
     return `<div class="${cls}" data-code="${esc(c ?? "")}" data-seat="${tss[k]}" role="img" aria-label="${esc(t("played", { who: seatName(tss[k]), card: c === null ? t("face_down") : ctext(c) }))}"
-      style="left:${50 + x * 17}%;top:${50 + y * 19}%;z-index:${k + 1};--sx:${(50 + x * 41).toFixed(1)}%;--sy:${(50 + y * 40).toFixed(1)}%;${mv}">${cardSVG(c)}</div>`;
+      style="left:calc(50% + ${x.toFixed(3)} * var(--tsx));top:calc(50% + ${y.toFixed(3)} * var(--tsy));z-index:${k + 1};--sx:${(50 + x * 41).toFixed(1)}%;--sy:${(50 + y * 40).toFixed(1)}%;${mv}">${cardSVG(c)}</div>`;
   }).join("") : "";
   return `
     <div class="status" role="status">
