@@ -895,3 +895,35 @@ INFO = GameInfo(
            "sitting_out": ("休みのペア", "pair sitting out")},
     bot_modules=("kirifuda.bots.kakeya_heuristic", "kirifuda.bots.search_kakeya"),
 )
+
+
+# --------------------------------------------------------------------------------------------
+# The browser client's descriptor (drawn by kirifuda/server/static/app.js, which holds no
+# per-game code; see kirifuda/server/ui.py for the keys)
+
+UI: dict[str, Any] = {
+    "direction": "ccw",
+    "strains": "",
+    "units": {"field": "pairs"},
+    "seat_roles": [["leader", "leader"]],
+    "unit_roles": [["dealing_pair", "dealing_pair"], ["leading_pair", "leading_pair"], ["sitting_out", "sitting_out"]],
+    "partner_role": None,
+    "bids": None,
+    "stats": [{"field": "face_cards", "per": "unit", "show": "cards"}],
+    "headline": ["trump", "rensho"],
+    "hints": ["trump", "leader", "play"],
+    "confirm": [],
+    "claim_option": None,
+    "options": {
+        "players": {"label": ("人数", "Players"), "doc": ("4人 (2組) か6人 (3組、毎回1組が休み)。", "4 (two pairs) or 6 (three pairs, one sitting out each game)."),
+                    "choices": {"4": ("4人", "4"), "6": ("6人", "6")}},
+        "initial_trump": {"label": ("最初の切り", "First trump"),
+                          "doc": ("第1回の初めの切り札 (配った組が変えられる)。", "The trump in force when game 1 starts (the dealing pair may still change it)."),
+                          "choices": {"D": ("♦", "♦"), "S": ("♠", "♠"), "H": ("♥", "♥"), "C": ("♣", "♣")}},
+        "stop_at_zero": {"label": ("チップ切れで終了", "Stop at no chips"),
+                         "doc": ("どこかの組のチップが0以下になったら試合終了。", "The match ends when a payment leaves some pair with no chips.")},
+        "games": {"label": ("回数の上限", "Most games"),
+                  "doc": ("この回数で終わる (指定なし: 上限なし)。チップ切れで終わらないなら必須。", "At most this many games (not set: no cap); required when not stopping at no chips.")},
+    },
+}
+"""How the browser draws Kakeya Trump: seats counter-clockwise, pairs by the view's ``pairs``."""

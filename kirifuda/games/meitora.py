@@ -1299,3 +1299,36 @@ INFO = GameInfo(
            "partner": ("味方", "partner"), "first_bidder": ("吹き始め", "first bidder")},
     bot_modules=("kirifuda.bots.meitora_heuristic", "kirifuda.bots.search_meitora"),
 )
+
+
+# --------------------------------------------------------------------------------------------
+# The browser client's descriptor (drawn by kirifuda/server/static/app.js, which holds no
+# per-game code; see kirifuda/server/ui.py for the keys)
+
+UI: dict[str, Any] = {
+    "direction": "ccw",
+    "strains": "SCDHN",
+    "units": {"teams": [[0, 2], [1, 3]]},
+    "seat_roles": [["declarer", "declarer"]],
+    "unit_roles": [],
+    "partner_role": "partner",
+    "bids": "bids",
+    "stats": [{"field": "team_tricks", "per": "unit", "show": "tricks"}],
+    "headline": ["contract", "joker_request", "agari", "negri"],
+    "hints": ["bidding", "discard", "play"],
+    "confirm": ["discard", "broken"],
+    "claim_option": "claim_failure",
+    "options": {
+        "target": {"label": ("目標点", "Target"), "doc": ("この点数に先に届いたチームの勝ち (17点先取)。",
+                                                      "Points to win the match (first to 17).")},
+        "claim_failure": {"label": ("オープン失敗", "Failed claim"),
+                          "doc": ("オープン (残り全部取る宣言) が外れたとき: チョンボ (相手に5点) か、断られて続行か。",
+                                  "What a wrong claim (オープン) costs: a chombo (5 to the other team), or it is refused and play goes on."),
+                          "choices": {"chombo": ("チョンボ", "chombo"), "refuse": ("断られて続行", "refused, play goes on")}},
+        "joker_lead": {"label": ("ジョーカーの出し始め", "Joker lead"),
+                       "doc": ("ジョーカーで始めるとき: 請求 (スートか何でも) を言うか、切り札を求めるか (001 の流儀)。",
+                               "Leading the joker: name a request (a suit or anything), or it asks for trump (seed 001)."),
+                       "choices": {"request": ("請求を言う", "names a request"), "trump": ("切り札を求める", "asks for trump")}},
+    },
+}
+"""How the browser draws Meitora: seats turn counter-clockwise, two fixed teams, the declarer."""

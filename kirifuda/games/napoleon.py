@@ -1148,3 +1148,39 @@ INFO = GameInfo(
            "army": ("ナポレオン軍", "Napoleon army")},
     bot_modules=("kirifuda.bots.napoleon_heuristic", "kirifuda.bots.search_napoleon"),
 )
+
+
+# --------------------------------------------------------------------------------------------
+# The browser client's descriptor (drawn by kirifuda/server/static/app.js, which holds no
+# per-game code; see kirifuda/server/ui.py for the keys)
+
+UI: dict[str, Any] = {
+    "direction": "cw",
+    "strains": "CDHS",
+    "units": "seats",
+    "seat_roles": [["napoleon", "napoleon"], ["adjutant", "adjutant"]],
+    "unit_roles": [],
+    "partner_role": None,
+    "bids": "bids",
+    "stats": [{"field": "face_cards_taken", "per": "seat", "show": "cards"}],
+    "headline": ["contract", "adjutant_card", "proposal", "joker_request", "discard"],
+    "hints": ["bidding", "adjutant", "discard", "redeclare", "approve", "play"],
+    "confirm": ["adjutant", "discard", "redeclare"],
+    "claim_option": None,
+    "options": {
+        "players": {"label": ("人数", "Players"), "doc": ("卓の人数。", "Table size."),
+                    "choices": {"5": ("5人", "5"), "4": ("4人", "4")}},
+        "joker": {"label": ("ジョーカー", "Joker"), "doc": ("ジョーカーを入れる (♠3 で呼び出せる)。", "Add the joker (and the ♠3 call).")},
+        "yoromeki": {"label": ("よろめき", "Yoromeki"), "doc": ("♥Q と ♠A が同じ場に出たら ♥Q の勝ち。", "♥Q beats ♠A when both are in the trick.")},
+        "first_trick_plain": {"label": ("最初の場は素で", "Plain first trick"),
+                              "doc": ("最初の場ではオールマイティ (とよろめき) だけが特別 (化学部の流儀)。",
+                                      "In the first trick only the almighty (and yoromeki) keep their power (the chemistry club's rule).")},
+        "strategy_b": {"label": ("作戦B", "Strategy B"),
+                       "doc": ("20未満の宣言で絵札20枚を全部取ったら連合軍の勝ち。", "Taking all 20 face cards below a 20 declaration is the allies' win.")},
+        "redeclare": {"label": ("再宣言", "Re-declaration"),
+                      "doc": ("交換のあと、ナポレオンがより高い宣言を提案できる。", "Napoleon may propose a higher declaration after the exchange.")},
+        "deals": {"label": ("回数", "Deals"),
+                  "doc": ("試合の回数 (流れた回は数えない)。指定なしは人数の2倍。", "Length of the match in deals (void deals not counted); not set: twice the players.")},
+    },
+}
+"""How the browser draws Napoleon: seats clockwise, one score per seat, Napoleon and the adjutant."""

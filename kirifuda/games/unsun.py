@@ -790,3 +790,34 @@ INFO = GameInfo(
            "starting_player": ("打ち出し", "starting player")},
     bot_modules=("kirifuda.bots.unsun_heuristic", "kirifuda.bots.search_unsun"),
 )
+
+
+# --------------------------------------------------------------------------------------------
+# The browser client's descriptor (drawn by kirifuda/server/static/app.js, which holds no
+# per-game code; see kirifuda/server/ui.py for the keys)
+
+UI: dict[str, Any] = {
+    "direction": "cw",
+    "strains": "",
+    "units": "seats",
+    "seat_roles": [["dealer", "dealer"], ["starting_player", "starter"], ["last_player", "toriban"]],
+    "unit_roles": [],
+    "partner_role": None,
+    "bids": None,
+    "stats": [{"field": "tricks_won", "per": "seat", "show": "tricks"}],
+    "headline": ["indicator", "trump"],
+    "hints": ["play"],
+    "confirm": [],
+    "claim_option": None,
+    "options": {
+        "players": {"label": ("人数", "Players"), "doc": ("卓の人数。", "Table size."),
+                    "choices": {"4": ("4人", "4"), "3": ("3人", "3"), "5": ("5人", "5")}},
+        "reflip_face_card": {"label": ("絵札の起き絵はめくり直し", "Re-turn a face-card indicator"),
+                             "doc": ("起き絵が A K Q J なら切り直して新しい起き絵をめくる。", "Turn a new indicator (reshuffle) when the indicator is an A, K, Q or J.")},
+        "all_trumps_face_down": {"label": ("切り札は全部伏せて", "Every trump face down"),
+                                 "doc": ("A K Q J だけでなく、切り札はすべて伏せて出す。", "Play every trump face down, not only the trump A, K, Q and J.")},
+        "deals": {"label": ("回数", "Deals"),
+                  "doc": ("試合の回数。指定なしは人数と同じ。", "Length of the match in deals; not set: one deal per player.")},
+    },
+}
+"""How the browser draws Unsun: seats clockwise, tricks per seat, the dealer and the 取り番."""

@@ -49,6 +49,7 @@ from .schema import CreateTable, InputError, load_json, validate
 from .coach import router as coach_router, save_hints
 from .store import Store
 from .tables import TIMERS, Client, LiveTable, TableManager
+from . import host as hosting
 
 __all__ = ["create_app", "games_info", "replay_steps", "pages_router", "api_router", "ws_router",
            "client_key"]
@@ -95,7 +96,7 @@ def _option_spec(cls: type) -> list[dict[str, Any]]:
             spec["type"] = "int"
         elif hint is str:
             spec["type"] = "str"
-        elif origin in (typing.Union, getattr(__import__("types"), "UnionType")):
+        elif origin in (typing.Union, __import__("types").UnionType):
             lits = [a for a in args if typing.get_origin(a) is typing.Literal]
             spec["type"] = "choice" if lits else "json"
             if lits:
@@ -241,6 +242,7 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
     app.add_middleware(BodyLimit, limit=limits.body_bytes,
                        larger={"/api/replay": limits.record_bytes})
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.include_router(hosting.router)  # the host link, the UI descriptors, the catalogue
 
     def manager() -> TableManager:
         m: TableManager = state["manager"]
@@ -327,7 +329,8 @@ def api_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRo
             raise HTTPException(503, "the table could not be saved (the database is busy or down): "
                                 "try again in a moment") from None
         links = [f"/t/{table.id}#token={tok}" if tok else None for tok in tokens]
-        return JSONResponse({"id": table.id, "tokens": tokens, "links": links,
+        host = await hosting.issue_host(table)
+        return JSONResponse({"id": table.id, "tokens": tokens, "links": links, "host": host,
                              "watch": f"/t/{table.id}", "timers": list(TIMERS)})
 
     @router.get("/api/tables")

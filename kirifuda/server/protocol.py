@@ -253,7 +253,7 @@ def presence_frame(table: "LiveTable") -> dict[str, Any]:
     info = table.public_info()
     return {"type": "presence", "version": table.version,
             "seats": [{"connected": s["connected"], "standin": s["standin"]} for s in info["seats"]],
-            "spectators": info["spectators"]}
+            "spectators": info["spectators"], "drop_in": info.get("drop_in")}
 
 
 def encode(frame: dict[str, Any]) -> str:

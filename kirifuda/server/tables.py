@@ -43,6 +43,7 @@ from ..games import GAMES
 from .limits import Limits
 from .protocol import LastDealCache, ProtocolError, encode, presence_frame, score_sheet, state_frame
 from .schema import check_name
+from .host import presence
 from .store import Store, StoredTable
 
 __all__ = ["LiveTable", "TableManager", "Client", "TIMERS", "hash_token", "STANDIN_BOT", "new_secret"]
@@ -179,6 +180,10 @@ class LiveTable:
         self.paused = False
         """A table of bots only that nobody watched for :attr:`Limits.idle_bot_table_seconds`."""
         self._idle_since = time.monotonic()
+        self.drop_at: dict[int, float] = {}
+        """When each dropped human seat's stand-in starts to play (monotonic clock; host.presence)."""
+        self.standin_played: tuple[int, int] | None = None
+        """The seat and resulting version of the last move a stand-in made for a present human."""
         # a human seat nobody has joined since the (re)start counts as dropped: a restart
         # gives each its grace before the stand-in plays
         if self.events and not self.state.is_over:
@@ -233,6 +238,7 @@ class LiveTable:
             "units": self._units(),
             "over": self.over,
             "version": self.version,
+            **presence(self),
         }
 
     def summary_info(self) -> dict[str, Any]:
@@ -283,7 +289,7 @@ class LiveTable:
 
     def seat_of_token(self, token: str) -> int | None:
         h = hash_token(token)
-        for s, th in enumerate(self.token_hashes):
+        for s, th in enumerate(self.token_hashes[:self.num_seats]):  # after them: the host's
             if th is not None and secrets.compare_digest(th, h):
                 return s
         return None
@@ -472,7 +478,10 @@ class LiveTable:
                     view = self.view(seat)
                     rng = random.Random(f"{self.secret}:bot:{version}")
                     action = await asyncio.get_running_loop().run_in_executor(_BOT_THREAD, bot.choose, view, rng)
+                    standin = seat not in self._bots and seat not in self.away
                     await self._apply(seat, action)
+                    if standin:
+                        self.standin_played = (seat, self.version)
         except Exception:
             log.exception("table %s: the driver stopped", self.id)
 
@@ -530,12 +539,14 @@ class LiveTable:
         except RuntimeError:
             return
         self._grace_tasks[seat] = loop.create_task(self._grace_out(seat))
+        self.drop_at[seat] = time.monotonic() + self.grace
 
     async def _grace_out(self, seat: int) -> None:
         await asyncio.sleep(self.grace)
         if any(c.seat == seat for c in self.clients) or self.closed:
             return
         self.away.add(seat)
+        self.drop_at.pop(seat, None)
         log.info("table %s: seat %d dropped; the stand-in plays", self.id, seat)
         self._arm_timer()
         self.broadcast()
@@ -554,6 +565,7 @@ class LiveTable:
             if task is not None:
                 task.cancel()
             back = seat in self.away
+            self.drop_at.pop(seat, None)
             self.away.discard(seat)
             if back:
                 self._arm_timer()

@@ -1,136 +1,69 @@
 // kirifuda's browser client: the lobby, the table, the replay viewer.  Plain JS, no build step.
 // Everything the page knows about a table comes from the server's frames, each built from this
-// seat's view only.
+// seat's view only.  Each game is drawn from its UI descriptor (GET /api/ui): this file holds no
+// per-game code.  Every word comes from the shared catalogue (also GET /api/ui).
 "use strict";
 
-const I18N = {
-  ja: {
-    lobby: "ロビー", game: "ゲーム", players: "人", options: "ローカルルール", default: "既定",
-    seats: "席", seat: "席{0}", human: "人間", bot: "ボット", name: "名前", timer: "持ち時間",
-    off: "なし", sec: "{0}秒", create: "卓を作る", created: "卓ができました。招待リンクを送ってください。",
-    invite: "招待リンク", copy: "コピー", copied: "コピーしました", playHere: "この席で遊ぶ",
-    watch: "観戦", watchLink: "観戦リンク", tables: "卓の一覧", noTables: "卓はまだありません",
-    openRecord: "棋譜を開く", upload: "棋譜ファイル (JSON) を選ぶ", yourTurn: "あなたの番です",
-    waiting: "{0} の番です", you: "あなた", spectator: "観戦中", connected: "接続中",
-    disconnected: "切断", standin: "代打ち (ボット)", lastTrick: "直前の場", sheet: "得点表",
-    rules: "ルール", info: "卓の情報", lastDeal: "前の回の結果", dealResult: "第{0}回の結果",
-    matchOver: "試合終了", winner: "勝者", download: "棋譜をダウンロード", replay: "再生",
-    deal: "回", total: "合計", outcome: "結果", score: "得点", reconnecting: "再接続中…",
-    cards: "{0}枚", handsUp: "手札 (公開)", rest: "残り札", trick: "場", noTrick: "まだ場はありません",
-    confirmClaim: "残りの場を全部取るとオープンしますか？", choose: "選んでください", send: "決定",
-    selectN: "{0}枚選んでください", step: "手", start: "配り", prev: "前", next: "次",
-    first: "最初", last: "最後", error: "エラー", phase: "局面", toAct: "手番", deadline: "残り{0}秒",
-    bots: { heuristic: "ふつう", random: "ランダム", search: "強い (探索)", "search:easy": "探索 (弱)", "search:strong": "最強 (探索・遅い)" },
-    outcomes: { played: "成立", redeal: "流れ", chombo: "チョンボ", "in-progress": "進行中" },
-    yes: "はい", no: "いいえ", none: "なし", notFound: "その卓はありません",
-    turnOrder: { cw: "時計回り", ccw: "反時計回り" }, newTable: "新しい卓",
-  },
-  en: {
-    lobby: "Lobby", game: "Game", players: "players", options: "Local rules", default: "default",
-    seats: "Seats", seat: "Seat {0}", human: "Human", bot: "Bot", name: "Name", timer: "Turn timer",
-    off: "off", sec: "{0} s", create: "Create the table", created: "The table is ready. Send each friend their seat's link.",
-    invite: "Invitation link", copy: "Copy", copied: "Copied", playHere: "Play this seat",
-    watch: "Watch", watchLink: "Spectator link", tables: "Tables", noTables: "No tables yet",
-    openRecord: "Open a record", upload: "Choose a record file (JSON)", yourTurn: "Your turn",
-    waiting: "{0} to act", you: "you", spectator: "watching", connected: "connected",
-    disconnected: "disconnected", standin: "a bot plays for them", lastTrick: "Last trick", sheet: "Score sheet",
-    rules: "Rules", info: "Table", lastDeal: "Last deal", dealResult: "Result of deal {0}",
-    matchOver: "The match is over", winner: "Winner", download: "Download the record", replay: "Replay",
-    deal: "Deal", total: "Total", outcome: "Outcome", score: "Score", reconnecting: "reconnecting…",
-    cards: "{0} cards", handsUp: "Hands face up", rest: "Undealt", trick: "Trick", noTrick: "No trick yet",
-    confirmClaim: "Claim every remaining trick (open)?", choose: "Choose", send: "OK",
-    selectN: "Select {0} cards", step: "step", start: "dealt", prev: "Prev", next: "Next",
-    first: "First", last: "Last", error: "Error", phase: "Phase", toAct: "To act", deadline: "{0} s left",
-    bots: { heuristic: "heuristic", random: "random", search: "strong (search)", "search:easy": "search (easy)", "search:strong": "strongest (search, slow)" },
-    outcomes: { played: "played", redeal: "redeal", chombo: "chombo", "in-progress": "in progress" },
-    yes: "yes", no: "no", none: "none", notFound: "No such table",
-    turnOrder: { cw: "clockwise", ccw: "counter-clockwise" }, newTable: "New table",
-  },
-};
-
-// Per-game touches: turn direction (how seats are laid out) and short rule notes in the specs' terms.
-const GAME_UI = {
-  meitora: { dir: "ccw", hints: {
-    bidding: { ja: "吹く: 6〜10 と切り札 (♠<♣<♦<♥<トラ) を言うかパス。一巡だけ。A・K・Q・J がない手はブロークンできる。",
-      en: "Bid (吹く) 6–10 tricks in a strain (♠<♣<♦<♥<NT) or pass; one round only. A hand without A, K, Q, J may call broken." },
-    discard: { ja: "アガリを取りました。1枚をネグリとして伏せて捨てます (ジョーカーも可)。",
-      en: "You took the agari (アガリ): discard one card face down as the negri (ネグリ); the joker too may go." },
-    play: { ja: "台札のスートがあれば出す (ジョーカーはいつでも可)。ジョーカーで始めるときは請求を選ぶ。全部取れるならオープン。",
-      en: "Follow the led suit if you can (the joker may always be played). Leading the joker, choose its request. Sure of every trick? Claim (オープン)." } },
-    rules: {
-    ja: ["4人2チーム (席0・2 対 席1・3)。41枚 (5〜A とジョーカー=タンツェン)。",
-      "<b>吹く</b>: 一巡だけ、枚数 6〜10 と切り札 (♠<♣<♦<♥<トラ) を宣言するかパス。",
-      "<b>ブロークン</b>: A・K・Q・J が1枚もない (Q1枚だけも可) 手は配り直しを宣言できる。J 4枚は自動で配り直し。",
-      "<b>アガリ</b>: 宣言者は伏せ札1枚を取り、<b>ネグリ</b>として1枚を伏せて捨てる。",
-      "切り札の J が最強、同じ色の J (副J) が次。ジョーカーはどの場でも出せて必ず勝つ。台札のスートがあれば出す。",
-      "ジョーカーで始めるときは<b>請求</b> (♠♥♦♣ か何でも) を言う。ジョーカーは最後まで残せない。",
-      "<b>オープン</b>: 残りを全部取れるなら宣言できる。失敗は<b>チョンボ</b>。",
-      "入る: X − 5 + (Y − X)/2 点。落ちる: 相手に X − Y 点。17点先取。"],
-    en: ["Four players in two teams (seats 0+2 against 1+3); 41 cards (5 to A and the joker).",
-      "<b>Bidding (吹く)</b>: one round; bid 6–10 tricks in a strain (♠<♣<♦<♥<no-trump) or pass.",
-      "<b>Broken (ブロークン)</b>: a hand without A, K, Q or J (or a lone Q) may call a redeal; four jacks redeal by themselves.",
-      "<b>Agari (アガリ)</b>: the declarer takes the face-down card and discards one face down: the <b>negri (ネグリ)</b>.",
-      "The trump jack is highest, then the other jack of its colour; the joker may be played to any trick and wins it. Follow the led suit if you can.",
-      "Leading the joker names a <b>request (請求)</b>: a suit or anything. The joker may not be kept to the end.",
-      "<b>Open (オープン)</b>: claim every remaining trick; a wrong claim is a <b>chombo (チョンボ)</b>.",
-      "Made: X − 5 + (Y − X)/2 points; set: the other team scores X − Y. First to 17."] } },
-  napoleon: { dir: "cw", rules: {
-    ja: ["<b>立候補</b>: 絵札 (A K Q J 10) を何枚取るかとスートを宣言。最も高い人が<b>ナポレオン</b>。",
-      "ナポレオンは<b>副官</b>のカードを指名し、中札と交換する。副官はそのカードが出るまで誰にも分からない。",
-      "<b>オールマイティ</b> (♠A) が最強、次に正ジャック・裏ジャック、切り札、台札。",
-      "ナポレオン軍が宣言枚数の絵札を取れば勝ち、取れなければ<b>連合軍</b>の勝ち。"],
-    en: ["<b>Bidding (立候補)</b>: how many face cards (A K Q J 10) you will take, and trump. The highest bidder is <b>Napoleon</b>.",
-      "Napoleon names the <b>adjutant (副官)</b>'s card and exchanges with the middle; the adjutant is secret until that card is played.",
-      "The <b>almighty (オールマイティ)</b> ♠A wins, then the main and back jacks, trumps, the led suit.",
-      "Napoleon's army wins by taking the face cards it bid; otherwise the <b>allied army (連合軍)</b> wins."] } },
-  kakeya: { dir: "ccw", rules: {
-    ja: ["2人ずつの組で<b>絵取り</b>: A・K・Q・J の絵札 16枚を取り合う。9枚以上で勝ち。",
-      "配った組が<b>切り</b> (切り札) を決め、親の組が最初に出す人を決める。",
-      "<b>れんしょ</b> (♠A、♠が切りのときは ♣A) が最強。台札のスートがあれば出す。",
-      "勝負はチップで払う。"],
-    en: ["Two pairs take face cards (A K Q J, 16 in all); 9 or more wins the game.",
-      "The dealing pair chooses the trump (<b>切り</b>); the leading pair chooses who leads.",
-      "The <b>rensho (れんしょ)</b>, ♠A (♣A when spades are trump), beats everything. Follow suit if you can.",
-      "Games are paid in chips."] } },
-  unsun: { dir: "cw", rules: {
-    ja: ["起き絵で切り札が決まる。カードは切り札・赤・黒の3つの組に分かれる。",
-      "台札に従う必要はない。切り札の A K Q J は伏せて出す (<b>差し</b>)。",
-      "各場の最後に出す人が<b>取り番</b>。最初の場は ♣J を持つ人が取り番。",
-      "取った場の数を競う。"],
-    en: ["The indicator sets trump; cards fall into three groups: trump, red, black.",
-      "There is no need to follow; the trump A K Q J are played face down (<b>差し</b>).",
-      "The last player of each trick is the <b>取り番</b>; in the first trick, the holder of ♣J.",
-      "Players count the tricks they take."] } },
-};
-
-const SEAT_FIELDS = new Set(["declarer", "first_bidder", "dealer", "starting_player", "last_player",
-  "last_trick_last_player", "napoleon", "adjutant", "leader", "broken", "chombo", "last_trick_winner"]);
-const STRAIN = { S: "♠", H: "♥", D: "♦", C: "♣", N: "NT" };
-const HIDE_INFO = new Set(["game", "seat", "phase", "to_act", "deal_number", "hand", "hand_sizes",
-  "legal_actions", "attempts", "totals", "trick", "last_trick", "last_trick_winner", "last_deal", "players"]);
-
 let LANG = localStorage.getItem("kf:lang") || ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
-let GAMES = null;
+let GAMES = null;      // /api/games: names, options, bots, field terms
+let UI = null;         // /api/ui: {games: descriptors, i18n: {ja, en}}
+let current = null;    // the open page: Lobby, Table or Replay
+const PREFS = Object.assign({ size: "1", four: false, motion: true, sound: false },
+  JSON.parse(localStorage.getItem("kf:prefs") || "{}"));
+const STRAIN = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
-function t(key, ...args) {
-  let s = I18N[LANG][key];
-  if (s === undefined) s = I18N.en[key];
+// -- words ----------------------------------------------------------------------------------
+function has(key) { const c = UI ? UI.i18n[LANG] : {}; return ("web." + key) in c || key in c; }
+function t(key, params) {
+  const c = UI ? UI.i18n[LANG] : {}, en = UI ? UI.i18n.en : {};
+  let s = c["web." + key] ?? c[key] ?? en["web." + key] ?? en[key];
   if (s === undefined) return key;
-  return typeof s === "string" ? s.replace(/\{(\d)\}/g, (_, i) => args[+i]) : s;
+  return s.replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? params[k] : m));
 }
 function esc(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 function toast(msg) {
   const el = $("#toast"); el.textContent = msg; el.hidden = false;
-  clearTimeout(toast.timer); toast.timer = setTimeout(() => { el.hidden = true; }, 4500);
+  clearTimeout(toast.timer); toast.timer = setTimeout(() => { el.hidden = true; }, 5000);
 }
-function dialog(html, cls = "") {
+function announce(msg) {
+  if (!msg) return;
+  const el = $("#live"); el.textContent = ""; setTimeout(() => { el.textContent = msg; }, 30);
+}
+let dialogReturn = null;
+function dialog(html, cls = "", label = "") {
+  dialogReturn = document.activeElement;
   $("#dialog-body").innerHTML = html; $("#dialog").className = cls; $("#overlay").hidden = false;
+  $("#dialog").setAttribute("aria-label", label || ($("#dialog-body h3") || {}).textContent || "");
+  // a question: its first answer has the focus; anything else is read from its top
+  const first = $("#dialog-body .choices button") || $("#dialog");
+  first.focus({ preventScroll: first.id === "dialog" });
+  $("#dialog").scrollTop = 0;
 }
-function closeDialog() { $("#overlay").hidden = true; $("#dialog-body").innerHTML = ""; }
+// a dialog shown at once, drawn again when its words (the server's sentences) arrive
+function dialogLater(render, later, cls = "") {
+  dialog(render(null), cls);
+  const body = $("#dialog-body"), token = String(Math.random());
+  body.dataset.token = token;
+  later.then((words) => {
+    if ($("#overlay").hidden || body.dataset.token !== token) return;
+    const keep = $("#dialog").scrollTop; body.innerHTML = render(words); $("#dialog").scrollTop = keep;
+  });
+}
+function closeDialog() {
+  if ($("#overlay").hidden) return;
+  $("#overlay").hidden = true; $("#dialog-body").innerHTML = "";
+  if (current && current.afterDialog) current.afterDialog();
+  else if (dialogReturn && document.contains(dialogReturn)) dialogReturn.focus();
+}
+function confirmIn(title, body, okLabel, onOk, cls = "") {
+  dialog(`<h3>${esc(title)}</h3>${body}<div class="choices confirm"><button class="primary ${cls}" data-ok>${esc(okLabel)}</button><button data-cancel>${esc(t("cancel"))}</button></div>`);
+  $("#dialog-body [data-ok]").addEventListener("click", () => { closeDialog(); onOk(); });
+  $("#dialog-body [data-cancel]").addEventListener("click", closeDialog);
+}
 async function api(path, opts = {}) {
   const r = await fetch(path, opts);
   const body = await r.json().catch(() => null);
@@ -140,60 +73,117 @@ async function api(path, opts = {}) {
   }
   return body;
 }
-async function games() { if (!GAMES) GAMES = await api("/api/games"); return GAMES; }
+// each deal's result in words (the server's sentences, the terminal's too), both languages
+const Results = {
+  cache: new Map(),
+  async get(game, deals, names) {
+    const body = JSON.stringify({ game, deals: deals.map((d) => Object.assign({}, d, { sentences: undefined })), names });
+    if (!this.cache.has(body)) {
+      try { this.cache.set(body, await api("/api/results", { method: "POST", headers: { "Content-Type": "application/json" }, body })); }
+      catch (e) { return deals.map(() => null); }
+    }
+    const r = this.cache.get(body);
+    return deals.map((_, i) => ({ ja: r.ja[i], en: r.en[i] }));
+  },
+};
+async function boot() {
+  if (!GAMES) [GAMES, UI] = await Promise.all([api("/api/games"), api("/api/ui")]);
+}
 function gameOf(id) { return (GAMES || []).find((g) => g.id === id); }
+function descOf(id) { return UI.games[id]; }
 function term(game, key) {
   const g = gameOf(game); const e = g && g.terms[key];
   return e ? e[LANG] : key.replace(/_/g, " ");
 }
 
+// -- the one place for a table's tokens ------------------------------------------------------
+// kf:seats = {table id: {token, seat}} (the seat this browser plays); kf:hosts = {table id: {host,
+// links, watch}} (the tables this browser created).  Older keys are folded in once.
+const Keys = {
+  read(k) { try { return JSON.parse(localStorage.getItem(k) || "{}"); } catch (e) { return {}; } },
+  write(k, v) { localStorage.setItem(k, JSON.stringify(v)); },
+  seat(id) { return this.read("kf:seats")[id]; },
+  setSeat(id, token, seat = null) { const s = this.read("kf:seats"); s[id] = { token, seat }; this.write("kf:seats", s); },
+  dropSeat(id) { const s = this.read("kf:seats"); delete s[id]; this.write("kf:seats", s); },
+  host(id) { return this.read("kf:hosts")[id]; },
+  setHost(id, v) { const h = this.read("kf:hosts"); h[id] = Object.assign(h[id] || {}, v); this.write("kf:hosts", h); },
+  migrate() {
+    for (const k of Object.keys(localStorage)) {   // a copy: the loop adds and removes keys
+      let m;
+      if ((m = /^kf:table:(.+)$/.exec(k))) { if (!this.seat(m[1])) this.setSeat(m[1], localStorage.getItem(k)); localStorage.removeItem(k); }
+      else if ((m = /^kf:tok:(.+):(\d+)$/.exec(k))) { if (!this.seat(m[1])) this.setSeat(m[1], localStorage.getItem(k), +m[2]); localStorage.removeItem(k); }
+    }
+  },
+};
+
 // -- values ---------------------------------------------------------------------------------
+function suitHTML(s) { return `<span class="suit s${s}">${STRAIN[s]}</span>`; }
 function bidText(b) {
-  if (b === "pass") return LANG === "ja" ? "パス" : "pass";
+  if (b && typeof b === "object" && "bid" in b) b = b.bid;
+  if (b === "pass") return t("act.pass");
   const m = /^(\d+)([SHDCN])$/.exec(b || "");
   if (!m) return String(b);
-  return m[1] + (m[2] === "N" && LANG === "ja" ? "トラ" : STRAIN[m[2]]);
+  return m[1] + (m[2] === "N" ? t("nt") : STRAIN[m[2]]);
 }
-function requestText(r) { return r === "any" ? (LANG === "ja" ? "何でも" : "anything") : SUIT_SYMBOL[r]; }
+function bidHTML(b) {
+  if (b && typeof b === "object" && "bid" in b) b = b.bid;
+  const m = /^(\d+)([SHDC])$/.exec(b || "");
+  return m ? `${m[1]}${suitHTML(m[2])}` : esc(bidText(b));
+}
+function requestText(r) { return r === "any" ? t("req.any") : STRAIN[r]; }
+function ctext(c) { return cardText(c, LANG); }
+function cardHTML(c) { return isCard(c) ? (c === "JK" ? esc(ctext(c)) : `<span class="ctext s${c[1]}">${esc(ctext(c))}</span>`) : esc(t("face_down")); }
 function actionText(a) {
   if (!a || typeof a !== "object") return String(a);
   if ("play" in a) {
-    let s = cardText(a.play, LANG);
-    if (a.request) s += ` (${LANG === "ja" ? "請求" : "asks"} ${a.request === "any" ? (LANG === "ja" ? "何でも" : "anything") : SUIT_SYMBOL[a.request]})`;
-    if (a.call_joker) s += LANG === "ja" ? " (ジョーカー請求)" : " (calls the joker)";
-    return s;
+    const card = ctext(a.play);
+    if (a.request) return t("act.request", { card, req: requestText(a.request) });
+    if (a.call_joker) return t("act.call_joker", { card });
+    return card;
   }
   if ("bid" in a) return bidText(a.bid);
-  if ("broken" in a) return LANG === "ja" ? "ブロークン" : "broken";
-  if ("discard" in a) return (LANG === "ja" ? "捨て " : "discard ") + a.discard.map((c) => cardText(c, LANG)).join(" ");
-  if ("adjutant" in a) return (LANG === "ja" ? "副官 " : "adjutant ") + cardText(a.adjutant, LANG);
-  if ("redeclare" in a) return a.redeclare === "none" ? (LANG === "ja" ? "再宣言なし" : "no re-declaration") : (LANG === "ja" ? "再宣言 " : "re-declare ") + bidText(a.redeclare);
-  if ("approve" in a) return a.approve ? (LANG === "ja" ? "承認" : "approve") : (LANG === "ja" ? "拒否" : "reject");
-  if ("trump" in a) return a.trump === "keep" ? (LANG === "ja" ? "切りはそのまま" : "keep the trump") : (LANG === "ja" ? "切り " : "trump ") + SUIT_SYMBOL[a.trump];
-  if ("leader" in a) return (LANG === "ja" ? "親 " : "leader ") + seatName(a.leader);
-  if ("claim" in a) return LANG === "ja" ? "オープン" : "claim (open)";
+  if ("broken" in a) return t("act.broken");
+  if ("discard" in a) return t("act.discard", { cards: a.discard.map(ctext).join(" ") });
+  if ("adjutant" in a) return t("act.adjutant", { card: ctext(a.adjutant) });
+  if ("redeclare" in a) return a.redeclare === "none" ? t("act.redeclare_none") : t("act.redeclare", { bid: bidText(a.redeclare) });
+  if ("approve" in a) return a.approve ? t("act.approve") : t("act.reject");
+  if ("trump" in a) return a.trump === "keep" ? t("act.trump_keep") : t("act.trump", { suit: STRAIN[a.trump] });
+  if ("leader" in a) return t("act.leader", { who: seatName(a.leader) });
+  if ("claim" in a) return t("act.claim");
   return JSON.stringify(a);
 }
+function kindOf(a) { return Object.keys(a)[0]; }
+function fmtPts(x) {
+  if (typeof x !== "number") return esc(x);
+  const sign = x > 0 ? "+" : x < 0 ? "−" : "±";
+  const a = Math.abs(x), whole = Math.floor(a);
+  return sign + (a - whole === 0.5 ? (whole ? whole : "") + "½" : String(a));
+}
+function fmtTotal(x) {
+  if (typeof x !== "number") return esc(x);
+  const a = Math.abs(x), whole = Math.floor(a);
+  return (x < 0 ? "−" : "") + (a - whole === 0.5 ? (whole ? whole : "") + "½" : String(a));
+}
 function isPlays(v) {
-  // a trick written as its plays: [[seat, card or null (face down)], …]
   return Array.isArray(v) && v.length > 0 && v.every((x) => Array.isArray(x) && x.length === 2 && typeof x[0] === "number" && (x[1] === null || isCard(x[1])));
 }
+function isTrick(v) { return v && typeof v === "object" && !Array.isArray(v) && "leader" in v && Array.isArray(v.cards); }
 function normTrick(v) {
   if (!v) return null;
   if (isPlays(v)) return { leader: v[0][0], cards: v.map((x) => x[1]), seats: v.map((x) => x[0]) };
   if (isTrick(v)) return v;
   return null;
 }
-function isTrick(v) { return v && typeof v === "object" && !Array.isArray(v) && "leader" in v && Array.isArray(v.cards); }
-function isAction(v) { return v && typeof v === "object" && !Array.isArray(v) && ["play", "bid", "broken", "discard", "adjutant", "redeclare", "approve", "trump", "leader", "claim"].some((k) => k in v); }
 function trickSeats(tr, n) { return tr.seats || tr.cards.map((_, i) => (tr.leader + i) % n); }
-function valueHTML(v, game, n) {
+function isAction(v) { return v && typeof v === "object" && !Array.isArray(v) && ["play", "bid", "broken", "discard", "adjutant", "redeclare", "approve", "trump", "leader", "claim"].some((k) => k in v); }
+function valueHTML(v, game, n, field) {
   if (v === null || v === undefined) return "–";
   if (typeof v === "boolean") return v ? t("yes") : t("no");
-  if (isCard(v)) return `<span class="ctext ${"HD".includes(v[1]) ? "red" : ""}">${esc(cardText(v, LANG))}</span>`;
-  if (typeof v === "string" && v.length === 1 && SUIT_SYMBOL[v]) return `<span class="ctext ${"HD".includes(v) ? "red" : ""}">${SUIT_SYMBOL[v]}</span>`;
-  if (typeof v === "string") return esc(I18N[LANG].outcomes[v] || bidText(v));
-  if (typeof v === "number") return String(v);
+  if (isCard(v)) return cardHTML(v);
+  if (typeof v === "string" && v.length === 1 && STRAIN[v]) return suitHTML(v);
+  if (typeof v === "number" && SEATLIKE.has(field)) return esc(seatName(v));
+  if (typeof v === "string") return has("outcome." + v) ? esc(t("outcome." + v)) : bidHTML(v);
+  if (typeof v === "number") return fmtTotal(v);
   if (Array.isArray(v)) {
     if (!v.length) return "–";
     if (v.every((x) => Array.isArray(x) && x.length === 2 && typeof x[0] === "number" && isAction(x[1])))
@@ -201,13 +191,36 @@ function valueHTML(v, game, n) {
     if (isPlays(v)) return valueHTML(normTrick(v), game, n);
     if (v.every((x) => Array.isArray(x) && x.length === 2 && isTrick(x[0]) && typeof x[1] === "number"))
       return v.map(([tr, w]) => `${valueHTML(tr, game, n)} → <b>${esc(seatName(w))}</b>`).join("<br>");
-    if (v.every(isTrick)) return v.map((x) => valueHTML(x, game, n)).join("<br>");
     return v.map((x) => valueHTML(x, game, n)).join(" ");
   }
-  if (isTrick(v)) { const ss = trickSeats(v, n); return v.cards.map((c, i) => `${esc(seatName(ss[i]))} ${c === null ? "🂠" : valueHTML(c)}`).join(", "); }
-  if (isAction(v)) return esc(actionText(v));
-  return Object.entries(v).map(([k, x]) => `${esc(term(game, k))}: ${valueHTML(x, game, n)}`).join("; ");
+  if (isTrick(v)) { const ss = trickSeats(v, n); return v.cards.map((c, i) => `${esc(seatName(ss[i]))} ${c === null ? esc(t("face_down")) : cardHTML(c)}`).join(", "); }
+  if (isAction(v)) return "bid" in v ? bidHTML(v.bid) : esc(actionText(v));
+  return Object.entries(v).map(([k, x]) => `${esc(term(game, k))}: ${valueHTML(x, game, n, k)}`).join("; ");
 }
+const SEATLIKE = new Set(["to_act", "declarer", "first_bidder", "dealer", "starting_player", "last_player",
+  "last_trick_last_player", "napoleon", "adjutant", "leader", "broken", "chombo", "last_trick_winner"]);
+
+// -- seats and units (from the descriptor) ---------------------------------------------------
+function seatNames() {
+  if (current === Table && Table.frame) return Table.frame.table.seats.map((s) => s.name);
+  if (current === Replay && Replay.data) return Replay.data.players;
+  return [];
+}
+function seatName(s) {
+  if (s === null || s === undefined) return "–";
+  const name = seatNames()[s] || t("seat", { n: s });
+  const mine = current === Table && Table.frame && Table.frame.seat === s;
+  return mine ? `${name} (${t("you")})` : name;
+}
+function unitsOf(desc, view, n) {
+  const u = desc.units;
+  if (u === "seats") return Array.from({ length: n }, (_, i) => [i]);
+  if (u.teams) return u.teams;
+  if (u.field && Array.isArray(view[u.field]) && view[u.field].length) return view[u.field];
+  return Array.from({ length: n }, (_, i) => [i]);
+}
+function unitOf(units, s) { return units.findIndex((u) => u.includes(s)); }
+function unitName(units, i) { return (units[i] || []).map((s) => seatNames()[s] || t("seat", { n: s })).join(t("and")); }
 
 // -- routing --------------------------------------------------------------------------------
 function route() {
@@ -217,18 +230,47 @@ function route() {
   if (path === "/replay") return Replay.open();
   return Lobby.open();
 }
+function applyPrefs() {
+  const root = document.documentElement;
+  root.style.setProperty("--scale", PREFS.size);
+  root.classList.toggle("four", !!PREFS.four);
+  root.classList.toggle("still", !PREFS.motion);
+  localStorage.setItem("kf:prefs", JSON.stringify(PREFS));
+}
 function setLang(l) {
   LANG = l; localStorage.setItem("kf:lang", l); document.documentElement.lang = l;
-  $("#lang").value = l; if (current && current.render) current.render();
+  $("#lang").value = l;
+  $("#settings").setAttribute("aria-label", t("settings")); $("#settings").title = t("settings");
+  $("#close").setAttribute("aria-label", t("close"));
+  if (current && current.render) current.render();
 }
-let current = null;
+function openSettings() {
+  dialog(`<h3>${esc(t("settings"))}</h3>
+    <div class="setting"><label for="set-lang">${esc(t("language"))}</label><select id="set-lang">${$("#lang").innerHTML}</select></div>
+    <fieldset class="setting"><legend>${esc(t("text_size"))}</legend>${["1", "1.5", "2"].map((s) => `<label><input type="radio" name="size" value="${s}" ${PREFS.size === s ? "checked" : ""}> ${s}×</label>`).join(" ")}</fieldset>
+    <div class="setting"><label><input type="checkbox" id="set-four" ${PREFS.four ? "checked" : ""}> ${esc(t("four_colour"))}</label></div>
+    <div class="setting"><label><input type="checkbox" id="set-motion" ${PREFS.motion ? "checked" : ""}> ${esc(t("motion"))}</label></div>
+    <div class="setting"><label><input type="checkbox" id="set-sound" ${PREFS.sound ? "checked" : ""}> ${esc(t("sound"))}</label></div>`);
+  $("#set-lang").value = LANG;
+  $("#set-lang").addEventListener("change", (e) => { setLang(e.target.value); closeDialog(); openSettings(); });
+  $$('#dialog-body [name="size"]').forEach((el) => el.addEventListener("change", () => { PREFS.size = el.value; applyPrefs(); }));
+  $("#set-four").addEventListener("change", (e) => { PREFS.four = e.target.checked; applyPrefs(); });
+  $("#set-motion").addEventListener("change", (e) => { PREFS.motion = e.target.checked; applyPrefs(); });
+  $("#set-sound").addEventListener("change", (e) => { PREFS.sound = e.target.checked; applyPrefs(); });
+}
+function beep() {
+  if (!PREFS.sound) return;
+  try {
+    const ctx = beep.ctx || (beep.ctx = new AudioContext()); const o = ctx.createOscillator(), g = ctx.createGain();
+    o.frequency.value = 660; g.gain.value = 0.05; o.connect(g); g.connect(ctx.destination); o.start(); o.stop(ctx.currentTime + 0.12);
+  } catch (e) { /* no sound here */ }
+}
 
 // -- the lobby ------------------------------------------------------------------------------
 const Lobby = {
   game: null, created: null,
   async open() {
     current = this; $("#title").textContent = t("lobby");
-    await games();
     this.game = this.game || GAMES[0].id;
     this.render();
     this.loadTables();
@@ -242,7 +284,7 @@ const Lobby = {
       if (o.type === "bool") v = el.checked;
       else if (o.type === "int") v = parseInt(el.value, 10);
       else if (o.type === "choice") v = JSON.parse(el.value);
-      else { try { v = JSON.parse(el.value); } catch (e) { v = el.value; } }
+      else v = el.value.trim() === "" ? null : (Number.isFinite(+el.value) ? parseInt(el.value, 10) : el.value);
       if (JSON.stringify(v) !== JSON.stringify(o.default)) out[o.name] = v;
     }
     return out;
@@ -256,74 +298,83 @@ const Lobby = {
     if (current !== this) return;
     $("#title").textContent = t("lobby");
     const g = gameOf(this.game);
-    const keep = this.created ? this.createdHTML() : "";
     $("#app").innerHTML = `
     <section class="lobby">
-      <div class="panel"><h2>${t("game")}</h2><div class="games">${GAMES.map((x) => `
+      <div class="panel"><h2>${esc(t("game"))}</h2><div class="games" role="radiogroup" aria-label="${esc(t("game"))}">${GAMES.map((x) => `
         <label class="gamepick ${x.id === this.game ? "on" : ""}"><input type="radio" name="game" value="${x.id}" ${x.id === this.game ? "checked" : ""}>
-        <b>${esc(x.name[LANG])}</b><small>${esc(x.name[LANG === "ja" ? "en" : "ja"])} · ${x.min_players}${x.max_players > x.min_players ? "–" + x.max_players : ""} ${t("players")}</small></label>`).join("")}</div></div>
-      <div class="panel"><h2>${t("options")}</h2><div class="opts">${g.options.map((o) => this.optionHTML(o)).join("")}</div></div>
-      <div class="panel"><h2>${t("seats")}</h2><div id="seats"></div>
-        <label class="row">${t("timer")} <select name="timer">${[0, 30, 60, 120].map((s) => `<option value="${s}">${s ? t("sec", s) : t("off")}</option>`).join("")}</select></label>
-        <button id="create" class="primary">${t("create")}</button>
-        <div id="created">${keep}</div></div>
-      <div class="panel"><h2>${t("tables")}</h2><div id="tables">…</div>
-        <h2>${t("openRecord")}</h2><label class="upload">${t("upload")} <input type="file" id="upload" accept=".json,application/json"></label></div>
+        <b>${esc(x.name[LANG])}</b><small>${esc(x.name[LANG === "ja" ? "en" : "ja"])} · ${esc(t("players", { n: x.min_players + (x.max_players > x.min_players ? "–" + x.max_players : "") }))}</small></label>`).join("")}</div></div>
+      <div class="panel"><h2>${esc(t("options"))}</h2><div class="opts">${g.options.map((o) => this.optionHTML(g, o)).join("")}</div></div>
+      <div class="panel"><h2>${esc(t("seats"))}</h2><div id="seats"></div>
+        <label class="row">${esc(t("timer"))} <select name="timer">${[0, 30, 60, 120].map((s) => `<option value="${s}">${esc(s ? t("sec", { n: s }) : t("off"))}</option>`).join("")}</select></label>
+        <button id="create" class="primary">${esc(t("create"))}</button>
+        <div id="created"></div></div>
+      <div class="panel"><h2>${esc(t("tables"))}</h2><div id="tables">…</div>
+        <h2>${esc(t("open_record"))}</h2><label class="upload">${esc(t("upload"))} <input type="file" id="upload" accept=".json,application/json"></label></div>
     </section>`;
     $$('input[name="game"]').forEach((el) => el.addEventListener("change", () => { this.game = el.value; this.created = null; this.render(); }));
     $$(".opts [name]").forEach((el) => el.addEventListener("change", () => this.renderSeats()));
     this.renderSeats();
     $("#create").addEventListener("click", () => this.create());
     $("#upload").addEventListener("change", (e) => Replay.upload(e.target.files[0]));
+    if (this.created) this.showCreated();
     if (this.tables) this.renderTables();
   },
-  optionHTML(o) {
-    const id = `opt-${o.name}`;
+  optionHTML(g, o) {
+    const id = `opt-${o.name}`, key = `opt.${g.id}.${o.name}`;
+    const choice = (c) => (c === null ? t("unlimited") : has(`${key}.${c}`) ? t(`${key}.${c}`) : String(c));
     let input;
-    if (o.type === "bool") input = `<input type="checkbox" name="${id}" ${o.default ? "checked" : ""}>`;
-    else if (o.type === "choice") input = `<select name="${id}">${o.choices.map((c) => `<option value='${esc(JSON.stringify(c))}' ${JSON.stringify(c) === JSON.stringify(o.default) ? "selected" : ""}>${esc(c === null ? t("none") : c)}</option>`).join("")}</select>`;
-    else if (o.type === "int") input = `<input type="number" name="${id}" value="${o.default}" min="1" max="999">`;
-    else input = `<input type="text" name="${id}" value='${esc(JSON.stringify(o.default))}'>`;
-    return `<div class="opt"><label><code>${esc(o.name)}</code> ${input}</label><small>${esc(o.doc)} <i>(${t("default")}: ${esc(JSON.stringify(o.default))})</i></small></div>`;
+    if (o.type === "bool") input = `<input type="checkbox" id="${id}" name="${id}" ${o.default ? "checked" : ""}>`;
+    else if (o.type === "choice") input = `<select id="${id}" name="${id}">${o.choices.map((c) => `<option value='${esc(JSON.stringify(c))}' ${JSON.stringify(c) === JSON.stringify(o.default) ? "selected" : ""}>${esc(choice(c))}</option>`).join("")}</select>`;
+    else if (o.type === "int") input = `<input type="number" id="${id}" name="${id}" value="${o.default}" min="1" max="999">`;
+    else input = `<input type="number" id="${id}" name="${id}" min="1" max="999" value="${o.default ?? ""}" placeholder="${esc(t("unlimited"))}">`;
+    const def = o.default === null ? t("unlimited") : typeof o.default === "boolean" ? t(o.default ? "yes" : "no") : choice(o.default);
+    return `<div class="opt"><label for="${id}"><span>${esc(t(key))}</span> ${input}</label><small>${esc(t(key + ".doc"))} <i>(${esc(t("default"))}: ${esc(def)})</i></small></div>`;
   },
   renderSeats() {
     const g = gameOf(this.game); const n = this.seatCount(g);
     const prev = $$("#seats .seat-row").map((r) => ({ kind: $("select", r).value, name: $("input", r).value }));
+    const botDefault = g.default_bot && g.bots.includes(g.default_bot) ? g.default_bot : g.bots[0];
     $("#seats").innerHTML = Array.from({ length: n }, (_, i) => {
-      const p = prev[i] || { kind: i === 0 ? "human" : "bot:" + (g.default_bot && g.bots.includes(g.default_bot) ? g.default_bot : g.bots[0]), name: "" };
-      return `<div class="seat-row"><span>${t("seat", i)}</span><select data-seat="${i}">
-        <option value="human" ${p.kind === "human" ? "selected" : ""}>${t("human")}</option>
-        ${g.bots.map((b) => `<option value="bot:${b}" ${p.kind === "bot:" + b ? "selected" : ""}>${t("bot")}: ${esc(t("bots")[b] || b)}</option>`).join("")}
-      </select><input placeholder="${t("name")}" maxlength="40" value="${esc(p.name)}"></div>`;
+      const p = prev[i] || { kind: i === 0 ? "human" : "bot:" + botDefault, name: "" };
+      return `<div class="seat-row"><span id="seatlbl-${i}">${esc(t("seat", { n: i }))}</span><select data-seat="${i}" aria-labelledby="seatlbl-${i}">
+        <option value="human" ${p.kind === "human" ? "selected" : ""}>${esc(t("human"))}</option>
+        ${g.bots.map((b) => `<option value="bot:${b}" ${p.kind === "bot:" + b ? "selected" : ""}>${esc(t("bot"))}: ${esc(t("bots." + b))}</option>`).join("")}
+      </select><input placeholder="${esc(t("name"))}" aria-label="${esc(t("name"))} ${esc(t("seat", { n: i }))}" maxlength="40" value="${esc(p.name)}"></div>`;
     }).join("");
   },
   async create() {
     const g = gameOf(this.game);
-    const seats = $$("#seats .seat-row").map((r) => {
-      const v = $("select", r).value, name = $("input", r).value.trim() || undefined;
-      return v === "human" ? { kind: "human", name } : { kind: "bot", bot: v.slice(4), name };
+    const seats = $$("#seats .seat-row").map((r, i) => {
+      const v = $("select", r).value, name = $("input", r).value.trim();
+      return v === "human" ? { kind: "human", name: name || t("player_default", { n: i + 1 }) }
+        : { kind: "bot", bot: v.slice(4), name: name || t("bot_default", { n: i + 1 }) };
     });
     try {
       const res = await api("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ game: g.id, options: this.options(g), seats, timer: parseInt($('[name="timer"]').value, 10) }) });
-      res.tokens.forEach((tok, i) => { if (tok) localStorage.setItem(`kf:tok:${res.id}:${i}`, tok); });
+      Keys.setHost(res.id, { host: res.host.split("#host=")[1], links: res.links, watch: res.watch, game: g.id });
+      const mine = res.tokens.findIndex((x) => x);
+      if (mine >= 0) Keys.setSeat(res.id, res.tokens[mine], mine);
       this.created = res;
-      $("#created").innerHTML = this.createdHTML();
-      this.bindCreated();
+      this.showCreated();
       this.loadTables();
     } catch (e) { toast(`${t("error")}: ${e.message}`); }
   },
-  createdHTML() {
+  showCreated() {
     const r = this.created; const base = location.origin;
-    return `<p class="ok">${t("created")}</p>` + r.links.map((l, i) => l ? `
-      <div class="invite"><span>${t("seat", i)}</span><input readonly value="${esc(base + l)}"><button class="copy">${t("copy")}</button><a class="button" href="${esc(l)}" data-seat="${i}">${t("playHere")}</a></div>` : "").join("") +
-      `<div class="invite"><span>${t("watch")}</span><input readonly value="${esc(base + r.watch)}"><button class="copy">${t("copy")}</button><a class="button" href="${esc(r.watch)}">${t("watch")}</a></div>`;
-  },
-  bindCreated() {
+    const row = (label, url, open) => `<div class="invite"><span>${esc(label)}</span><input readonly aria-label="${esc(label)}" value="${esc(base + url)}"><button class="copy">${esc(t("copy"))}</button>${open}</div>`;
+    $("#created").innerHTML = `<p class="ok" role="status">${esc(t("created"))}</p>` +
+      r.links.map((l, i) => l ? row(t("seat", { n: i }), l, `<a class="button" href="${esc(l)}" data-seat="${i}">${esc(t("play_here"))}</a>`) : "").join("") +
+      row(t("watch"), r.watch, `<a class="button" href="${esc(r.watch)}">${esc(t("watch"))}</a>`) +
+      row(t("host_link"), r.host, `<a class="button" href="${esc(r.host)}">${esc(t("host"))}</a>`);
     $$("#created .copy").forEach((b) => b.addEventListener("click", async () => {
       const inp = b.previousElementSibling; inp.select();
       try { await navigator.clipboard.writeText(inp.value); } catch (e) { document.execCommand("copy"); }
       toast(t("copied"));
+    }));
+    $$("#created a[data-seat]").forEach((a) => a.addEventListener("click", () => {
+      const tok = /token=([^&]+)/.exec(a.getAttribute("href"));
+      if (tok) Keys.setSeat(r.id, decodeURIComponent(tok[1]), +a.dataset.seat);
     }));
   },
   async loadTables() {
@@ -331,37 +382,28 @@ const Lobby = {
     if (current === this && $("#tables")) this.renderTables();
   },
   renderTables() {
-    $("#tables").innerHTML = this.tables.length ? `<ul class="tables">${this.tables.slice(0, 30).map((x) => `
-      <li><a href="/t/${esc(x.id)}">${esc(x.name[LANG])} <code>${esc(x.id)}</code></a> ${x.seats.map((s) => esc(s.name)).join(" · ")}
-      ${x.over ? `<span class="tag">${t("matchOver")}</span> <a href="/replay?table=${esc(x.id)}">${t("replay")}</a>` : `<span class="tag">${x.totals.join(" – ")}</span>`}</li>`).join("")}</ul>` : `<p>${t("noTables")}</p>`;
-    if (this.created) this.bindCreated();
+    $("#tables").innerHTML = this.tables.length ? `<ul class="tables">${this.tables.slice(0, 30).map((x) => {
+      const mine = Keys.seat(x.id), host = Keys.host(x.id);
+      return `<li><a href="/t/${esc(x.id)}" class="tablelink" data-id="${esc(x.id)}">${esc(x.name[LANG])} <code>${esc(x.id)}</code></a> ${x.seats.map((s) => esc(s.name)).join(" · ")}
+      ${mine ? `<span class="tag mine">${esc(t("your_seat"))}</span>` : ""}${host ? ` <span class="tag">${esc(t("host"))}</span>` : ""}
+      ${x.over ? `<span class="tag">${esc(t("match_over"))}</span> <a href="/replay?table=${esc(x.id)}">${esc(t("replay"))}</a>` : ""}</li>`;
+    }).join("")}</ul>` : `<p>${esc(t("no_tables"))}</p>`;
   },
 };
 
-function seatName(s) {
-  const f = Table.frame || Replay.data;
-  if (s === null || s === undefined) return "–";
-  let name = t("seat", s);
-  if (Table.frame && current === Table) name = Table.frame.table.seats[s]?.name || name;
-  else if (Replay.data && Replay.data.players) name = Replay.data.players[s] || name;
-  if (f && Table.frame && current === Table && Table.frame.seat === s) name += ` (${t("you")})`;
-  return name;
-}
-
 // -- the table ------------------------------------------------------------------------------
 const Table = {
-  id: null, ws: null, frame: null, token: null, seenDeal: null, retry: 0, selected: [],
+  id: null, ws: null, frame: null, token: null, seenDeal: null, retry: 0, selected: [], online: true,
+  queue: [], pumping: false, holdUntil: 0,
   async open(id) {
-    current = this; this.id = id; this.frame = null; this.seenDeal = null;
-    await games();
-    const m = /token=([^&]+)/.exec(location.hash);
-    if (m) {
-      this.token = decodeURIComponent(m[1]);
-      localStorage.setItem(`kf:table:${id}`, this.token);
-      history.replaceState(null, "", location.pathname);   // the token leaves the address bar
-    } else {
-      this.token = localStorage.getItem(`kf:table:${id}`);
-    }
+    current = this; this.id = id; this.frame = null; this.seenDeal = null; this.prev = null; this.selected = [];
+    this.queue = []; this.holdUntil = 0;
+    const tok = /token=([^&]+)/.exec(location.hash), host = /host=([^&]+)/.exec(location.hash);
+    if (tok) Keys.setSeat(id, decodeURIComponent(tok[1]));
+    if (host) Keys.setHost(id, { host: decodeURIComponent(host[1]) });
+    if (tok || host) history.replaceState(null, "", location.pathname);   // the token leaves the address bar
+    const mine = Keys.seat(id);
+    this.token = mine ? mine.token : null;
     $("#app").innerHTML = `<p class="center">…</p>`;
     this.connect();
   },
@@ -369,116 +411,192 @@ const Table = {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/${this.id}`);
     this.ws = ws;
-    ws.onopen = () => { this.retry = 0; ws.send(JSON.stringify({ type: "hello", token: this.token || null })); this.setOnline(true); };
+    ws.onopen = () => { this.retry = 0; ws.send(JSON.stringify({ type: "hello", token: this.token || null })); };
     ws.onmessage = (ev) => this.onMessage(JSON.parse(ev.data));
     ws.onclose = () => {
       if (this.ws !== ws || current !== this) return;
       this.setOnline(false);
       this.retry = Math.min(this.retry + 1, 6);
-      setTimeout(() => { if (current === this && this.ws === ws) this.connect(); }, 300 * this.retry);
+      setTimeout(() => { if (current === this && this.ws === ws) this.connect(); }, 400 * this.retry);
     };
   },
-  setOnline(on) { document.body.classList.toggle("offline", !on); },
+  setOnline(on) {
+    const was = this.online; this.online = on;
+    document.body.classList.toggle("offline", !on);
+    $("#offline").hidden = on; $("#offline").textContent = on ? "" : t("offline");
+    const app = $("#app"); if (on) app.removeAttribute("inert"); else app.setAttribute("inert", "");
+    if (on && !was) { toast(t("back_online")); announce(t("back_online")); }
+  },
   send(action) {
-    if (!this.frame || !this.ws || this.ws.readyState !== 1) return;
+    if (!this.frame || !this.ws || this.ws.readyState !== 1 || !this.online) return;
     this.ws.send(JSON.stringify({ type: "act", version: this.frame.version, action }));
   },
   onMessage(m) {
-    if (m.type === "state") {
-      const f = m; const before = this.frame;
-      this.frame = f; this.selected = [];
-      this.deadlineAt = f.deadline != null ? Date.now() + f.deadline * 1000 : null;
-      this.render();
-      const v = f.view;
-      if (this.seenDeal !== null && v.deal_number > this.seenDeal && (v.last_deal || f.finished_deal) && !f.table.over) this.showLastDeal();
-      if (f.table.over && (!before || !before.table.over)) this.showOver();
-      this.seenDeal = v.deal_number;
+    if (m.type === "welcome") {
+      if (this.token && m.seat !== null) Keys.setSeat(this.id, this.token, m.seat);
+      this.setOnline(true);
+    } else if (m.type === "state") {
+      this.setOnline(true);
+      this.queue.push(m); this.pump();
     } else if (m.type === "presence") {
-      // who is connected changed: the last state frame's seats, updated in place
+      // who is connected changed (a join or a leave): the last state frame's seats, updated in place
       if (!this.frame) return;
       m.seats.forEach((p, i) => Object.assign(this.frame.table.seats[i] || {}, p));
       this.frame.table.spectators = m.spectators;
+      if (m.drop_in) { this.frame.table.drop_in = m.drop_in; this.receivedAt = Date.now(); }
       this.render();
     } else if (m.type === "error") {
-      if (m.code === "unknown_table") { $("#app").innerHTML = `<p class="center">${t("notFound")}</p>`; this.ws = null; return; }
-      toast(m.message);
+      if (m.code === "unknown_table") { $("#app").innerHTML = `<p class="center">${esc(t("not_found"))}</p>`; this.ws = null; return; }
+      if (m.code === "unauthenticated" && this.token) {      // a retired link: watch instead
+        Keys.dropSeat(this.id); this.token = null; toast(t("err.unauthenticated"));
+        this.ws.send(JSON.stringify({ type: "hello", token: null })); return;
+      }
+      if (m.code === "replaced") { Keys.dropSeat(this.id); this.token = null; toast(t("replaced")); return; }
+      this.refused(m);
     }
+  },
+  // frames are shown in order; a trick just taken stays a moment before the next card covers it
+  // (with the motion setting on)
+  async pump() {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length) {
+        const wait = this.holdUntil - Date.now();
+        if (wait > 0 && PREFS.motion && this.queue.length) await new Promise((r) => setTimeout(r, wait));
+        if (current !== this) { this.queue = []; break; }
+        const m = this.queue.shift();
+        this.show(m);
+      }
+    } finally { this.pumping = false; }
+  },
+  show(m) {
+    const before = this.frame;
+    this.frame = m; this.selected = []; this.receivedAt = Date.now();
+    this.deadlineAt = m.deadline != null ? Date.now() + m.deadline * 1000 : null;
+    this.render();
+    this.tell(before, m);
+    const v = m.view, b = before && before.view;
+    const taken = b && b.deal_number === v.deal_number && !normTrick(v.trick) && normTrick(v.last_trick) && normTrick(b.trick);
+    this.holdUntil = taken ? Date.now() + 1300 : 0;
+    if (this.seenDeal !== null && v.deal_number > this.seenDeal && (v.last_deal || m.finished_deal) && !m.table.over) this.showLastDeal();
+    if (m.table.over && (!before || !before.table.over)) this.showOver();
+    this.seenDeal = v.deal_number;
+  },
+  // a refusal in the player's language: the code's words, and the engine's reason as the
+  // catalogue words it
+  async refused(m) {
+    const head = has("err." + m.code) ? t("err." + m.code) : t("error");
+    let why = "";
+    if (m.code === "illegal") {
+      try { why = (await api("/api/reason", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: m.message }) }))[LANG]; }
+      catch (e) { why = m.message; }
+    }
+    const msg = why ? `${head}: ${why}` : head;
+    toast(msg); announce(msg);
+  },
+  // what changed, in words: the live region, the toasts for events
+  tell(before, f) {
+    const v = f.view, n = f.table.seats.length, msgs = [];
+    if (before && before.view.deal_number === v.deal_number) {
+      const desc = descOf(f.table.game);
+      if (desc.bids) {
+        const a = before.view[desc.bids] || [], b = v[desc.bids] || [];
+        for (const [s, act] of b.slice(a.length)) msgs.push(t("played", { who: seatName(s), card: actionText(act) }));
+      }
+      const tb = normTrick(before.view.trick), ta = normTrick(v.trick);
+      const had = tb ? tb.cards.length : 0;
+      if (ta && ta.cards.length > had) {
+        const ss = trickSeats(ta, n);
+        for (let k = had; k < ta.cards.length; k++) msgs.push(t("played", { who: seatName(ss[k]), card: ta.cards[k] === null ? t("face_down") : ctext(ta.cards[k]) }));
+      }
+      if ((v.tricks_played || 0) > (before.view.tricks_played || 0) || (v.last_trick && !before.view.last_trick)) {
+        const lt = normTrick(v.last_trick);
+        if (lt) { const ss = trickSeats(lt, n); for (let k = tb ? tb.cards.length : 0; k < lt.cards.length; k++) msgs.push(t("played", { who: seatName(ss[k]), card: lt.cards[k] === null ? t("face_down") : ctext(lt.cards[k]) })); }
+        if (v.last_trick_winner != null) msgs.push(t("trick_won_by", { who: seatName(v.last_trick_winner) }));
+      }
+    }
+    const sp = f.table.standin_played;
+    if (sp && (!this.lastStandin || this.lastStandin < sp.version) && before) {
+      const m = sp.seat === f.seat ? t("bot_played_for_you") : t("bot_played_for", { who: seatName(sp.seat) });
+      toast(m); msgs.push(m);
+    }
+    if (sp) this.lastStandin = sp.version;
+    if (v.to_act === f.seat && f.legal.length && (!before || before.view.to_act !== f.seat || before.version !== f.version)) {
+      if (!before || before.view.to_act !== f.seat) { msgs.push(t("your_turn")); beep(); }
+    }
+    announce(msgs.join(". "));
   },
   render() {
     if (current !== this || !this.frame) return;
-    const f = this.frame, v = f.view, g = gameOf(f.table.game), n = f.table.seats.length;
+    const f = this.frame, v = f.view;
+    const focus = this.focusKey();
     $("#title").textContent = f.table.name[LANG];
-    const me = f.seat ?? 0;
-    const dir = (GAME_UI[f.table.game] || {}).dir || "cw";
-    const pos = (s) => {
-      const r = (s - me + n) % n;
-      const ang = (Math.PI / 2) + (dir === "cw" ? 1 : -1) * r * 2 * Math.PI / n;
-      return [Math.cos(ang), Math.sin(ang)];
-    };
-    const trick = normTrick(v.trick) || normTrick(v.last_trick);
-    const live = !!normTrick(v.trick);
-    const trickSeatsArr = trick ? trickSeats(trick, n) : [];
-    const seatsHTML = f.table.seats.map((s, i) => {
-      const [x, y] = pos(i);
-      const cls = ["seatbadge", v.to_act === i ? "act" : "", f.seat === i ? "me" : "", s.kind === "human" && !s.connected ? "away" : ""].join(" ");
-      const status = s.kind === "bot" ? `${t("bot")} · ${esc(t("bots")[s.bot] || s.bot)}` : (s.standin ? t("standin") : (s.connected ? t("connected") : t("disconnected")));
-      return `<div class="${cls}" data-seat="${i}" style="left:calc(50% + ${x.toFixed(3)} * var(--rx));top:calc(50% + ${y.toFixed(3)} * var(--ry))"><b>${esc(s.name)}${f.seat === i ? ` (${t("you")})` : ""}</b>
-        <small><i class="dot ${s.kind === "bot" || s.connected ? "on" : ""}"></i>${status}</small><small>${t("cards", v.hand_sizes[i] ?? 0)}</small></div>`;
-    }).join("");
-    const trickHTML = trick ? trick.cards.map((c, k) => {
-      const [x, y] = pos(trickSeatsArr[k]);
-      return `<div class="tcard ${live ? "" : "done"}" data-code="${esc(c ?? "")}" style="left:${50 + x * 17}%;top:${50 + y * 19}%;z-index:${k + 1}">${cardSVG(c)}</div>`;
-    }).join("") : "";
-    let turn;
-    if (f.table.over) turn = t("matchOver");
-    else if (v.to_act === null || v.to_act === undefined) turn = "";
-    else if (v.to_act === f.seat) turn = `<b class="yourturn">${t("yourTurn")}</b>`;
-    else turn = t("waiting", esc(seatName(v.to_act)));
-    const headline = this.headline(v, f.table.game, n);
-    const totals = (f.table.units[LANG] || []).map((u, i) => `<span>${esc(u)}: <b>${v.totals[i]}</b></span>`).join("");
+    const sheetBtn = `<button data-tool="sheet">${esc(t("sheet"))}</button>`;
+    const canClaim = f.legal.some((e) => "claim" in e.action);
+    const host = Keys.host(f.table.id);
     $("#app").innerHTML = `
-    <section class="table">
-      <div class="status"><span class="turn">${turn}</span><span class="clock" id="clock"></span>${headline}
-        <span class="who">${f.seat === null ? t("spectator") : ""}${f.table.spectators ? ` 👁 ${f.table.spectators}` : ""}</span></div>
+    <section class="table" aria-label="${esc(t("table_label"))}">
+      ${tableHTML(f, { live: true })}
       ${this.hint(f)}
-      <div class="felt" id="felt">${seatsHTML}<div class="trickzone">${trickHTML}</div></div>
-      <div class="controls" id="controls"></div>
-      <div class="hand" id="hand"></div>
+      <div class="controls" id="controls" role="group" aria-label="${esc(t("controls_label"))}"></div>
+      <div class="hand" id="hand" role="group" aria-label="${esc(t("hand_label"))}"></div>
       <div class="toolbar">
-        <button data-tool="last">${t("lastTrick")}</button><button data-tool="sheet">${t("sheet")}</button>
-        <button data-tool="deal" ${v.last_deal || f.finished_deal ? "" : "disabled"}>${t("lastDeal")}</button>
-        <button data-tool="rules">${t("rules")}</button>
-        ${f.table.over ? `<a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${t("download")}</a><a class="button" href="/replay?table=${esc(f.table.id)}">${t("replay")}</a>` : ""}
+        <button data-tool="last">${esc(t("last_trick"))}</button>${sheetBtn}
+        <button data-tool="deal" ${v.last_deal || f.finished_deal ? "" : "disabled"}>${esc(t("last_deal"))}</button>
+        <button data-tool="rules">${esc(t("rules"))}</button>
+        ${host && host.host ? `<button data-tool="host">${esc(t("host"))}</button>` : ""}
+        ${canClaim ? `<button data-tool="claim" class="claimbtn">${esc(t("claim"))}</button>` : ""}
+        ${f.table.over ? `<a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${esc(t("download"))}</a><a class="button" href="/replay?table=${esc(f.table.id)}">${esc(t("replay"))}</a>` : ""}
       </div>
-      <div class="totals">${totals}</div>
-      <div class="info" id="info">${this.infoHTML(v, f.table.game, n)}</div>
+      <details class="info" id="info"><summary>${esc(t("details"))}</summary>${infoHTML(v, f.table.game, f.table.seats.length)}</details>
     </section>`;
     this.renderHand(); this.renderControls(); this.tick();
     $$(".toolbar [data-tool]").forEach((b) => b.addEventListener("click", () => this.tool(b.dataset.tool)));
+    this.restoreFocus(focus);
   },
+  focusKey() {
+    const a = document.activeElement;
+    if (!a || a === document.body) return { where: "none" };
+    if (a.closest("#hand")) return { where: "hand", code: a.dataset.code };
+    if (a.closest("#controls")) return { where: "controls", act: a.dataset.act, id: a.id };
+    if (a.closest(".toolbar")) return { where: "tool", tool: a.dataset.tool };
+    return { where: "other" };
+  },
+  restoreFocus(k) {
+    if (!$("#overlay").hidden) return;
+    const ok = (sel) => $(sel + ":not(:disabled)");
+    const any = () => ok("#hand .card.legal") || ok("#controls button");
+    let el = null;
+    if (k.where === "hand") el = (k.code && ok(`#hand .card[data-code="${k.code}"]`)) || any() || ok("#hand .card");
+    else if (k.where === "controls") el = (k.act && ok(`#controls [data-act='${k.act}']`)) || (k.id && ok("#" + k.id)) || any();
+    else if (k.where === "tool") el = ok(`.toolbar [data-tool="${k.tool}"]`);
+    else if (k.where === "none" && this.frame.legal.length && this.frame.view.to_act === this.frame.seat) el = any();
+    if (el) el.focus({ preventScroll: true });
+  },
+  afterDialog() { this.restoreFocus({ where: "none" }); },
   hint(f) {
-    const h = ((GAME_UI[f.table.game] || {}).hints || {})[f.view.phase];
-    return h && f.legal.length ? `<p class="hint">${esc(h[LANG])}</p>` : "";
-  },
-  headline(v, game, n) {
-    const parts = [];
-    for (const k of ["contract", "trump", "declarer", "napoleon"]) {
-      if (k in v && v[k] !== null && v[k] !== undefined) {
-        const val = SEAT_FIELDS.has(k) ? esc(seatName(v[k])) : valueHTML(v[k], game, n);
-        parts.push(`<span class="hl">${esc(term(game, k))}: <b>${val}</b></span>`);
-      }
-    }
-    return parts.join("");
-  },
-  infoHTML(v, game, n) {
-    const rows = Object.keys(v).filter((k) => !HIDE_INFO.has(k)).map((k) =>
-      `<tr data-field="${esc(k)}"><th>${esc(term(game, k))}</th><td>${SEAT_FIELDS.has(k) && typeof v[k] === "number" ? esc(seatName(v[k])) : valueHTML(v[k], game, n)}</td></tr>`).join("");
-    return `<table><tr><th>${t("deal")}</th><td>${v.deal_number + 1}</td></tr>${rows}</table>`;
+    const key = `hint.${f.table.game}.${f.view.phase}`;
+    return f.legal.length && has(key) ? `<p class="hint">${esc(t(key))}</p>` : "";
   },
   tick() {
     clearInterval(this.clock);
-    const upd = () => { const el = $("#clock"); if (!el) return; el.textContent = this.deadlineAt ? t("deadline", Math.max(0, Math.ceil((this.deadlineAt - Date.now()) / 1000))) : ""; };
-    upd(); if (this.deadlineAt) this.clock = setInterval(upd, 500);
+    const f = this.frame;
+    const upd = () => {
+      const el = $("#clock");
+      if (el) {
+        const left = this.deadlineAt ? Math.max(0, Math.ceil((this.deadlineAt - Date.now()) / 1000)) : null;
+        el.textContent = left === null ? "" : (f.view.to_act === f.seat ? t("clock_you", { n: left }) : t("clock", { n: left }));
+        el.classList.toggle("urgent", left !== null && left <= 10);
+      }
+      const since = (Date.now() - this.receivedAt) / 1000;
+      const drops = (f.table.drop_in || []).map((x, s) => (x === null ? null : [s, Math.max(0, Math.ceil(x - since))])).filter(Boolean);
+      const dl = $("#drops");
+      if (dl) dl.textContent = drops.map(([s, n]) => t("dropped", { who: seatName(s), n })).join(" · ");
+      for (const [s, n] of drops) { const b = $(`.seatbadge[data-seat="${s}"] .drop`); if (b) b.textContent = t("sec", { n }); }
+    };
+    upd();
+    if (this.deadlineAt || (f.table.drop_in || []).some((x) => x !== null)) this.clock = setInterval(upd, 500);
   },
   legalByCard() {
     const plays = new Map(), discards = new Map(); let discardN = 0;
@@ -493,67 +611,105 @@ const Table = {
     return { plays, discards, discardN };
   },
   renderHand() {
-    const f = this.frame; const { plays, discards, discardN } = this.legalByCard();
+    const f = this.frame; const { plays, discards } = this.legalByCard();
     const active = plays.size || discards.size;
+    $("#hand").style.setProperty("--n", Math.max(f.hand.length, 6));
     $("#hand").innerHTML = f.hand.map((c) => {
       const legal = plays.has(c) || discards.has(c);
       const sel = this.selected.includes(c);
-      return `<button class="card ${active ? (legal ? "legal" : "dim") : ""} ${sel ? "sel" : ""}" data-code="${esc(c)}" ${active && !legal ? "disabled" : ""} aria-label="${esc(cardText(c, LANG))}">${cardSVG(c)}</button>`;
+      return `<button class="card ${active ? (legal ? "legal" : "dim") : ""} ${sel ? "sel" : ""}" data-code="${esc(c)}" ${active && !legal ? "disabled" : ""} aria-pressed="${discards.size ? sel : "false"}" aria-label="${esc(ctext(c))}">${cardSVG(c)}</button>`;
     }).join("");
-    $$("#hand .card.legal").forEach((b) => b.addEventListener("click", () => {
-      const c = b.dataset.code;
-      if (plays.has(c)) return this.choose(plays.get(c));
-      if (discardN <= 1) return this.choose(discards.get(c));
-      const i = this.selected.indexOf(c);
-      if (i >= 0) this.selected.splice(i, 1); else if (this.selected.length < discardN) this.selected.push(c);
-      this.renderHand(); this.renderControls();
-    }));
+    $$("#hand .card.legal").forEach((b) => b.addEventListener("click", () => this.pick(b.dataset.code)));
+    $("#hand").onkeydown = (e) => {
+      if (e.key !== "ArrowLeft" && e.key !== "ArrowRight" && e.key !== "Home" && e.key !== "End") return;
+      const cards = $$("#hand .card:not(:disabled)"); const i = cards.indexOf(document.activeElement);
+      const j = e.key === "Home" ? 0 : e.key === "End" ? cards.length - 1 : Math.max(0, Math.min(cards.length - 1, i + (e.key === "ArrowLeft" ? -1 : 1)));
+      if (cards[j]) { cards[j].focus(); e.preventDefault(); }
+    };
+  },
+  pick(c) {
+    const { plays, discards, discardN } = this.legalByCard();
+    if (plays.has(c)) return this.choose(plays.get(c));
+    if (!discards.has(c)) return;
+    const i = this.selected.indexOf(c);
+    if (i >= 0) this.selected.splice(i, 1);
+    else if (this.selected.length < discardN) this.selected.push(c);
+    else if (discardN === 1) this.selected = [c];
+    this.renderHand(); this.renderControls();
+    const el = $(`#hand .card[data-code="${c}"]`); if (el) el.focus();
   },
   choose(entries) {
-    if (entries.length === 1) return this.send(entries[0].action);
-    dialog(`<h3>${t("choose")}</h3><div class="choices">${entries.map((e, i) => `<button data-i="${i}" data-act='${esc(JSON.stringify(e.action))}'>${esc(e.label[LANG])}</button>`).join("")}</div>`);
-    $$("#dialog-body [data-i]").forEach((b) => b.addEventListener("click", () => { closeDialog(); this.send(entries[+b.dataset.i].action); }));
+    if (entries.length === 1) return this.act(entries[0].action);
+    dialog(`<h3>${esc(t("choose"))}</h3><div class="choices">${entries.map((e, i) => `<button data-i="${i}">${esc(actionText(e.action))}</button>`).join("")}</div>`);
+    $$("#dialog-body [data-i]").forEach((b) => b.addEventListener("click", () => { closeDialog(); this.act(entries[+b.dataset.i].action); }));
+  },
+  // every irreversible choice the descriptor names is confirmed in the page first
+  act(action) {
+    const desc = descOf(this.frame.table.game), kind = kindOf(action);
+    const skip = kind === "redeclare" && action.redeclare === "none";
+    if (!desc.confirm.includes(kind) || skip) return this.send(action);
+    let body;
+    if (kind === "discard") body = t("confirm_discard", { cards: action.discard.map(ctext).join(" ") });
+    else if (kind === "adjutant") body = t("confirm_adjutant", { card: ctext(action.adjutant) });
+    else body = t("confirm_action", { label: actionText(action) });
+    const cards = kind === "discard" ? action.discard : kind === "adjutant" ? [action.adjutant] : [];
+    confirmIn(t("confirm_title"), `<p>${esc(body)}</p>${cards.length ? `<div class="trickrow">${cards.map((c) => `<div class="mini">${cardSVG(c)}</div>`).join("")}</div>` : ""}`,
+      actionText(action), () => this.send(action));
   },
   renderControls() {
-    const f = this.frame; const el = $("#controls");
-    const others = f.legal.filter((e) => !("play" in e.action) && !("discard" in e.action));
+    const f = this.frame, v = f.view, el = $("#controls"), desc = descOf(f.table.game);
+    const others = f.legal.filter((e) => !("play" in e.action) && !("discard" in e.action) && !("claim" in e.action));
     const { discardN } = this.legalByCard();
     let html = "";
-    const bids = others.filter((e) => "bid" in e.action && e.action.bid !== "pass");
-    if (bids.length) {
-      const counts = [...new Set(bids.map((e) => parseInt(e.action.bid, 10)))].sort((a, b) => a - b);
-      const strains = [...new Set(bids.map((e) => e.action.bid.slice(-1)))];
-      // weakest strain first: Meitora ♠ < ♣ < ♦ < ♥ < NT; Napoleon ♣ < ♦ < ♥ < ♠
-      const order = f.table.game === "napoleon" ? "CDHS" : "SCDHN";
-      strains.sort((a, b) => order.indexOf(a) - order.indexOf(b));
-      const have = new Set(bids.map((e) => e.action.bid));
-      html += `<div class="bidgrid" style="--cols:${strains.length + 1}"><span></span>${strains.map((s) => `<span class="sh ${"HD".includes(s) ? "red" : ""}">${s === "N" && LANG === "ja" ? "トラ" : STRAIN[s]}</span>`).join("")}` +
-        counts.map((c) => `<span class="ch">${c}</span>` + strains.map((s) => have.has(`${c}${s}`) ? `<button data-act='${esc(JSON.stringify({ bid: `${c}${s}` }))}' class="bid ${"HD".includes(s) ? "red" : ""}">${esc(bidText(`${c}${s}`))}</button>` : `<span></span>`).join("")).join("") + `</div>`;
+    // the high bidder, asked again, stands or raises
+    const bids = desc.bids ? (v[desc.bids] || []) : [];
+    const high = [...bids].reverse().find(([, a]) => "bid" in a && a.bid !== "pass");
+    const holding = high && high[0] === f.seat && v.phase === "bidding" && f.legal.length;
+    if (holding) html += `<p class="standraise" role="status">${t("stand_or_raise", { bid: bidHTML(high[1].bid) })}</p>`;
+    const bidEntries = others.filter((e) => "bid" in e.action && e.action.bid !== "pass");
+    if (bidEntries.length) {
+      const counts = [...new Set(bidEntries.map((e) => parseInt(e.action.bid, 10)))].sort((a, b) => a - b);
+      const order = desc.strains;
+      const strains = [...new Set(bidEntries.map((e) => e.action.bid.slice(-1)))].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+      const have = new Set(bidEntries.map((e) => e.action.bid));
+      html += `<div class="bidgrid" style="--cols:${strains.length + 1}"><span></span>${strains.map((s) => `<span class="sh">${s === "N" ? esc(t("nt")) : suitHTML(s)}</span>`).join("")}` +
+        counts.map((c) => `<span class="ch">${c}</span>` + strains.map((s) => have.has(`${c}${s}`) ? `<button data-act='${esc(JSON.stringify({ bid: `${c}${s}` }))}' class="bid" aria-label="${esc(bidText(`${c}${s}`))}">${c}<span class="st">${s === "N" ? esc(t("nt")) : suitHTML(s)}</span></button>` : `<span></span>`).join("")).join("") + `</div>`;
     }
-    const rest = others.filter((e) => !bids.includes(e));
-    if (rest.length) html += `<div class="buttons">${rest.map((e) => `<button data-act='${esc(JSON.stringify(e.action))}' class="${"claim" in e.action ? "claim" : ""}">${esc(e.label[LANG])}</button>`).join("")}</div>`;
-    if (discardN > 1) html += `<div class="buttons"><span>${t("selectN", discardN)}</span><button id="discard" ${this.selected.length === discardN ? "" : "disabled"}>${t("send")}</button></div>`;
-    // the request of the joker lead on the table: the trick in progress, else the one just taken
-    const jr = f.view.joker_request || (f.view.trick ? null : f.view.last_trick_request);
-    if (jr) html += `<div class="note">${esc(term(f.table.game, "joker_request"))}: ${requestText(jr)}</div>`;
+    const rest = others.filter((e) => !bidEntries.includes(e));
+    const cardValued = rest.filter((e) => isCard(Object.values(e.action)[0]));
+    if (cardValued.length > 6) {   // a card to name (the adjutant): a grid by suit
+      const bySuit = {};
+      for (const e of cardValued) { const c = Object.values(e.action)[0]; (bySuit[c === "JK" ? "J" : c[1]] ||= []).push(e); }
+      html += `<div class="cardpick">${Object.entries(bySuit).map(([s, es]) => `<div class="pickrow">${es.map((e) => `<button data-act='${esc(JSON.stringify(e.action))}' class="pick" aria-label="${esc(actionText(e.action))}">${cardHTML(Object.values(e.action)[0])}</button>`).join("")}</div>`).join("")}</div>`;
+    }
+    const buttons = rest.filter((e) => !(cardValued.length > 6 && cardValued.includes(e)));
+    if (buttons.length) html += `<div class="buttons">${buttons.map((e) => `<button data-act='${esc(JSON.stringify(e.action))}' class="${"bid" in e.action && e.action.bid === "pass" ? "pass" : ""}">${holding && "bid" in e.action && e.action.bid === "pass" ? t("stand", { bid: bidHTML(high[1].bid) }) : esc(actionText(e.action))}</button>`).join("")}</div>`;
+    if (discardN) html += `<div class="buttons"><span>${esc(t("select_n", { n: discardN, k: this.selected.length }))}</span><button id="discard" class="primary" ${this.selected.length === discardN ? "" : "disabled"}>${esc(t("ok"))}</button></div>`;
     el.innerHTML = html;
-    $$("#controls [data-act]").forEach((b) => b.addEventListener("click", () => {
-      const a = JSON.parse(b.dataset.act);
-      if ("claim" in a && !confirm(t("confirmClaim"))) return;
-      this.send(a);
-    }));
+    $$("#controls [data-act]").forEach((b) => b.addEventListener("click", () => this.act(JSON.parse(b.dataset.act))));
     const d = $("#discard");
-    if (d) d.addEventListener("click", () => this.send({ discard: this.selected.slice() }));
+    if (d) d.addEventListener("click", () => {
+      const want = [...this.selected].sort().join(" ");
+      const e = f.legal.find((x) => "discard" in x.action && [...x.action.discard].sort().join(" ") === want);
+      if (e) this.act(e.action);
+    });
+  },
+  claim() {
+    const f = this.frame, desc = descOf(f.table.game);
+    const rule = desc.claim_option ? f.table.options[desc.claim_option] : null;
+    const cost = rule && has(`claim_cost.${rule}`) ? `<p class="warn">${esc(t(`claim_cost.${rule}`))}</p>` : "";
+    confirmIn(t("claim_title"), `<p>${esc(t("claim_explain"))}</p>${cost}`, t("claim_do"), () => this.send({ claim: true }), "danger");
   },
   tool(k) {
     const f = this.frame, v = f.view, n = f.table.seats.length;
     if (k === "last") {
       const tr = v.last_trick;
-      const jr = v.last_trick_request ? `<p>${esc(term(f.table.game, "joker_request"))}: ${requestText(v.last_trick_request)}</p>` : "";
-      dialog(`<h3>${t("lastTrick")}</h3>` + (tr ? trickCardsHTML(tr, n) + jr + (v.last_trick_winner != null ? `<p>${t("winner")}: ${esc(seatName(v.last_trick_winner))}</p>` : "") : `<p>${t("noTrick")}</p>`));
-    } else if (k === "sheet") dialog(sheetHTML(f.sheet, f.table.units[LANG], v.totals, f.table.game));
+      dialog(`<h3>${esc(t("last_trick"))}</h3>` + (tr ? trickCardsHTML(tr, n) + (v.last_trick_winner != null ? `<p>${esc(t("trick_won_by", { who: seatName(v.last_trick_winner) }))}</p>` : "") : `<p>${esc(t("no_trick"))}</p>`));
+    } else if (k === "sheet") dialogLater((words) => sheetHTML(f.sheet, f.table.game, v, n, words), this.withSentences(f.sheet), "wide");
     else if (k === "deal") this.showLastDeal();
     else if (k === "rules") dialog(rulesHTML(f.table.game));
+    else if (k === "claim") this.claim();
+    else if (k === "host") Host.open(f.table.id);
   },
   lastDeal() {
     const f = this.frame, v = f.view;
@@ -562,60 +718,230 @@ const Table = {
     if (!d.hands && f.finished_deal) { d.hands = f.finished_deal.hands; if (!("rest" in d)) d.rest = f.finished_deal.rest; }
     return d;
   },
+  async withSentences(deals) { return Results.get(this.frame.table.game, deals, this.frame.table.seats.map((s) => s.name)); },
   showLastDeal() {
     const d = this.lastDeal(); if (!d) return;
-    dialog(`<h3>${t("dealResult", this.frame.view.deal_number)}</h3>` + dealResultHTML(d, this.frame.table.game, this.frame.table.seats.length), "wide");
+    const f = this.frame;
+    dialogLater((words) => `<h3>${esc(t("deal_result", { n: f.view.deal_number }))}</h3>` +
+      dealResultHTML(Object.assign({}, d, { sentences: words && words[0] }), f.table.game, f.view, f.table.seats.length),
+    this.withSentences([d]), "wide");
   },
   showOver() {
-    const f = this.frame, v = f.view;
-    const units = f.table.units[LANG];
-    dialog(`<h3>${t("matchOver")}</h3><p>${units.map((u, i) => `${esc(u)}: <b>${v.totals[i]}</b>`).join("<br>")}</p>` +
-      (this.lastDeal() ? dealResultHTML(this.lastDeal(), f.table.game, f.table.seats.length) : "") +
-      `<p><a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${t("download")}</a> <a class="button primary" href="/replay?table=${esc(f.table.id)}">${t("replay")}</a></p>`, "wide");
+    const f = this.frame, v = f.view, n = f.table.seats.length, desc = descOf(f.table.game);
+    const units = unitsOf(desc, v, n);
+    const w = f.table.winners || [];
+    const who = w.map((u) => unitName(units, u)).join(t("and"));
+    const last = this.lastDeal();
+    const words = Promise.all([this.withSentences(f.sheet), last ? this.withSentences([last]) : Promise.resolve([null])]);
+    dialogLater((ws) => `<h3>${esc(t("match_over"))}</h3><p class="winner">${esc(w.length ? t("match_winner", { who }) : t("match_draw"))}</p>` +
+      sheetHTML(f.sheet, f.table.game, v, n, ws && ws[0]) +
+      (last ? `<h4>${esc(t("last_deal"))}</h4>` + dealResultHTML(Object.assign({}, last, { sentences: ws && ws[1][0] }), f.table.game, v, n) : "") +
+      `<p class="links"><a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${esc(t("download"))}</a> <a class="button primary" href="/replay?table=${esc(f.table.id)}">${esc(t("replay"))}</a></p>`, words, "wide");
   },
 };
 
+// -- drawing the table (the live table and the replay viewer alike) ---------------------------
+function tableHTML(f, opts) {
+  const v = f.view, game = f.table.game, desc = descOf(game), n = f.table.seats.length;
+  const me = f.seat ?? 0, dir = desc.direction;
+  const units = unitsOf(desc, v, n);
+  const pos = (s) => {
+    const r = (s - me + n) % n;
+    const ang = (Math.PI / 2) + (dir === "cw" ? 1 : -1) * r * 2 * Math.PI / n;
+    return [Math.cos(ang), Math.sin(ang)];
+  };
+  const live = normTrick(v.trick), trick = live || normTrick(v.last_trick);
+  const tss = trick ? trickSeats(trick, n) : [];
+  // bids as bubbles while bidding: each seat's last word
+  const bubble = {};
+  if (desc.bids && v.phase === "bidding") for (const [s, a] of v[desc.bids] || []) bubble[s] = a;
+  const roleField = desc.seat_roles.length ? desc.seat_roles[0][0] : null;
+  const seatsHTML = f.table.seats.map((s, i) => {
+    const [x, y] = pos(i);
+    const roles = desc.seat_roles.filter(([fld]) => v[fld] === i).map(([, r]) => t("role." + r));
+    if (desc.partner_role && roleField && v[roleField] != null && v[roleField] !== i && unitOf(units, v[roleField]) === unitOf(units, i) && unitOf(units, i) >= 0) roles.push(t("role." + desc.partner_role));
+    for (const [fld, r] of desc.unit_roles) if (v[fld] !== null && v[fld] !== undefined && units[v[fld]] && units[v[fld]].includes(i)) roles.push(t("role." + r));
+    const stats = desc.stats.filter((st) => st.per === "seat" && Array.isArray(v[st.field])).map((st) => statHTML(st, v[st.field][i]));
+    const away = s.kind === "human" && !s.connected;
+    const status = s.kind === "bot" ? `${t("bot")} · ${t("bots." + s.bot)}` : s.standin ? t("standin") : s.connected ? t("connected") : t("disconnected");
+    const drop = f.table.drop_in && f.table.drop_in[i] !== null && f.table.drop_in[i] !== undefined;
+    const leads = trick && trick.leader === i && live;
+    const u = unitOf(units, i);
+    const cls = ["seatbadge", v.to_act === i ? "act" : "", f.seat === i ? "me" : "", away ? "away" : "", units.length < n && u >= 0 ? "u" + (u % 3) : ""].join(" ");
+    return `<div class="${cls}" data-seat="${i}" style="left:calc(50% + ${x.toFixed(3)} * var(--rx));top:calc(50% + ${y.toFixed(3)} * var(--ry))">
+      <b class="nm">${esc(s.name)}${f.seat === i && opts.live ? ` (${esc(t("you"))})` : ""}</b>
+      ${roles.length ? `<span class="roles">${roles.map((r) => `<i class="role">${esc(r)}</i>`).join("")}</span>` : ""}
+      ${leads ? `<i class="role lead">${esc(t("leader_mark"))}</i>` : ""}
+      <small>${s.kind === "replay" ? "" : `<i class="dot ${s.kind === "bot" || s.connected ? "on" : ""}" aria-hidden="true"></i>${esc(status)}${drop ? ` <b class="drop"></b>` : ""} · `}${esc(t("cards", { n: (v.hand_sizes || [])[i] ?? 0 }))}</small>
+      ${stats.join("")}
+      ${i in bubble ? `<span class="bubble ${"bid" in bubble[i] && bubble[i].bid === "pass" ? "passb" : ""}">${"bid" in bubble[i] ? bidHTML(bubble[i].bid) : esc(actionText(bubble[i]))}</span>` : ""}
+    </div>`;
+  }).join("");
+  const prevKey = opts.live && Table.prevTrick ? Table.prevTrick : "";
+  const played = v.tricks_played ?? (v.tricks || []).length;
+  const key = trick ? `${v.deal_number}:${live ? played : played - 1}:${trick.leader}` : "";
+  const seenCards = key && prevKey.startsWith(key + "|") ? +prevKey.split("|")[1] : 0;
+  if (opts.live) Table.prevTrick = trick ? `${key}|${trick.cards.length}` : "";
+  const winnerPos = !live && v.last_trick_winner != null ? pos(v.last_trick_winner) : null;
+  const goneKey = winnerPos ? `${v.deal_number}:${played}` : "";
+  const goneBefore = opts.live && goneKey && Table.goneKey === goneKey;
+  if (opts.live) Table.goneKey = goneKey;
+  const trickHTML = trick ? trick.cards.map((c, k) => {
+    const [x, y] = pos(tss[k]);
+    const fresh = opts.live && k >= seenCards;
+    const mv = winnerPos ? `--tx:${(50 + winnerPos[0] * 41).toFixed(1)}%;--ty:${(50 + winnerPos[1] * 40).toFixed(1)}%;` : "";
+    const cls = ["tcard", live ? "" : "done", fresh ? "enter" : "", trick.leader === tss[k] ? "led" : "", opts.live && winnerPos ? (goneBefore ? "gone" : "going") : ""].join(" ");
+    return `<div class="${cls}" data-code="${esc(c ?? "")}" data-seat="${tss[k]}" role="img" aria-label="${esc(t("played", { who: seatName(tss[k]), card: c === null ? t("face_down") : ctext(c) }))}"
+      style="left:calc(50% + ${x.toFixed(3)} * var(--tsx));top:calc(50% + ${y.toFixed(3)} * var(--tsy));z-index:${k + 1};--sx:${(50 + x * 41).toFixed(1)}%;--sy:${(50 + y * 40).toFixed(1)}%;${mv}">${cardSVG(c)}</div>`;
+  }).join("") : "";
+  return `
+    <div class="status" role="status">
+      <span class="turn">${turnHTML(f)}</span><span class="clock" id="clock"></span>
+      <span class="who">${f.seat === null || f.seat === undefined ? (opts.live ? esc(t("spectator")) : "") : ""}${f.table.spectators ? ` · ${esc(t("spectators", { n: f.table.spectators }))}` : ""}</span>
+      <span class="drops" id="drops"></span>
+      ${headlineHTML(f)}
+    </div>
+    <div class="felt" id="felt">${seatsHTML}<div class="trickzone" role="group" aria-label="${esc(t("trick"))}">${trickHTML}</div></div>
+    ${scoreboardHTML(f, units)}`;
+}
+function turnHTML(f) {
+  const v = f.view;
+  if (f.table.over) return esc(t("match_over"));
+  if (v.to_act === null || v.to_act === undefined) return "";
+  if (v.to_act === f.seat && f.legal && f.legal.length) return `<b class="yourturn">${esc(t("your_turn"))}</b>`;
+  const key = has("turn." + v.phase) ? "turn." + v.phase : "turn.other";
+  return esc(t(key, { who: seatName(v.to_act) }));
+}
+function headlineHTML(f) {
+  const v = f.view, desc = descOf(f.table.game);
+  const chips = [`<span class="chip deal">${esc(t("deal_n", { n: v.deal_number + 1 }))}</span>`];
+  for (const k of desc.headline) {
+    const x = v[k];
+    if (x === null || x === undefined || (Array.isArray(x) && !x.length)) continue;
+    const g = gameOf(f.table.game), own = g && g.terms[k];   // the game's own word first
+    const label = own ? own[LANG] : has("field." + k) ? t("field." + k) : term(f.table.game, k);
+    const Label = label.charAt(0).toUpperCase() + label.slice(1);
+    const val = k === "joker_request" ? esc(requestText(x)) : valueHTML(x, f.table.game, f.table.seats.length, k);
+    chips.push(`<span class="chip" data-field="${esc(k)}">${esc(Label)}: <b>${val}</b></span>`);
+  }
+  return `<div class="headline">${chips.join("")}</div>`;
+}
+function statHTML(st, x) {
+  if (x === null || x === undefined) return "";
+  if (st.show === "tricks") return `<small class="stat">${esc(t("tricks_won", { n: Array.isArray(x) ? x.length : x }))}</small>`;
+  const cards = Array.isArray(x) ? x : [];
+  return `<span class="stat facecards" title="${esc(t("face_cards_n", { n: cards.length }))}"><small>${esc(t("face_cards_n", { n: cards.length }))}</small>${cards.length ? `<span class="fc">${cards.map((c) => cardHTML(c)).join(" ")}</span>` : ""}</span>`;
+}
+function scoreboardHTML(f, units) {
+  const v = f.view, desc = descOf(f.table.game);
+  const unitStats = desc.stats.filter((st) => st.per === "unit" && Array.isArray(v[st.field]));
+  return `<div class="scoreboard">${units.map((u, i) => {
+    const mine = u.includes(f.seat);
+    const role = desc.unit_roles.filter(([fld]) => v[fld] === i).map(([, r]) => t("role." + r));
+    return `<div class="unit ${mine ? "mine" : ""} ${units.length < f.table.seats.length ? "u" + (i % 3) : ""}"><span class="un">${esc(unitName(units, i))}</span> <b class="tot">${fmtTotal((v.totals || [])[i])}</b>
+      ${role.length ? `<i class="role">${esc(role.join(" · "))}</i>` : ""}${unitStats.map((st) => statHTML(st, v[st.field][i])).join("")}</div>`;
+  }).join("")}</div>`;
+}
+function infoHTML(v, game, n) {
+  const skip = new Set(["game", "seat", "hand", "legal_actions", "attempts", "last_deal"]);
+  const rows = Object.keys(v).filter((k) => !skip.has(k)).map((k) =>
+    `<tr data-field="${esc(k)}"><th>${esc(term(game, k))}</th><td>${valueHTML(v[k], game, n, k)}</td></tr>`).join("");
+  return `<table class="kv">${rows}</table>`;
+}
 function trickCardsHTML(tr, n) {
   tr = normTrick(tr); if (!tr) return "";
   const ss = trickSeats(tr, n);
-  return `<div class="trickrow">${tr.cards.map((c, i) => `<div class="mini"><small>${esc(seatName(ss[i]))}</small>${cardSVG(c)}</div>`).join("")}</div>`;
+  return `<div class="trickrow">${tr.cards.map((c, i) => `<div class="mini ${tr.winner === ss[i] ? "won" : ""}"><small>${esc(seatName(ss[i]))}</small>${cardSVG(c)}</div>`).join("")}</div>`;
 }
-function handsHTML(hands) {
-  return hands.map((h, s) => `<div class="handrow"><span>${esc(seatName(s))}</span><span class="minis">${h.map((c) => `<span class="mini" data-code="${esc(c)}">${cardSVG(c)}</span>`).join("")}</span></div>`).join("");
+function handsHTML(hands, only) {
+  return hands.map((h, s) => `<div class="handrow"><span>${esc(seatName(s))}</span><span class="minis">${(only === undefined || only === null || only === s) ? h.map((c) => `<span class="mini" data-code="${esc(c)}">${cardSVG(c)}</span>`).join("") : esc(t("cards", { n: h.length }))}</span></div>`).join("");
 }
-function dealResultHTML(d, game, n) {
+// a deal's result: the sentences the server gives (shared with the terminal) where it gives them,
+// then what each scoring unit got, then the deal's public facts, then every hand face up
+function dealResultHTML(d, game, v, n) {
+  const desc = descOf(game), units = unitsOf(desc, v, n);
   let html = "";
-  if (d.hands) html += `<h4>${t("handsUp")}</h4>` + handsHTML(d.hands);
-  const rows = Object.entries(d).filter(([k]) => !["hands", "tricks"].includes(k)).map(([k, x]) =>
-    `<tr><th>${esc(term(game, k))}</th><td>${SEAT_FIELDS.has(k) && typeof x === "number" ? esc(seatName(x)) : valueHTML(x, game, n)}</td></tr>`).join("");
-  html += `<table class="kv">${rows}</table>`;
-  if (d.tricks && d.tricks.length) html += `<details><summary>${t("trick")} (${d.tricks.length})</summary>${d.tricks.map((tr) => trickCardsHTML(tr, n)).join("")}</details>`;
+  const sentences = d.sentences && (d.sentences[LANG] ?? d.sentences);
+  if (Array.isArray(sentences) && sentences.length) html += `<div class="sentences">${sentences.map((s) => `<p>${esc(s)}</p>`).join("")}</div>`;
+  else html += `<p class="outcome"><b>${esc(has("outcome." + d.outcome) ? t("outcome." + d.outcome) : d.outcome || "")}</b></p>`;
+  if (Array.isArray(d.score)) html += `<ul class="scores">${d.score.map((x, i) => `<li>${esc(unitName(units, i))}: <b>${fmtPts(x)}</b></li>`).join("")}</ul>`;
+  const rows = Object.entries(d).filter(([k]) => !["hands", "tricks", "score", "outcome", "sentences", "rest"].includes(k)).map(([k, x]) =>
+    `<tr><th>${esc(term(game, k))}</th><td>${valueHTML(x, game, n, k)}</td></tr>`).join("");
+  html += `<details><summary>${esc(t("details"))}</summary><table class="kv">${rows}</table></details>`;
+  if (d.hands) html += `<h4>${esc(t("hands_up"))}</h4>` + handsHTML(d.hands);
+  if (d.tricks && d.tricks.length) html += `<details><summary>${esc(t("trick"))} (${d.tricks.length})</summary>${d.tricks.map((tr) => trickCardsHTML(tr, n)).join("")}</details>`;
   return html;
 }
-function sheetHTML(sheet, units, totals, game) {
-  const extra = ["contract", "declarer", "napoleon", "trump"].filter((k) => sheet.some((d) => k in d));
-  return `<h3>${t("sheet")}</h3><table class="sheet"><tr><th>${t("deal")}</th><th>${t("outcome")}</th>${extra.map((k) => `<th>${esc(term(game, k))}</th>`).join("")}${units.map((u) => `<th>${esc(u)}</th>`).join("")}</tr>` +
-    sheet.map((d, i) => `<tr><td>${i + 1}</td><td>${esc(I18N[LANG].outcomes[d.outcome] || d.outcome)}</td>${extra.map((k) => `<td>${k === "declarer" || k === "napoleon" ? esc(seatName(d[k])) : valueHTML(d[k], game)}</td>`).join("")}${(d.score || []).map((x) => `<td>${x}</td>`).join("")}</tr>`).join("") +
-    `<tr class="tot"><td colspan="${2 + extra.length}">${t("total")}</td>${totals.map((x) => `<td>${x}</td>`).join("")}</tr></table>`;
+function sheetHTML(sheet, game, v, n, words) {
+  const desc = descOf(game), units = unitsOf(desc, v, n);
+  const extra = ["contract", "declarer", "napoleon", "trump", "indicator"].filter((k) => sheet.some((d) => k in d));
+  return `<h3>${esc(t("sheet"))}</h3><div class="scroll"><table class="sheet"><tr><th>${esc(t("deal"))}</th><th>${esc(t("outcome"))}</th>${extra.map((k) => `<th>${esc(term(game, k))}</th>`).join("")}${units.map((u, i) => `<th>${esc(unitName(units, i))}</th>`).join("")}</tr>` +
+    sheet.map((d, i) => `<tr><td>${i + 1}</td><td class="says">${words && words[i] ? words[i][LANG].map(esc).join("<br>") : esc(has("outcome." + d.outcome) ? t("outcome." + d.outcome) : d.outcome)}</td>${extra.map((k) => `<td>${valueHTML(d[k], game, n, k)}</td>`).join("")}${(d.score || []).map((x) => `<td>${fmtPts(x)}</td>`).join("")}</tr>`).join("") +
+    `<tr class="tot"><td colspan="${2 + extra.length}">${esc(t("total"))}</td>${(v.totals || []).map((x) => `<td>${fmtTotal(x)}</td>`).join("")}</tr></table></div>`;
 }
 function rulesHTML(game) {
-  const r = (GAME_UI[game] || {}).rules;
-  return `<h3>${t("rules")}</h3>` + (r ? `<ul class="rules">${r[LANG].map((x) => `<li>${x}</li>`).join("")}</ul>` : "");
+  // the rules are the catalogue's own trusted text (it marks the games' terms with <b>)
+  return `<h3>${esc(t("rules"))}</h3><ul class="rules">${t("rules." + game).split("\n").map((x) => `<li>${x}</li>`).join("")}</ul>`;
 }
 
-// -- the replay viewer ----------------------------------------------------------------------
+// -- the host -------------------------------------------------------------------------------
+const Host = {
+  async open(id) {
+    const h = Keys.host(id);
+    if (!h || !h.host) return;
+    let info;
+    try { info = await api(`/api/tables/${id}/host`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ host: h.host }) }); }
+    catch (e) { toast(`${t("host_denied")}: ${e.message}`); return; }
+    const base = location.origin, links = h.links || [];
+    dialog(`<h3>${esc(t("host_title"))}</h3><p>${esc(t("host_help"))}</p><div class="hostseats">${info.seats.map((s) => `
+      <div class="hostseat" data-seat="${s.seat}"><b>${esc(s.name)}</b> <small>${esc(s.kind === "bot" ? t("bot") : s.connected ? t("connected") : t("disconnected"))}</small>
+      ${s.kind === "human" ? `${links[s.seat] ? `<input readonly class="link" aria-label="${esc(t("invite"))} ${esc(s.name)}" value="${esc(base + links[s.seat])}">` : ""}
+        <span class="buttons"><button data-new="${s.seat}">${esc(t("new_link"))}</button><button data-bot="${s.seat}">${esc(t("to_bot"))}</button></span>` : ""}</div>`).join("")}</div>`, "wide");
+    $$("#dialog-body [data-new]").forEach((b) => b.addEventListener("click", () => this.newLink(id, +b.dataset.new, info.seats[+b.dataset.new].name)));
+    $$("#dialog-body [data-bot]").forEach((b) => b.addEventListener("click", () => {
+      const s = +b.dataset.bot, who = info.seats[s].name;
+      confirmIn(t("to_bot"), `<p>${esc(t("to_bot_confirm", { who }))}</p>`, t("to_bot"), () => this.toBot(id, s, who));
+    }));
+  },
+  async newLink(id, seat, who) {
+    const h = Keys.host(id);
+    try {
+      const r = await api(`/api/tables/${id}/host/link`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ host: h.host, seat }) });
+      const links = (h.links || []).slice(); links[seat] = r.link; Keys.setHost(id, { links });
+      const mine = Keys.seat(id);
+      if (mine && mine.seat === seat) Keys.setSeat(id, r.token, seat);   // the host's own seat: keep it
+      toast(t("link_issued", { who }));
+      await this.open(id);
+      if (mine && mine.seat === seat && current === Table) { Table.token = r.token; Table.ws.close(); }
+    } catch (e) { toast(`${t("error")}: ${e.message}`); }
+  },
+  async toBot(id, seat, who) {
+    const h = Keys.host(id);
+    try {
+      await api(`/api/tables/${id}/host/bot`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ host: h.host, seat }) });
+      toast(t("seat_to_bot", { who }));
+      await this.open(id);
+    } catch (e) { toast(`${t("error")}: ${e.message}`); }
+  },
+};
+
+// -- the replay viewer: the table, step by step -----------------------------------------------
 const Replay = {
-  data: null, i: 0,
+  data: null, i: 0, seat: null,
   async open() {
-    current = this; Table.frame = null; await games();
+    current = this; Table.frame = null;
     const q = new URLSearchParams(location.search);
     try {
       if (q.get("table")) this.data = await api(`/api/tables/${encodeURIComponent(q.get("table"))}/replay`);
       else { const s = sessionStorage.getItem("kf:replay"); this.data = s ? JSON.parse(s) : null; }
     } catch (e) { $("#app").innerHTML = `<p class="center">${esc(e.message)}</p>`; return; }
     if (!this.data) { location.href = "/"; return; }
-    this.i = 0; this.render();
-    document.onkeydown = (e) => { if (current !== this) return; if (e.key === "ArrowRight") this.go(this.i + 1); if (e.key === "ArrowLeft") this.go(this.i - 1); };
+    this.i = 0; this.seat = null; this.render();
+    document.onkeydown = (e) => {
+      if (current !== this || e.target.closest("input, select")) return;
+      if (e.key === "ArrowRight") this.go(this.i + 1);
+      if (e.key === "ArrowLeft") this.go(this.i - 1);
+    };
   },
   async upload(file) {
     if (!file) return;
@@ -626,43 +952,94 @@ const Replay = {
       history.pushState(null, "", "/replay"); this.open();
     } catch (e) { toast(`${t("error")}: ${e.message}`); }
   },
-  go(i) { this.i = Math.max(0, Math.min(this.data.steps.length - 1, i)); this.render(); },
+  go(i) { this.i = Math.max(0, Math.min(this.data.steps.length - 1, i)); this.render(); const s = $("#slider"); if (s) s.focus(); },
+  // the totals as they stood at this step: a deal's score counts once its last step is passed
+  totalsAt(i) {
+    const d = this.data, st = d.steps[i];
+    const lastOfDeal = i === d.steps.length - 1 || d.steps[i + 1].deal !== st.deal;
+    const deals = d.summary.deals;
+    const units = d.units.en.length;
+    const tot = Array(units).fill(0);
+    for (let k = 0; k < deals.length; k++) {
+      if (k > st.deal || (k === st.deal && !lastOfDeal) || deals[k].outcome === "in-progress") continue;
+      (deals[k].score || []).forEach((x, u) => { tot[u] += x; });
+    }
+    return { tot, lastOfDeal };
+  },
+  frameAt(i) {
+    const d = this.data, st = d.steps[i];
+    const view = Object.assign({}, st.view, { hand: [] });
+    const { tot } = this.totalsAt(i);
+    // a game whose totals start elsewhere (chips) keeps the view's own figures
+    if (d.game && st.view.totals && st.view.totals.length === tot.length) view.totals = st.view.totals;
+    return { seat: this.seat, view, legal: [], table: { game: d.game, seats: d.players.map((name) => ({ kind: "replay", name })), over: false, spectators: 0 } };
+  },
   render() {
     if (current !== this) return;
-    const d = this.data, st = d.steps[this.i], v = st.view, n = st.hands.length, game = d.game;
+    const d = this.data, st = d.steps[this.i], n = st.hands.length, game = d.game;
     $("#title").textContent = `${t("replay")} · ${gameOf(game).name[LANG]}`;
-    const deals = d.summary.deals;
-    const dealSum = deals[st.deal] || {};
-    const trick = normTrick(v.trick) || normTrick(v.last_trick);
-    $("#app").innerHTML = `<section class="replay">
-      <div class="stepbar"><button data-go="first">⏮ ${t("first")}</button><button data-go="prev">◀ ${t("prev")}</button>
-        <input type="range" id="slider" min="0" max="${d.steps.length - 1}" value="${this.i}">
-        <button data-go="next">${t("next")} ▶</button><button data-go="last">${t("last")} ⏭</button></div>
-      <p class="steplabel" id="steplabel"><b>${t("deal")} ${st.deal + 1}</b> · ${st.index < 0 ? t("start") : `${t("step")} ${st.index + 1}: ${esc(seatName(st.seat))} — <b>${esc(st.label[LANG])}</b>`}
-        <span class="muted">(${this.i + 1}/${d.steps.length})</span></p>
-      <div class="cols"><div>${handsHTML(st.hands)}
-        <h4>${t("trick")}</h4>${trick ? trickCardsHTML(trick, n) : `<p>${t("noTrick")}</p>`}</div>
-      <div><table class="kv"><tr><th>${t("phase")}</th><td>${esc(v.phase)}</td></tr><tr><th>${t("toAct")}</th><td>${esc(seatName(v.to_act))}</td></tr>
-        ${Object.keys(v).filter((k) => !HIDE_INFO.has(k)).map((k) => `<tr><th>${esc(term(game, k))}</th><td>${SEAT_FIELDS.has(k) && typeof v[k] === "number" ? esc(seatName(v[k])) : valueHTML(v[k], game, n)}</td></tr>`).join("")}
-        <tr><th>${t("outcome")}</th><td>${esc(I18N[LANG].outcomes[dealSum.outcome] || dealSum.outcome || "")} ${dealSum.score ? "(" + dealSum.score.join(" – ") + ")" : ""}</td></tr>
-        ${d.units[LANG].map((u, i) => `<tr><th>${esc(u)}</th><td>${v.totals[i]}</td></tr>`).join("")}</table></div></div>
-      <p><a class="button" id="dl" download="${esc(game)}-record.json">${t("download")}</a> <button data-tool="sheet">${t("sheet")}</button></p>
+    const deals = d.summary.deals, dealSum = deals[st.deal] || {};
+    const { lastOfDeal } = this.totalsAt(this.i);
+    const f = this.frameAt(this.i);
+    const dealStarts = d.steps.map((s, k) => [s, k]).filter(([s, k]) => s.index < 0);
+    const done = (x) => x.view.tricks_played ?? (x.view.tricks || []).length;
+    const trickStarts = d.steps.map((s, k) => [s, k]).filter(([s, k]) => s.deal === st.deal && k > 0 && d.steps[k - 1].deal === s.deal && done(s) > done(d.steps[k - 1]));
+    const seatOpts = `<option value="">${esc(t("hands_face_up"))}</option>` + d.players.map((p, s) => `<option value="${s}" ${this.seat === s ? "selected" : ""}>${esc(t("as_seat_saw", { who: p }))}</option>`).join("");
+    $("#app").innerHTML = `<section class="replay table">
+      <div class="stepbar"><button data-go="first">« ${esc(t("first"))}</button><button data-go="prev">◀ ${esc(t("prev"))}</button>
+        <input type="range" id="slider" aria-label="${esc(t("step"))}" min="0" max="${d.steps.length - 1}" value="${this.i}">
+        <button data-go="next">${esc(t("next"))} ▶</button><button data-go="last">${esc(t("last"))} »</button></div>
+      <div class="stepbar">
+        <label>${esc(t("jump_deal"))} <select id="jdeal">${dealStarts.map(([s, k]) => `<option value="${k}" ${s.deal === st.deal ? "selected" : ""}>${esc(t("deal_n", { n: s.deal + 1 }))}</option>`).join("")}</select></label>
+        <label>${esc(t("jump_trick"))} <select id="jtrick"><option value="">–</option>${trickStarts.map(([s, k], j) => `<option value="${k}">${esc(t("trick_n", { n: j + 1 }))}</option>`).join("")}</select></label>
+        <select id="jseat" aria-label="${esc(t("hands_face_up"))}">${seatOpts}</select></div>
+      <p class="steplabel" id="steplabel"><b>${esc(t("deal_n", { n: st.deal + 1 }))}</b> · ${st.index < 0 ? esc(t("dealt")) : `${esc(t("step"))} ${st.index + 1}: ${esc(seatName(st.seat))} — <b>${esc(st.label[LANG])}</b>`}
+        <span class="muted">(${esc(t("step_of", { i: this.i + 1, n: d.steps.length }))})</span></p>
+      ${tableHTML(f, { live: false })}
+      <div class="hands">${handsHTML(st.hands, this.seat)}</div>
+      ${lastOfDeal && dealSum.outcome && dealSum.outcome !== "in-progress" ? `<div class="panel result" data-deal="${st.deal}"><h4>${esc(t("deal_result", { n: st.deal + 1 }))}</h4>${dealResultHTML(Object.assign({}, dealSum, { hands: undefined, tricks: undefined }), game, f.view, n)}</div>` : ""}
+      <p class="toolbar"><a class="button" id="dl" download="${esc(game)}-record.json">${esc(t("download"))}</a> <button data-tool="sheet">${esc(t("sheet"))}</button></p>
     </section>`;
     const blob = new Blob([d.record_text], { type: "application/json" });
     $("#dl").href = URL.createObjectURL(blob);
     $$("[data-go]").forEach((b) => b.addEventListener("click", () => {
       const k = b.dataset.go; this.go(k === "first" ? 0 : k === "last" ? d.steps.length - 1 : k === "prev" ? this.i - 1 : this.i + 1);
     }));
-    $("#slider").addEventListener("input", (e) => this.go(+e.target.value));
-    $('[data-tool="sheet"]').addEventListener("click", () => dialog(sheetHTML(deals.filter((x) => x.outcome !== "in-progress"), d.units[LANG], d.summary.totals, game)));
+    $("#slider").addEventListener("input", (e) => { this.i = +e.target.value; this.render(); $("#slider").focus(); });
+    $("#jdeal").addEventListener("change", (e) => this.go(+e.target.value));
+    $("#jtrick").addEventListener("change", (e) => { if (e.target.value !== "") this.go(+e.target.value); });
+    $("#jseat").addEventListener("change", (e) => { this.seat = e.target.value === "" ? null : +e.target.value; this.render(); });
+    const finished = deals.filter((x) => x.outcome !== "in-progress");
+    $('[data-tool="sheet"]').addEventListener("click", () => dialogLater((words) =>
+      sheetHTML(finished, game, Object.assign({}, f.view, { totals: d.summary.totals }), n, words), Results.get(game, finished, d.players), "wide"));
+    const panel = $(".result[data-deal]");
+    if (panel) Results.get(game, [dealSum], d.players).then(([w]) => {
+      if (!w || !document.contains(panel)) return;
+      panel.innerHTML = `<h4>${esc(t("deal_result", { n: st.deal + 1 }))}</h4>` + dealResultHTML(Object.assign({}, dealSum, { hands: undefined, tricks: undefined, sentences: w }), game, f.view, n);
+    });
   },
 };
 
 // -- start ----------------------------------------------------------------------------------
-$("#lang").addEventListener("change", (e) => setLang(e.target.value));
-$("#close").addEventListener("click", closeDialog);
-$("#overlay").addEventListener("click", (e) => { if (e.target.id === "overlay") closeDialog(); });
-document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeDialog(); });
-window.addEventListener("popstate", route);
-setLang(LANG);
-route();
+(async () => {
+  Keys.migrate();
+  applyPrefs();
+  $("#lang").addEventListener("change", (e) => setLang(e.target.value));
+  $("#settings").addEventListener("click", openSettings);
+  $("#close").addEventListener("click", closeDialog);
+  $("#overlay").addEventListener("click", (e) => { if (e.target.id === "overlay") closeDialog(); });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") closeDialog();
+    if (e.key === "Tab" && !$("#overlay").hidden) {     // focus stays in the dialog
+      const els = $$("#dialog button, #dialog a, #dialog input, #dialog select, #dialog summary").filter((x) => !x.disabled);
+      if (!els.length) return;
+      const i = els.indexOf(document.activeElement);
+      if (e.shiftKey && i <= 0) { els[els.length - 1].focus(); e.preventDefault(); }
+      else if (!e.shiftKey && i === els.length - 1) { els[0].focus(); e.preventDefault(); }
+    }
+  });
+  window.addEventListener("popstate", route);
+  try { await boot(); } catch (e) { $("#app").innerHTML = `<p class="center">${esc(e.message)}</p>`; return; }
+  setLang(LANG);
+  route();
+})();

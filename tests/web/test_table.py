@@ -1,0 +1,691 @@
+"""The table in the browser: Playwright driving Debian's Chromium (never a downloaded browser).
+
+Per game: a whole deal played through the page, desktop and phone, Japanese and English, with the
+table's public facts checked against the view after every move (bid bubbles, tricks and face
+cards taken, the trick's leader, the contract/trump chips, whose turn in words), the phone layout
+fitting in 390×844 in every phase, the deal's result checked against the record in both
+languages, axe-core finding no serious violation, and a screenshot of every phase (under
+``KIRIFUDA_SHOTS``, default ``shots/``: git-ignored, kept by CI as artefacts).  Then: keyboard-only
+play, the creator's return to their seat from the lobby's list, the host re-issuing a link, the
+offline banner while the server is stopped, and the match-over screen naming the winner.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+from kirifuda import record as records
+from kirifuda.games import GAMES
+from kirifuda.server import ui
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+SHOTS = Path(os.environ.get("KIRIFUDA_SHOTS") or ROOT / "shots")
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)",
+                allow_module_level=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """uvicorn in a thread on a given port: stopped and started again on the same port and
+    database (the offline test)."""
+
+    def __init__(self, db: str, port: int | None = None, **kwargs: Any) -> None:
+        import uvicorn
+
+        from kirifuda.server.app import create_app
+
+        self.port = port or free_port()
+        self.db, self.kwargs = db, kwargs
+        config = uvicorn.Config(create_app(db, **kwargs), host="127.0.0.1", port=self.port,
+                                log_level="warning", ws="websockets-sansio", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> "Server":
+        self.thread.start()
+        deadline = time.time() + 20
+        while not self.server.started:
+            if time.time() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(20)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = tmp_path_factory.mktemp("web") / "kirifuda.db"
+    srv = Server(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+def new_table(url: str, game: str, humans: set[int], options: dict[str, Any] | None = None,
+              seed: int = 11) -> dict[str, Any]:
+    info = GAMES[game]
+    n = info.new_state(info.options(options or {})).num_players
+    seats = [{"kind": "human", "name": f"P{s}"} if s in humans else {"kind": "bot", "bot": "heuristic", "name": f"B{s}"}
+             for s in range(n)]
+    r = httpx.post(url + "/api/tables", json={"game": game, "seats": seats, "options": options or {}, "seed": seed})
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def context(browser: Any, size: dict[str, int], lang: str, motion: bool = False) -> Any:
+    """A browser context; ``motion`` off (the default here) shows each frame at once, without the
+    pause after a trick, to keep the tests quick."""
+    phone = size["width"] < 600
+    ctx = browser.new_context(viewport=size, locale="ja-JP" if lang == "ja" else "en-US",
+                              device_scale_factor=2 if phone else 1, is_mobile=phone, has_touch=phone)
+    if not motion:
+        ctx.add_init_script("localStorage.getItem('kf:prefs') || localStorage.setItem('kf:prefs', JSON.stringify({motion: false}))")
+    return ctx
+
+
+def frame(page: Any) -> Any:
+    return page.evaluate("Table.frame && {version: Table.frame.version, seat: Table.frame.seat, view: Table.frame.view,"
+                         " hand: Table.frame.hand, legal: Table.frame.legal, over: Table.frame.table.over,"
+                         " sheet: Table.frame.sheet, winners: Table.frame.table.winners}")
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def axe(page: Any, where: str) -> None:
+    """axe-core's WCAG 2 A/AA rules: no serious or critical violation."""
+    if not AXE.exists():
+        pytest.skip(f"axe-core not installed: cd {AXE.parents[2]} && npm install (done by .ci/run)")
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})")
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, (where, bad)
+
+
+# -- what the page shows, against the view ----------------------------------------------------
+
+STRAIN = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+STOOD: set[str] = set()
+"""The games in which the page told a high bidder to stand or raise."""
+
+
+def bid_text(bid: str, lang: str) -> str:
+    if bid == "pass":
+        return "パス" if lang == "ja" else "pass"
+    count, strain = bid[:-1], bid[-1]
+    return count + (("トラ" if lang == "ja" else "NT") if strain == "N" else STRAIN[strain])
+
+
+def tricks_text(n: int, lang: str) -> str:
+    return f"{n}トリック" if lang == "ja" else f"tricks: {n}"
+
+
+def faces_text(n: int, lang: str) -> str:
+    return f"絵札 {n}枚" if lang == "ja" else f"{n} face cards"
+
+
+def check_facts(page: Any, game: str, lang: str) -> None:
+    """The table's public facts on the page are the view's."""
+    f = frame(page)
+    v = f["view"]
+    d = ui.descriptor(game)
+    shown = page.evaluate("""() => {
+      const seats = {};
+      for (const b of document.querySelectorAll('.seatbadge')) seats[b.dataset.seat] = {
+        text: b.innerText, bubble: (b.querySelector('.bubble') || {}).innerText || null,
+        roles: [...b.querySelectorAll('.role')].map((r) => r.innerText)};
+      return {seats, units: [...document.querySelectorAll('.scoreboard .unit')].map((u) => u.innerText),
+        led: [...document.querySelectorAll('.tcard.led')].map((c) => +c.dataset.seat),
+        tcards: [...document.querySelectorAll('.tcard')].map((c) => c.dataset.code),
+        chips: [...document.querySelectorAll('.headline .chip[data-field]')].map((c) => c.dataset.field),
+        turn: document.querySelector('.status .turn').innerText};
+    }""")
+    n = len(v["hand_sizes"])
+    assert len(shown["seats"]) == n
+    # bids as bubbles: each seat's last word of this bidding
+    if d["bids"] and v["phase"] == "bidding":
+        last: dict[int, Any] = {}
+        for s, a in v[d["bids"]]:
+            last[s] = a
+        for s in range(n):
+            bubble = shown["seats"][str(s)]["bubble"]
+            if s in last and "bid" in last[s]:
+                assert bubble == bid_text(last[s]["bid"], lang), (s, bubble, last[s])
+            elif s not in last:
+                assert bubble is None
+    # the high bidder asked again is told so: stand or raise
+    if d["bids"] and v["phase"] == "bidding" and f["legal"] and v["to_act"] == f["seat"]:
+        high = [(s, a["bid"]) for s, a in v[d["bids"]] if "bid" in a and a["bid"] != "pass"]
+        banner = page.locator(".standraise")
+        if high and high[-1][0] == f["seat"]:
+            text = banner.inner_text()
+            assert bid_text(high[-1][1], lang) in text and (("上げる" in text) if lang == "ja" else ("stand or raise" in text))
+            STOOD.add(game)
+        else:
+            assert banner.count() == 0
+    # tricks and face cards taken, per seat on the badges, per unit on the scoreboard
+    for st in d["stats"]:
+        values = v[st["field"]]
+        for i, x in enumerate(values):
+            if x is None:
+                continue
+            want = tricks_text(x if isinstance(x, int) else len(x), lang) if st["show"] == "tricks" \
+                else faces_text(len(x), lang)
+            where = shown["seats"][str(i)]["text"] if st["per"] == "seat" else shown["units"][i]
+            assert want in where, (st, i, want, where)
+    # the trick on the felt, its leader marked
+    trick = v.get("trick")
+    plays = None
+    if isinstance(trick, dict) and trick.get("cards"):
+        plays = trick
+    elif isinstance(trick, list) and trick:
+        plays = {"leader": trick[0][0], "cards": [c for _, c in trick]}
+    if plays:
+        assert shown["led"] == [plays["leader"]]
+        assert [c or "" for c in plays["cards"]] == shown["tcards"]
+    # the roles the descriptor names
+    for fld, role in d["seat_roles"]:
+        if isinstance(v.get(fld), int):
+            assert shown["seats"][str(v[fld])]["roles"], (fld, role)
+    # contract, trump, indicator in view
+    for fld in d["headline"]:
+        x = v.get(fld)
+        if x not in (None, [], ""):
+            assert fld in shown["chips"], (fld, shown["chips"])
+    # whose turn, in words
+    if not f["over"] and v["to_act"] is not None:
+        if v["to_act"] == f["seat"] and f["legal"]:
+            assert shown["turn"] in ("あなたの番です", "Your turn")
+        else:
+            assert f"P{v['to_act']}" in shown["turn"] or f"B{v['to_act']}" in shown["turn"], shown["turn"]
+
+
+def check_phone_fit(page: Any, where: str) -> None:
+    """At 390×844 the hand, the trick and the controls of the phase fit without scrolling."""
+    page.evaluate("window.scrollTo(0, 0)")
+    boxes = page.evaluate("""() => ['#felt', '#controls', '#hand'].map((s) => {
+      const e = document.querySelector(s); if (!e) return null; const r = e.getBoundingClientRect();
+      return r.height ? [r.left, r.right, r.top, r.bottom] : null; })""")
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= PHONE["width"] + 1, (where, width)
+    for sel, box in zip(("felt", "controls", "hand"), boxes):
+        if box is None:
+            continue
+        left, right, top, bottom = box
+        assert left >= -1 and right <= PHONE["width"] + 1 and bottom <= PHONE["height"] + 1, (where, sel, box)
+
+
+def act_once(page: Any, bold: bool = False) -> None:
+    """One decision through the page's controls, as a player would (``bold``: the highest bid,
+    to be the declarer)."""
+    if page.locator("#overlay:not([hidden]) .choices button").count():
+        page.locator("#overlay .choices button").first.click()
+        return
+    if page.locator("#overlay:not([hidden])").count():
+        page.locator("#close").click()
+    if page.locator("#controls button.bid").count():
+        bids = page.locator("#controls button.bid")
+        (bids.last if bold else bids.first).click()
+        return
+    if page.locator("#hand .card.legal").count():
+        page.locator("#hand .card.legal").first.click()
+        if page.locator("#discard").count():
+            need = len([e for e in frame(page)["legal"] if "discard" in e["action"]][0]["action"]["discard"])
+            while page.locator("#hand .card.sel").count() < need:
+                page.locator("#hand .card.legal:not(.sel)").first.click()
+            page.locator("#discard").click()
+        return
+    page.locator("#controls [data-act]").first.click()
+
+
+def act_by_keys(page: Any) -> None:
+    """One decision with the keyboard alone: the focus is where the player needs it."""
+    if page.locator("#overlay:not([hidden])").count():
+        page.keyboard.press("Enter")  # a choice or a confirmation: the first button has the focus
+        return
+    focused = page.evaluate("document.activeElement && (document.activeElement.closest('#hand') ? 'hand' : document.activeElement.closest('#controls') ? 'controls' : document.activeElement.tagName)")
+    assert focused in ("hand", "controls"), f"the focus is not on the hand or the controls but on {focused}"
+    if page.locator("#discard").count():
+        need = len([e for e in frame(page)["legal"] if "discard" in e["action"]][0]["action"]["discard"])
+        for _ in range(need):
+            page.keyboard.press("Enter")   # select the focused card
+            page.keyboard.press("ArrowRight")
+        for _ in range(40):
+            if page.evaluate("document.activeElement.id") == "discard":
+                break
+            page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Enter")
+        return
+    page.keyboard.press("Enter")
+
+
+def play_deal(page: Any, game: str, lang: str, name: str | None, *, keys: bool = False,
+              phone: bool = False, bold: bool = False) -> set[str]:
+    """Play seat 0 until the first deal ends, checking the facts after every move; returns the
+    phases seen.  Screenshots each phase once under ``name``."""
+    seen: set[str] = set()
+    for _ in range(300):
+        page.wait_for_function("Table.frame && (Table.frame.legal.length > 0 || Table.frame.view.deal_number >= 1"
+                               " || Table.frame.table.over)", timeout=30000)
+        f = frame(page)
+        if f["view"]["deal_number"] >= 1 or f["over"]:
+            break
+        check_facts(page, game, lang)
+        phase = f["view"]["phase"]
+        if phase not in seen and page.locator("#overlay[hidden]").count():
+            seen.add(phase)
+            if phone:
+                check_phone_fit(page, f"{game} {phase}")
+            if name:
+                shot(page, f"{name}-{phase}")
+        if name and "stand" not in seen and page.locator(".standraise").count():
+            seen.add("stand")
+            shot(page, f"{name}-bidding-stand-or-raise")
+        if name and phase == "play" and "claim" not in seen and page.locator('[data-tool="claim"]').count():
+            seen.add("claim")   # the claim: its own dialog, saying what a failure costs here
+            page.locator('[data-tool="claim"]').click()
+            text = page.locator("#overlay").inner_text()
+            assert ("チョンボ" in text and "5" in text) if lang == "ja" else ("chombo" in text and "5" in text)
+            shot(page, f"{name}-claim-dialog")
+            page.locator("#overlay [data-cancel]").click()
+            assert page.locator("#overlay").is_hidden() and frame(page)["version"] == f["version"]
+        before = f["version"]
+        if keys:
+            act_by_keys(page)
+        else:
+            act_once(page, bold)
+        page.wait_for_function(f"Table.frame.version > {before} || !document.querySelector('#overlay').hidden",
+                               timeout=30000)
+        if name and page.locator("#overlay:not([hidden]) .choices.confirm").count() and f"confirm-{phase}" not in seen:
+            seen.add(f"confirm-{phase}")
+            shot(page, f"{name}-{phase}-confirm")
+    return seen
+
+
+def open_seat(page: Any, url: str, link: str) -> None:
+    page.goto(url + link)
+    page.wait_for_function("Table.frame !== null && Table.frame.version >= 1", timeout=20000)
+
+
+def expected_result(url: str, table: str, deal: int) -> dict[str, Any]:
+    r = httpx.get(f"{url}/api/tables/{table}")
+    assert r.status_code == 200
+    return r.json()  # type: ignore[no-any-return]
+
+
+def fmt(x: float) -> str:
+    sign = "+" if x > 0 else "−" if x < 0 else "±"
+    a = abs(x)
+    whole = int(a)
+    return sign + ((str(whole) if whole else "") + "½" if a - whole == 0.5 else str(int(a) if a == int(a) else a))
+
+
+def check_result(page: Any, game: str, lang: str, name: str) -> None:
+    """The result dialog of deal 1 in words: the sentences of ``deal_result`` (shared with the
+    terminal) on the deal the server gave the page, every scoring unit's points as the score
+    sheet has them, every hand face up; then the same in the other language."""
+    from kirifuda.ui.results import deal_result
+
+    page.wait_for_selector("#overlay:not([hidden]) .handrow")
+    f = frame(page)
+    deal = f["sheet"][0]
+    given = page.evaluate("Table.lastDeal()")
+    names = page.evaluate("Table.frame.table.seats.map((s) => s.name)")
+    for this in (lang, "en" if lang == "ja" else "ja"):
+        if this != lang:
+            page.locator("#close").click()
+            page.evaluate(f"setLang('{this}')")
+            page.locator('[data-tool="deal"]').click()
+            page.wait_for_selector("#overlay:not([hidden]) .handrow")
+        page.wait_for_selector("#overlay .sentences p")
+        sentences = page.locator("#overlay .sentences p").all_inner_texts()
+        assert sentences == deal_result(game, given, this, names), (sentences, given)
+        assert sentences == deal_result(game, deal, this, names) or given.get("hands")
+        scores = page.locator("#overlay .scores li").all_inner_texts()
+        assert len(scores) == len(deal["score"])
+        for text, x in zip(scores, deal["score"]):
+            assert text.endswith(fmt(x)), (text, x)
+        assert page.locator("#overlay .handrow").count() == len(f["view"]["hand_sizes"])
+        shot(page, f"{name}-result-{this}")
+    page.evaluate(f"setLang('{lang}')")
+
+
+# -- a whole deal of every game ---------------------------------------------------------------
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_whole_deal_with_the_facts_in_view(server: Server, browser: Any, game: str, lang: str, size: str) -> None:
+    # in Japanese the player sits at seat 1 and bids high: the declarer's phases (discard,
+    # adjutant) and the dealing pair's trump come up
+    seat = 1 if lang == "ja" else 0
+    made = new_table(server.url, game, {seat})
+    # with the motion on at the desktop in English: cards fly in, a taken trick stays a moment
+    ctx = context(browser, PHONE if size == "phone" else DESKTOP, lang, motion=size == "desktop" and lang == "en")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_seat(page, server.url, made["links"][seat])
+    assert page.evaluate("document.documentElement.lang") == lang
+    if size == "desktop":
+        axe(page, f"{game} table")
+    seen = play_deal(page, game, lang, f"{game}-{size}-{lang}", phone=size == "phone", bold=lang == "ja")
+    assert "play" in seen
+    if game == "napoleon" and lang == "ja":   # bidding the top, the player is asked again
+        assert "napoleon" in STOOD
+    check_result(page, game, lang, f"{game}-{size}-{lang}")
+    if size == "desktop":
+        axe(page, f"{game} result dialog")
+    assert not errors, errors
+    ctx.close()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_keyboard_only_play_of_a_deal(server: Server, browser: Any, game: str) -> None:
+    made = new_table(server.url, game, {0}, seed=5)
+    ctx = context(browser, DESKTOP, "en")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    # what the live region says, for a screen reader
+    page.evaluate("""window.__said = []; new MutationObserver(() => {
+      const x = document.querySelector('#live').textContent; if (x) window.__said.push(x); })
+      .observe(document.querySelector('#live'), {childList: true, characterData: true, subtree: true})""")
+    seen = play_deal(page, game, "en", None, keys=True)
+    assert "play" in seen
+    page.wait_for_selector("#overlay:not([hidden]) .handrow")
+    said = " | ".join(page.evaluate("window.__said"))
+    assert "Your turn" in said and "takes the trick" in said, said[:500]
+    assert any(f"B{s}: " in said for s in range(1, 6)), said[:500]   # cards played, by name
+    ctx.close()
+
+
+def test_the_lobby_and_its_options_in_japanese(server: Server, browser: Any) -> None:
+    ctx = context(browser, DESKTOP, "ja")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    for game in sorted(GAMES):
+        page.locator(f'input[name="game"][value="{game}"]').check()
+        text = page.locator(".opts").inner_text()
+        for name in ui.descriptor(game)["options"]:
+            assert name not in text, (game, name)       # no option's code name: its Japanese name
+        assert "null" not in text and "None" not in text
+        shot(page, f"lobby-desktop-ja-{game}")
+    axe(page, "lobby")
+    ctx.close()
+
+
+def test_the_creator_returns_to_their_seat_from_the_lobby(server: Server, browser: Any) -> None:
+    ctx = context(browser, DESKTOP, "en")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    page.locator('input[name="game"][value="meitora"]').check()
+    page.locator("#create").click()
+    page.wait_for_selector("#created .invite")
+    table = page.evaluate("Lobby.created.id")
+    shot(page, "lobby-desktop-en-created")
+    # leave the lobby, come back, open the table from the list: the creator's own seat
+    page.goto(server.url + "/")
+    page.wait_for_selector(f'.tablelink[data-id="{table}"]')
+    assert page.locator(f'.tablelink[data-id="{table}"] ~ .tag.mine').count() == 1
+    page.locator(f'.tablelink[data-id="{table}"]').click()
+    page.wait_for_function("Table.frame !== null", timeout=20000)
+    assert frame(page)["seat"] == 0
+    assert page.locator('.seatbadge[data-seat="0"].me').count() == 1
+    # the host can show the links again: they were kept
+    page.locator('[data-tool="host"]').click()
+    page.wait_for_selector("#overlay:not([hidden]) .hostseat")
+    assert page.locator("#overlay .hostseat input.link").count() == 1
+    ctx.close()
+
+
+def test_the_host_reissues_a_link_in_the_page(server: Server, browser: Any) -> None:
+    made = new_table(server.url, "napoleon", {0, 1})
+    old = made["tokens"][1]
+    ctx = context(browser, DESKTOP, "ja")
+    page = ctx.new_page()
+    page.goto(server.url + made["host"])     # the host link, from another device: no seat here
+    page.wait_for_function("Table.frame !== null", timeout=20000)
+    assert "#host" not in page.url
+    assert frame(page)["seat"] is None
+    page.locator('[data-tool="host"]').click()
+    page.wait_for_selector('#overlay:not([hidden]) [data-new="1"]')
+    shot(page, "host-desktop-ja")
+    axe(page, "host dialog")
+    page.locator('#overlay [data-new="1"]').click()
+    page.wait_for_selector('#overlay:not([hidden]) .hostseat[data-seat="1"] input.link')
+    link = page.locator('#overlay .hostseat[data-seat="1"] input.link').input_value()
+    new = link.split("#token=")[1]
+    assert new != old
+    # the old link is retired, the new one takes the seat
+    other = ctx.browser.new_context(viewport=DESKTOP)
+    p2 = other.new_page()
+    p2.goto(server.url + f"/t/{made['id']}#token={old}")
+    p2.wait_for_function("Table.frame !== null", timeout=20000)
+    assert frame(p2)["seat"] is None
+    p2.goto(server.url + f"/t/{made['id']}#token={new}")
+    p2.reload()
+    p2.wait_for_function("Table.frame !== null && Table.frame.seat === 1", timeout=20000)
+    # and a seat handed to a bot is played by it
+    page.locator('#overlay [data-bot="1"]').click()
+    page.locator("#overlay [data-ok]").click()
+    page.wait_for_function("Table.frame.table.seats[1].kind === 'bot'", timeout=20000)
+    other.close()
+    ctx.close()
+
+
+def test_the_offline_banner_while_the_server_is_stopped(browser: Any, tmp_path: Path) -> None:
+    db = f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"
+    srv = Server(db, bot_delay=0.0, grace=60).start()
+    made = new_table(srv.url, "unsun", {0})
+    ctx = context(browser, PHONE, "ja")
+    page = ctx.new_page()
+    open_seat(page, srv.url, made["links"][0])
+    page.wait_for_function("Table.frame.legal.length > 0", timeout=20000)
+    assert page.locator("#offline").is_hidden()
+    srv.stop()
+    page.wait_for_selector("#offline:not([hidden])", timeout=20000)
+    assert "再接続" in page.locator("#offline").inner_text()
+    assert page.evaluate("document.querySelector('#app').inert") is True   # input is blocked
+    shot(page, "offline-phone-ja")
+    version = frame(page)["version"]
+    try:
+        page.locator("#hand .card.legal").first.click(timeout=1500)
+    except Exception:
+        pass  # not clickable: as meant
+    again = Server(db, port=srv.port, bot_delay=0.0, grace=60).start()
+    try:
+        page.wait_for_selector("#offline", state="hidden", timeout=30000)
+        assert page.evaluate("document.querySelector('#app').inert") is False
+        page.wait_for_function("Table.frame.legal.length > 0", timeout=20000)
+        assert frame(page)["version"] == version        # nothing was sent while offline
+    finally:
+        again.stop()
+        ctx.close()
+
+
+SHORT = {"meitora": {"target": 1}, "napoleon": {"deals": 1}, "kakeya": {"games": 1, "stop_at_zero": False},
+         "unsun": {"deals": 1}}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_match_over_screen_names_the_winner(server: Server, browser: Any, game: str) -> None:
+    made = new_table(server.url, game, set(), options=SHORT[game])
+    deadline = time.time() + 60
+    while not httpx.get(f"{server.url}/api/tables/{made['id']}").json()["over"]:
+        assert time.time() < deadline
+        time.sleep(0.05)
+    info = httpx.get(f"{server.url}/api/tables/{made['id']}").json()
+    rec = records.loads(httpx.get(f"{server.url}/api/tables/{made['id']}/record").text)
+    summary = records.replay(rec).summary()
+    winners = summary["winner"] if isinstance(summary["winner"], list) else [summary["winner"]]
+    assert info["winners"] == winners
+    for lang, size in (("en", DESKTOP), ("ja", PHONE)):
+        ctx = context(browser, size, lang)
+        page = ctx.new_page()
+        page.goto(server.url + made["watch"])
+        page.wait_for_selector("#overlay:not([hidden]) .winner")
+        text = page.locator("#overlay .winner").inner_text()
+        d = ui.descriptor(game)
+        state = records.replay(rec)
+        units = d["units"]
+        if units == "seats":
+            seats_of = [[w] for w in winners]
+        elif "teams" in units:
+            seats_of = [units["teams"][w] for w in winners]
+        else:
+            seats_of = [state.view(None).to_json()[units["field"]][w] for w in winners]
+        for seats in seats_of:
+            for s in seats:
+                assert info["seats"][s]["name"] in text, (text, s)
+        assert ("勝ち" in text) if lang == "ja" else ("wins" in text)
+        shot(page, f"{game}-{'phone' if size is PHONE else 'desktop'}-{lang}-match-over")
+        if lang == "en":
+            axe(page, f"{game} match over")
+        # the replay viewer is the table
+        page.locator("#overlay a[href^='/replay']").click()
+        page.wait_for_selector("#steplabel")
+        assert page.locator(".felt .seatbadge").count() == len(info["seats"])
+        before = page.locator(".scoreboard").inner_text()
+        page.locator('[data-go="last"]').click()
+        assert page.locator(".scoreboard").inner_text() != before or all(x == 0 for x in info["totals"])
+        assert page.locator(".result").count() == 1           # the deal's result, at its end only
+        page.locator('[data-go="first"]').click()
+        assert page.locator(".result").count() == 0
+        page.locator("#jtrick").select_option(index=2)
+        assert page.locator(".tcard").count() >= 1
+        page.locator("#jseat").select_option("0")
+        assert page.locator(".handrow").nth(1).locator(".mini").count() == 0   # as seat 0 saw it
+        shot(page, f"{game}-{'phone' if size is PHONE else 'desktop'}-{lang}-replay")
+        ctx.close()
+
+
+def test_settings_four_colours_and_text_size(server: Server, browser: Any) -> None:
+    made = new_table(server.url, "kakeya", {0})
+    ctx = context(browser, DESKTOP, "en")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    page.locator("#settings").click()
+    page.locator("#set-four").check()
+    page.locator('#overlay [name="size"][value="1.5"]').check()
+    page.locator("#close").click()
+    assert page.evaluate("document.documentElement.classList.contains('four')")
+    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "24px"
+    page.reload()
+    page.wait_for_function("Table.frame !== null", timeout=20000)
+    assert page.evaluate("document.documentElement.classList.contains('four')")    # kept
+    shot(page, "settings-desktop-en-four-colour-1.5x")
+    axe(page, "four colours at 1.5x")
+    ctx.close()
+
+
+def test_a_dropped_friend_counts_down_and_the_turn_clock_runs(server: Server, browser: Any) -> None:
+    info = GAMES["unsun"]
+    seats = [{"kind": "human", "name": "Aki"}, {"kind": "human", "name": "Ben"},
+             {"kind": "bot", "bot": "heuristic", "name": "B2"}, {"kind": "bot", "bot": "heuristic", "name": "B3"}]
+    assert info.new_state(info.options({})).num_players == 4
+    r = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seats": seats, "seed": 4, "timer": 120})
+    made = r.json()
+    ctx = [context(browser, DESKTOP, "en"), context(browser, PHONE, "ja")]
+    pages = [c.new_page() for c in ctx]
+    for s in (0, 1):
+        open_seat(pages[s], server.url, made["links"][s])
+    # the seat to act sees its clock, in words; the other sees whose clock runs
+    pages[0].wait_for_function("document.querySelector('#clock').textContent.length > 0", timeout=20000)
+    to_act = frame(pages[0])["view"]["to_act"]
+    clock = pages[0].locator("#clock").inner_text()
+    assert ("then a bot plays for you" in clock) if to_act == 0 else (" s left" in clock), clock
+    # Ben drops: Aki sees a countdown naming him
+    ctx[1].close()
+    pages[0].wait_for_function("document.querySelector('#drops').textContent.includes('Ben')", timeout=20000)
+    text = pages[0].locator("#drops").inner_text()
+    assert "a bot plays in" in text
+    n1 = int(text.split("in ")[1].split(" s")[0])
+    time.sleep(1.6)
+    n2 = int(pages[0].locator("#drops").inner_text().split("in ")[1].split(" s")[0])
+    assert 0 < n2 < n1 <= 60
+    shot(pages[0], "unsun-desktop-en-dropped")
+    ctx[0].close()
+
+
+def test_a_token_kept_under_the_old_key_still_takes_the_seat(server: Server, browser: Any) -> None:
+    """Tokens stored by the earlier page (kf:tok:<id>:<seat>, kf:table:<id>) move to the one
+    place (kf:seats) and take their seat; the table page and the lobby read only that place."""
+    made = [new_table(server.url, "unsun", {1}), new_table(server.url, "kakeya", {0})]
+    ctx = context(browser, DESKTOP, "en")
+    ctx.add_init_script(f"""if (!sessionStorage.getItem('seeded')) {{ sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('kf:tok:{made[0]['id']}:1', '{made[0]['tokens'][1]}');
+      localStorage.setItem('kf:table:{made[1]['id']}', '{made[1]['tokens'][0]}'); }}""")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector(f'.tablelink[data-id="{made[0]["id"]}"]')
+    keys = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('kf:'))")
+    assert "kf:seats" in keys and not any(k.startswith(("kf:tok:", "kf:table:")) for k in keys)
+    for m, seat in zip(made, (1, 0)):
+        assert page.locator(f'.tablelink[data-id="{m["id"]}"] ~ .tag.mine').count() == 1
+        page.locator(f'.tablelink[data-id="{m["id"]}"]').click()
+        page.wait_for_function("Table.frame !== null", timeout=20000)
+        assert frame(page)["seat"] == seat
+        page.goto(server.url + "/")
+        page.wait_for_selector(f'.tablelink[data-id="{m["id"]}"]')
+    ctx.close()
+
+
+def test_a_bot_plays_for_a_player_whose_clock_ran_out_and_says_so(server: Server, browser: Any) -> None:
+    """The shortest turn timer (30 s) runs out: the stand-in plays that move, the page says so."""
+    seats = [{"kind": "human", "name": "Aki"}] + [{"kind": "bot", "bot": "heuristic", "name": f"B{s}"} for s in (1, 2, 3)]
+    made = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seats": seats, "seed": 8, "timer": 30}).json()
+    ctx = context(browser, PHONE, "ja")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    page.wait_for_function("Table.frame.legal.length > 0", timeout=20000)
+    before = frame(page)["version"]
+    assert "ボットが代わりに打ちます" in page.locator("#clock").inner_text()
+    page.wait_for_function("document.querySelector('#toast').textContent.includes('ボットがあなたの代わりに打ちました')",
+                           timeout=45000)
+    shot(page, "unsun-phone-ja-bot-played-for-you")
+    assert frame(page)["version"] > before
+    assert page.locator("#toast").is_visible()
+    ctx.close()
