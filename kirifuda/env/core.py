@@ -65,7 +65,8 @@ from ..games import GAMES
 from ..tricks import Trick
 
 __all__ = ["ActionCatalog", "GameSpec", "GAME_SPECS", "ObservationEncoder", "GameEnv", "Stepper",
-           "layout_markdown", "ENV_VERSION", "cards_in"]
+           "layout_markdown", "ENV_VERSION", "cards_in", "shown_cards", "placed_cards", "view_key",
+           "NAME_FIELDS", "NOT_SHOWN"]
 
 ENV_VERSION = "1"
 """Bumped whenever an action numbering or an observation layout changes."""
@@ -746,6 +747,57 @@ def _collect(value: Any, out: list[int]) -> None:
         for f in dataclasses.fields(value):
             if f.name != "last_deal":
                 _collect(getattr(value, f.name), out)
+
+
+NOT_SHOWN = frozenset({"legal_actions", "attempts", "last_deal"})
+"""View fields that show no card of the current deal: the seat's legal actions (they may name any
+card, as Napoleon's adjutant choice names every card), the attempts among them, and the previous
+deal's result."""
+
+NAME_FIELDS = frozenset({"adjutant_card", "rensho"})
+"""View fields that *name* a card without placing it: Napoleon's adjutant card (public once named;
+its holder stays hidden) and Kakeya's rensho (♠A or ♣A by the trump; its holder hidden)."""
+
+_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _shown_fields(view_type: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The fields of a view type that show cards of the deal, those of them that place cards,
+    and every field but the legal actions and attempts."""
+    got = _FIELDS.get(view_type)
+    if got is None:
+        names = [f.name for f in dataclasses.fields(view_type)]
+        shown = tuple(n for n in names if n not in NOT_SHOWN)
+        got = _FIELDS[view_type] = (shown, tuple(n for n in shown if n not in NAME_FIELDS),
+                                    tuple(n for n in names if n not in ("legal_actions", "attempts")))
+    return got
+
+
+def shown_cards(view: View) -> list[int]:
+    """The ids of the cards of the current deal a view shows, named or placed (legal actions,
+    attempts and the previous deal's result left out): a step of another seat naming a card is
+    *seen* when its card newly shows here."""
+    out: list[int] = []
+    for name in _shown_fields(type(view))[0]:
+        _collect(getattr(view, name), out)
+    return out
+
+
+def placed_cards(view: View) -> list[int]:
+    """The ids of the cards whose place a view shows: the seat's hand, the cards on the table and
+    in the tricks, the cards the rules show it (its discard, the middle, Unsun's indicator) — never
+    a card its legal actions name, nor a card merely named (:data:`NAME_FIELDS`).  This, over the
+    views a seat has had, is all a seat knows of where the cards are."""
+    out: list[int] = []
+    for name in _shown_fields(type(view))[1]:
+        _collect(getattr(view, name), out)
+    return out
+
+
+def view_key(view: View) -> tuple[Any, ...]:
+    """A view as a comparable tuple, without its legal actions and attempts (they follow from the
+    rest): two views of a seat are the same information when their keys are equal."""
+    return tuple(getattr(view, n) for n in _shown_fields(type(view))[2])
 
 
 def view_string(view: View) -> str:
