@@ -854,6 +854,9 @@ class GameEnv:
         self.stepper: Stepper | None = None
         self.done = True
         self._totals: tuple[float, ...] = ()
+        self.listeners: list[Callable[[str], None]] = []
+        """Called with ``"reset"`` after each reset and ``"step"`` after each step (the bots
+        seated at the env follow the table through them)."""
 
     # -- episodes ------------------------------------------------------------------------
     def new_match(self) -> GameState:
@@ -869,6 +872,8 @@ class GameEnv:
         self._totals = tuple(float(x) for x in state.view(None).totals)
         self.done = False
         self._deal()
+        for fn in self.listeners:
+            fn("reset")
 
     def _deal(self) -> None:
         stepper = self.stepper
@@ -895,6 +900,16 @@ class GameEnv:
             return np.zeros(self.catalog.size, dtype=np.int8)
         return self.stepper.legal_mask()
 
+    def view(self, seat: int | None) -> View:
+        """The engine's view of ``seat`` (``None``: a spectator's): all that seat may know."""
+        assert self.stepper is not None, "reset() first"
+        return self.stepper.state.view(seat)
+
+    def pending(self, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` has picked so far of a multi-card discard (its own knowledge)."""
+        stepper = self.stepper
+        return stepper.pending if stepper is not None and stepper.to_act == seat else ()
+
     def observe(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The observation vector of ``seat``: its view, and its pending discard picks."""
         stepper = self.stepper
@@ -911,6 +926,12 @@ class GameEnv:
         state = stepper.state
         deal_no = state.deal_number
         stepper.apply(action)
+        rewards = self._after_step(state, deal_no)
+        for fn in self.listeners:
+            fn("step")
+        return rewards
+
+    def _after_step(self, state: GameState, deal_no: int) -> list[float] | None:
         if state.deal_number == deal_no and not state.is_over:
             return None
         totals = tuple(float(x) for x in state.view(None).totals)

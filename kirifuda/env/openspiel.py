@@ -71,7 +71,7 @@ from ..games import GAMES
 from ..game import View
 from .core import GameEnv, Stepper, placed_cards, shown_cards, view_key, view_string
 
-__all__ = ["KirifudaGame", "KirifudaState", "register_all", "game_name", "RESAMPLE_TRIES"]
+__all__ = ["KirifudaGame", "KirifudaState", "KirifudaBot", "register_all", "game_name", "RESAMPLE_TRIES"]
 
 RESAMPLE_TRIES = 200
 """Independent draws of a resampling before it falls back to transpositions."""
@@ -473,6 +473,17 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         hands = " | ".join(" ".join(c.code for c in st.view(s).hand) for s in range(st.num_players))
         return f"{view_string(st.view(None))}\nhands: {hands}\npending: {list(k.stepper.pending)}"
 
+    # -- what a seat sees (public API for agents) ----------------------------------------
+    def view(self, player: int | None) -> View:
+        """The engine's view of ``player`` (``None``: a spectator's): all that seat may know."""
+        k = self._k
+        return (k.pre if k.stepper is None else k.stepper.state).view(player)
+
+    def pending(self, player: int) -> tuple[int, ...]:
+        """The cards ``player`` has picked so far of a multi-card discard (its own knowledge)."""
+        k = self._k
+        return k.stepper.pending if k.stepper is not None and k.stepper.to_act == player else ()
+
     # -- information states --------------------------------------------------------------
     def history_of(self, player: int) -> _History:
         """The player's information of this deal (computed by replay once, then kept up to date)."""
@@ -802,6 +813,57 @@ def _extend(h: _History, g: KirifudaGame, stepper: Stepper, player: int, actor: 
     h.add(v, tuple(pending))
     h.counts = counts
     h.placed.update(placed_cards(v))
+
+
+# --------------------------------------------------------------------------------------------
+# kirifuda's bots as OpenSpiel bots
+
+
+class KirifudaBot(pyspiel.Bot):  # type: ignore[misc, unused-ignore]
+    """A kirifuda bot (``random``, ``heuristic``, ``search:easy``, ``search``, ``search:strong``)
+    seated at ``player`` as a ``pyspiel.Bot``, for ``evaluate_bots`` and OpenSpiel's own agents.
+
+    It sees the seat's views only (:meth:`KirifudaState.view`): told of every other seat's
+    action (``inform_action``) it looks at its view, as a player at the table would; chance
+    outcomes (the cards dealt) are never looked at.
+
+    >>> import numpy as np, pyspiel
+    >>> from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+    >>> game = pyspiel.load_game("kirifuda_meitora")
+    >>> bots = [KirifudaBot(game, p, "heuristic", seed=p) for p in range(4)]
+    >>> len(evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0)))
+    4
+    """
+
+    def __init__(self, game: KirifudaGame, player: int, kind: str = "heuristic", seed: int | None = 0) -> None:
+        pyspiel.Bot.__init__(self)
+        from .bots import BotAgent
+
+        self.player = player
+        self.agent = BotAgent(game.game_id, kind, seed)
+
+    def restart_at(self, state: KirifudaState) -> None:
+        self.agent.restart()
+
+    def inform_action(self, state: KirifudaState, player_id: int, action: int) -> None:
+        if player_id >= 0 and not state.is_chance_node():
+            self.agent.observe(state.view(self.player))
+
+    def step(self, state: KirifudaState) -> int:
+        if state.current_player() != self.player:
+            raise ValueError(f"seat {self.player}'s bot asked to act for seat {state.current_player()}")
+        view = state.view(self.player)
+        self.agent.observe(view)
+        return self.agent.act(view, state.pending(self.player))
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def provides_force_action(self) -> bool:
+        return False
+
+    def is_clonable(self) -> bool:
+        return False
 
 
 # --------------------------------------------------------------------------------------------

@@ -31,9 +31,10 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("kirifuda.env.pettingzoo needs PettingZoo: pip install 'kirifuda[pettingzoo]'") from exc
 
+from .bots import BotAgent
 from .core import GameEnv
 
-__all__ = ["KirifudaAEC", "kirifuda_env", "raw_env", "env"]
+__all__ = ["KirifudaAEC", "BotPolicy", "kirifuda_env", "raw_env", "env"]
 
 
 class KirifudaAEC(AECEnv):  # type: ignore[misc, unused-ignore]
@@ -67,6 +68,11 @@ class KirifudaAEC(AECEnv):  # type: ignore[misc, unused-ignore]
     @functools.lru_cache(maxsize=None)
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._act_space
+
+    def view(self, agent: str) -> Any:
+        """The engine's view of ``agent``'s seat: all that seat may know (for agents that read
+        the table rather than the vector, such as :class:`BotPolicy`)."""
+        return self.core.view(self._seat[agent])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
@@ -152,3 +158,50 @@ def env(game: str = "meitora", options: Mapping[str, Any] | None = None, *,
 def kirifuda_env(game: str, options: Mapping[str, Any] | None = None, **kwargs: Any) -> KirifudaAEC:
     """The raw AEC environment of ``game`` (an id of :data:`kirifuda.games.GAMES`)."""
     return KirifudaAEC(game, options, **kwargs)
+
+
+class BotPolicy:
+    """A kirifuda bot (``random``, ``heuristic``, ``search:easy``, ``search``, ``search:strong``)
+    as the policy of one agent of a kirifuda PettingZoo env: ``policy(observation, agent)``
+    returns its action.  It follows the table from its seat's views only (after every step, as
+    a player remembers the cards that fell; a reset starts it afresh).
+
+    >>> e = kirifuda_env("meitora"); e.reset(seed=2)
+    >>> policies = {a: BotPolicy(e, a, "heuristic", seed=i) for i, a in enumerate(e.possible_agents)}
+    >>> for agent in e.agent_iter():
+    ...     obs, reward, terminated, truncated, info = e.last()
+    ...     e.step(None if terminated or truncated else policies[agent](obs, agent))
+    >>> e.core.done, e.agents
+    (True, [])
+    """
+
+    def __init__(self, env: Any, agent: str, kind: str = "heuristic", seed: int | None = 0) -> None:
+        raw = env.unwrapped
+        if not isinstance(raw, KirifudaAEC):
+            raise TypeError(f"BotPolicy plays a kirifuda env, not {type(raw).__name__}")
+        self.core = raw.core
+        self.agent = agent
+        self.seat = raw._seat[agent]
+        self.bot = BotAgent(self.core.game_id, kind, seed)
+        self.core.listeners.append(self._follow)
+        if not self.core.done:
+            self.bot.observe(self.core.view(self.seat))
+
+    def _follow(self, event: str) -> None:
+        if event == "reset":
+            self.bot.restart()
+        if not self.core.done:
+            self.bot.observe(self.core.view(self.seat))
+
+    def __call__(self, observation: Any = None, agent: str | None = None) -> int:
+        if agent is not None and agent != self.agent:
+            raise ValueError(f"this policy plays {self.agent}, not {agent}")
+        core = self.core
+        if core.to_act != self.seat:
+            raise ValueError(f"{self.agent} is not to act")
+        return self.bot.act(core.view(self.seat), core.pending(self.seat))
+
+    def close(self) -> None:
+        """Stop following the env."""
+        if self._follow in self.core.listeners:
+            self.core.listeners.remove(self._follow)
