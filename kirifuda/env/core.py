@@ -59,7 +59,7 @@ import numpy as np
 from ..actions import (Action, Adjutant, Approve, Bid, Broken, ChooseLeader, ChooseTrump, Claim,
                        Discard, Pass, Play, Redeclare, BROKEN, CLAIM, PASS)
 from ..cards import CARDS, JOKER, Card, Suit, parse_card
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, OptionError
 from ..game import GameState, View, to_jsonable
 from ..games import GAMES
 from ..tricks import Trick
@@ -256,18 +256,20 @@ class Stepper:
     ``pending`` holds the cards picked so far of a discard of ``discard_size`` cards.
     """
 
-    __slots__ = ("state", "catalog", "pending", "_legal_ids", "_discards", "_discard_size")
+    __slots__ = ("state", "catalog", "pending", "_legal_ids", "_discards", "_discard_size", "masked_out")
 
-    def __init__(self, state: GameState, catalog: ActionCatalog) -> None:
+    def __init__(self, state: GameState, catalog: ActionCatalog, masked_out: frozenset[int] = frozenset()) -> None:
         self.state = state
         self.catalog = catalog
+        self.masked_out = masked_out
+        """Indices left out of the legal actions (the env's ``claims`` option)."""
         self.pending: tuple[int, ...] = ()
         self._legal_ids: tuple[int, ...] | None = None
         self._discards: dict[frozenset[int], Discard] | None = None
         self._discard_size = 0
 
     def copy(self) -> "Stepper":
-        new = Stepper(self.state.copy(), self.catalog)
+        new = Stepper(self.state.copy(), self.catalog, self.masked_out)
         new.pending = self.pending
         new._legal_ids = self._legal_ids
         new._discards = self._discards
@@ -318,6 +320,8 @@ class Stepper:
                     if picked <= combo:
                         for c in combo - picked:
                             out.add(start + c)
+            if self.masked_out:
+                out -= self.masked_out
             ids = tuple(sorted(out))
         self._legal_ids = ids
         return ids
@@ -341,6 +345,9 @@ class Stepper:
                                          f"far ({' '.join(CARDS[c].code for c in self.pending)}) and this one")
             if seat is None:
                 raise IllegalActionError(None, action, "no one is to act")
+            if int(index) in self.masked_out:
+                raise IllegalActionError(seat, action, "left out of this environment's actions "
+                                         "(its claims option)")
             self.state.check(action)  # raises with the rule's words
             raise IllegalActionError(seat, action, "not legal now")
 
@@ -565,6 +572,37 @@ class ObservationEncoder:
 
     def layout(self) -> list[tuple[str, int, int, str]]:
         return [(b.name, b.offset, b.size, b.kind) for b in self.blocks]
+
+    def scales(self, hand: int) -> np.ndarray:
+        """The factors of the ``scaled`` observation: every slot is 0/1 or a small count already,
+        but numbers: card counts and tricks ÷ the hand size ``hand``, scores ÷ the bound of a
+        deal's score, numbers of seats ÷ the largest table, deal counts and targets ÷ 20
+        (:func:`scale_of`)."""
+        out = np.ones(self.size, dtype=np.float32)
+        n = self.n
+        for b in self.blocks:
+            if b.kind.startswith("number"):
+                out[b.offset:b.offset + b.size] = 1.0 / scale_of(b.name, hand, self.catalog.spec)
+            elif b.kind.startswith("tricks: cards by relative seat") and b.kind.endswith("count"):
+                out[b.offset + b.size - 1] = 1.0 / hand
+            elif b.kind.startswith("tricks: cards by relative seat") and "tricks won" in b.kind:
+                out[b.offset + b.size - n:b.offset + b.size] = 1.0 / hand
+        return out
+
+
+_CARD_COUNTS = ("hand_sizes", "tricks_played", "tricks_won", "team_tricks")
+_SCORES = ("totals",)
+
+
+def scale_of(name: str, hand: int, spec: GameSpec) -> float:
+    """The divisor of a number field of a view under ``scaled``."""
+    if name in _CARD_COUNTS:
+        return float(hand)
+    if name in _SCORES:
+        return float(spec.deal_score)
+    if name == "players":
+        return float(spec.max_seats)
+    return 20.0
 
 
 def _phase_encoder(index: dict[str, int]) -> Callable[[Any, int, np.ndarray, int], None]:
@@ -812,6 +850,77 @@ def view_string(view: View) -> str:
 # The env
 
 
+class Memory:
+    """What each seat has witnessed of the current deal (the env's ``recall`` option).
+
+    A step is witnessed by every seat when it names no card or its card newly shows on the
+    table (a card played face up, the adjutant's card named), else only by its actor (a
+    discard, a face-down play).  Encoded for a seat: the cards each seat was seen to play
+    (``n×53``, relative seats, own first) and, when ``full``, one row per step of the deal
+    (the actor relative to the seat, the action one-hot or a hidden bit; up to the game's bound
+    of steps), as OpenSpiel's information state tensor has them."""
+
+    def __init__(self, num_players: int, catalog: ActionCatalog, full: bool) -> None:
+        self.n = num_players
+        self.catalog = catalog
+        self.full = full
+        self.rows = catalog.spec.deal_steps if full else 0
+        self.row = num_players + catalog.size + 1
+        self.size = num_players * 53 + self.rows * self.row
+        self.events: list[tuple[int, int, bool]] = []
+        """``(actor, action index, public)`` per step of the deal."""
+        self._counts: dict[int, int] = {}
+
+    def layout(self) -> list[tuple[str, int, int, str]]:
+        n, N = self.n, self.catalog.size
+        out = [("seen_played", 0, n * 53, f"recall: cards seen played this deal by relative seat ({n}×53)")]
+        if self.full:
+            out.append(("steps", n * 53, self.rows * self.row,
+                        f"recall: per step of the deal ({self.rows} rows), actor relative seat ({n}), "
+                        f"action one-hot ({N}), hidden ({1})"))
+        return out
+
+    def start(self, state: GameState) -> None:
+        self.events = []
+        self._counts = _count(shown_cards(state.view(None)))
+
+    def add(self, state: GameState, actor: int, index: int, applied: Action | None) -> None:
+        card = self.catalog.card_of(index)
+        counts = _count(shown_cards(state.view(None)))
+        if card is None:
+            public = True
+        elif applied is None:  # a pick of a multi-card discard
+            public = False
+        else:
+            public = counts.get(card, 0) > self._counts.get(card, 0)
+        self._counts = counts
+        self.events.append((actor, index, public))
+
+    def encode(self, seat: int, out: np.ndarray) -> None:
+        out.fill(0.0)
+        n = self.n
+        actions = self.catalog.actions
+        base = n * 53
+        row, rows = self.row, self.rows
+        for t, (actor, index, public) in enumerate(self.events):
+            rel = (actor - seat) % n
+            seen = public or actor == seat
+            action = actions[index]
+            if seen and isinstance(action, Play):
+                out[rel * 53 + action.card.id] = 1.0
+            if t < rows:
+                o = base + t * row
+                out[o + rel] = 1.0
+                out[o + n + (index if seen else self.catalog.size)] = 1.0
+
+
+def _count(cards: list[int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for c in cards:
+        out[c] = out.get(c, 0) + 1
+    return out
+
+
 def seat_units(num_players: int, num_units: int) -> list[int]:
     """The scoring unit of each seat: the seat itself, or ``seat % units`` for opposite teams."""
     return [s % num_units for s in range(num_players)]
@@ -823,10 +932,19 @@ class GameEnv:
     ``options``: the game's options as JSON (``{"players": 4}``); ``match``: one episode is the
     whole match instead of one deal; ``first``: the first seat of a fresh match, or ``"random"``.
     Illegal actions raise :class:`~kirifuda.errors.IllegalActionError` (state unchanged).
+
+    For learning: ``recall`` adds the seat's memory of the deal to its observation (``"cards"``:
+    the cards each seat was seen to play; ``"full"``: those and every step of the deal as the
+    seat saw it, OpenSpiel's perfect recall); ``scaled`` scales the numbers of the observation to
+    small ranges (:meth:`ObservationEncoder.scales`); ``claims`` (``"keep"``, ``"off"``,
+    ``"auto"``): ``"off"`` leaves the claim out of the action mask, ``"auto"`` too, and claims
+    for the seat to act whenever its claim holds (the rules' check with the actual hands, as the
+    table does), so that random and early agents learn the game rather than chombo.
     """
 
     def __init__(self, game: str, options: Mapping[str, Any] | None = None, *, match: bool = False,
-                 first: int | str = 0) -> None:
+                 first: int | str = 0, recall: str | None = None, scaled: bool = False,
+                 claims: str = "keep") -> None:
         if game not in GAMES:
             from ..games import find_game
 
@@ -848,8 +966,21 @@ class GameEnv:
         self.units = seat_units(self.num_players, self.num_units)
         self.encoder = ObservationEncoder(game, self.options, self.num_players, self.catalog, phases,
                                           view_type)
+        if recall not in (None, "cards", "full"):
+            raise OptionError(f"recall={recall!r}: the choices are None, 'cards' and 'full'")
+        if claims not in ("keep", "off", "auto"):
+            raise OptionError(f"claims={claims!r}: the choices are 'keep', 'off' and 'auto'")
+        self.recall = recall
+        self.scaled = scaled
+        self.claims = claims
+        claim = self.catalog.family_start.get("claim")
+        self.masked_out = frozenset([claim]) if claims != "keep" and claim is not None else frozenset()
+        self.memory = Memory(self.num_players, self.catalog, recall == "full") if recall else None
+        self.scale = self.encoder.scales(max(probe.view(0).hand_sizes)) if scaled else None
+        self.obs_size = self.encoder.size + (self.memory.size if self.memory else 0)
         self.version = (f"kirifuda-env/{ENV_VERSION} {game} actions={self.catalog.size} "
-                        f"obs={self.encoder.size}")
+                        f"obs={self.obs_size}" + (f" recall={recall}" if recall else "")
+                        + (" scaled" if scaled else "") + (f" claims={claims}" if claims != "keep" else ""))
         self.rng = random.Random()
         self.stepper: Stepper | None = None
         self.done = True
@@ -868,7 +999,7 @@ class GameEnv:
         if seed is not None:
             self.rng = random.Random(seed)
         state = self.new_match()
-        self.stepper = Stepper(state, self.catalog)
+        self.stepper = Stepper(state, self.catalog, self.masked_out)
         self._totals = tuple(float(x) for x in state.view(None).totals)
         self.done = False
         self._deal()
@@ -882,6 +1013,8 @@ class GameEnv:
         while state.needs_deal and not state.is_over:
             state.deal_random(self.rng)
         stepper._legal_ids = None
+        if self.memory is not None:
+            self.memory.start(state)
 
     @property
     def state(self) -> GameState:
@@ -915,7 +1048,18 @@ class GameEnv:
         stepper = self.stepper
         assert stepper is not None, "reset() first"
         pending = stepper.pending if stepper.to_act == seat else ()
-        return self.encoder.encode(stepper.state.view(seat), pending, out)
+        memory = self.memory
+        if memory is None and self.scale is None:
+            return self.encoder.encode(stepper.state.view(seat), pending, out)
+        if out is None:
+            out = np.zeros(self.obs_size, dtype=np.float32)
+        size = self.encoder.size
+        self.encoder.encode(stepper.state.view(seat), pending, out[:size])
+        if self.scale is not None:
+            out[:size] *= self.scale
+        if memory is not None:
+            memory.encode(seat, out[size:])
+        return out
 
     def step(self, action: int) -> list[float] | None:
         """Take action ``action`` for the seat to act.  Returns the rewards per seat when a deal
@@ -925,11 +1069,39 @@ class GameEnv:
         stepper = self.stepper
         state = stepper.state
         deal_no = state.deal_number
-        stepper.apply(action)
+        actor = stepper.to_act
+        applied = stepper.apply(action)
+        if self.memory is not None and state.deal_number == deal_no:
+            assert actor is not None
+            self.memory.add(state, actor, int(action), applied)
+        if self.claims == "auto" and state.deal_number == deal_no:
+            self._auto_claim()
         rewards = self._after_step(state, deal_no)
         for fn in self.listeners:
             fn("step")
         return rewards
+
+    def _auto_claim(self) -> None:
+        """Claim for the seat to act when its claim holds (tried on a copy: a failed claim there
+        is a chombo or a refusal, and nothing happens here)."""
+        stepper = self.stepper
+        assert stepper is not None
+        state = stepper.state
+        if state.to_act is None or stepper.pending or CLAIM not in state.legal_actions() + state.attempt_actions():
+            return
+        trial = state.copy()
+        deal_no = trial.deal_number
+        try:
+            trial.apply(CLAIM)
+        except IllegalActionError:
+            return  # refused (claim_failure=refuse): it does not hold
+        if trial.deal_number == deal_no and not trial.is_over:
+            return  # the claim did not end the play
+        last = getattr(trial.view(None), "last_deal", None)
+        if not isinstance(last, Mapping) or last.get("failed_claim"):
+            return
+        stepper._legal_ids = None
+        state.apply(CLAIM)
 
     def _after_step(self, state: GameState, deal_no: int) -> list[float] | None:
         if state.deal_number == deal_no and not state.is_over:
@@ -952,19 +1124,29 @@ class GameEnv:
 
 
 def layout_markdown(game: str, options: Mapping[str, Any] | None = None) -> str:
-    """The observation layout and action ranges of a game, as a Markdown section."""
-    env = GameEnv(game, options)
+    """The observation layout and action ranges of a game, as a Markdown section (generated
+    from the encoder: ``python -m kirifuda.env`` prints every game's)."""
+    env = GameEnv(game, options, recall="full", scaled=True)
+    base = env.encoder.size
+    memory = env.memory
+    assert memory is not None and env.scale is not None
     lines = [f"### {env.info.name_en} (`{game}`, options {json.dumps(dict(options or {}))})", "",
              f"{env.num_players} seats; {env.catalog.size} actions; observation vector of "
-             f"{env.encoder.size} floats (`{env.version}`).", "",
+             f"{base} floats (`{GameEnv(game, options).version}`); with `recall=\"cards\"` "
+             f"{base + env.num_players * 53}, with `recall=\"full\"` {env.obs_size}.", "",
              "| actions | first index | count |", "|---|---|---|"]
     starts = sorted(env.catalog.family_start.items(), key=lambda kv: kv[1])
     ends = [s for _, s in starts[1:]] + [env.catalog.size]
     for (fam, start), end in zip(starts, ends):
         lines.append(f"| {fam} | {start} | {end - start} |")
-    lines += ["", "| view field | offset | size | encoding |", "|---|---|---|---|"]
+    lines += ["", "| slice | view field | encoding | `scaled=True` |", "|---|---|---|---|"]
     for name, off, size, kind in env.encoder.layout():
-        lines.append(f"| `{name}` | {off} | {size} | {kind} |")
+        factors = sorted({float(x) for x in env.scale[off:off + size]})
+        scale = "" if factors == [1.0] else " ".join(f"×{x:.4g}" for x in factors if x != 1.0) + \
+            (" (count slots)" if len(factors) > 1 else "")
+        lines.append(f"| {off}:{off + size} | `{name}` | {kind} | {scale} |")
+    for name, off, size, kind in memory.layout():
+        lines.append(f"| {base + off}:{base + off + size} | `{name}` | {kind} | |")
     if env.encoder.skipped:
         lines += ["", "Left out: " + ", ".join(f"`{s}`" for s in env.encoder.skipped) + "."]
     return "\n".join(lines) + "\n"

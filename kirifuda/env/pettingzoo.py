@@ -15,6 +15,11 @@ action raises :class:`~kirifuda.errors.IllegalActionError` and changes nothing
 the deal's score per seat (a team's score to both partners), given when the deal ends; with
 ``match=True`` the episode is the whole match.  ``infos[agent]`` carries the seat's legal
 ``action_mask`` too and, at the end, the ``totals``.
+
+For learning (:class:`kirifuda.env.core.GameEnv`): ``recall="cards"`` or ``"full"`` adds the
+seat's memory of the deal to the observation (``"full"``: perfect recall), ``scaled=True``
+scales its numbers to small ranges, ``claims="off"`` leaves Meitora's claim out of the mask
+and ``claims="auto"`` claims for a seat whenever its claim holds.
 """
 
 from __future__ import annotations
@@ -43,9 +48,11 @@ class KirifudaAEC(AECEnv):  # type: ignore[misc, unused-ignore]
     metadata = {"render_modes": ["human", "ansi"], "name": "kirifuda_v1", "is_parallelizable": False}
 
     def __init__(self, game: str = "meitora", options: Mapping[str, Any] | None = None, *,
-                 match: bool = False, first: int | str = 0, render_mode: str | None = None) -> None:
+                 match: bool = False, first: int | str = 0, recall: str | None = None,
+                 scaled: bool = False, claims: str = "keep", render_mode: str | None = None) -> None:
         super().__init__()
-        self.core = GameEnv(game, options, match=match, first=first)
+        self.core = GameEnv(game, options, match=match, first=first, recall=recall, scaled=scaled,
+                            claims=claims)
         self.metadata = dict(self.metadata, name=f"kirifuda_{self.core.game_id}_v1")
         self.render_mode = render_mode
         n = self.core.num_players
@@ -53,7 +60,7 @@ class KirifudaAEC(AECEnv):  # type: ignore[misc, unused-ignore]
         self.agents: list[str] = []
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         N = self.core.catalog.size
-        size = self.core.encoder.size
+        size = self.core.obs_size
         self._obs_space = spaces.Dict({
             "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(N,), dtype=np.int8),
