@@ -65,7 +65,7 @@ from ..games import GAMES
 from ..tricks import Trick
 
 __all__ = ["ActionCatalog", "GameSpec", "GAME_SPECS", "ObservationEncoder", "GameEnv", "Stepper",
-           "layout_markdown", "ENV_VERSION", "cards_in", "shown_cards", "placed_cards", "view_key",
+           "layout_markdown", "ENV_VERSION", "cards_in", "shown_cards", "placed_cards", "view_cards", "view_key", "view_fields", "count_cards",
            "NAME_FIELDS", "NOT_SHOWN"]
 
 ENV_VERSION = "1"
@@ -771,41 +771,138 @@ def cards_in(value: Any) -> list[int]:
 
 
 def _collect(value: Any, out: list[int]) -> None:
-    if isinstance(value, Card):
+    t = type(value)
+    if t is Card:
         out.append(value.id)
-    elif isinstance(value, (str, int, float, bool, Enum)) or value is None:
-        return
-    elif isinstance(value, (tuple, list, frozenset, set)):
+    elif t is tuple or t is list:
         for v in value:
             _collect(v, out)
-    elif isinstance(value, Mapping):
-        for v in value.values():
-            _collect(v, out)
-    elif dataclasses.is_dataclass(value):
-        for f in dataclasses.fields(value):
-            if f.name != "last_deal":
-                _collect(getattr(value, f.name), out)
+    else:
+        handler = _HANDLERS.get(t)
+        if handler is None:
+            handler = _HANDLERS[t] = _handler_for(t)
+        handler(value, out)
 
 
-NOT_SHOWN = frozenset({"legal_actions", "attempts", "last_deal"})
+def _nothing(value: Any, out: list[int]) -> None:
+    return
+
+
+def _handler_for(t: type) -> Callable[[Any, list[int]], None]:
+    """How :func:`_collect` walks a value of type ``t`` (found once per type)."""
+    if t in (str, int, float, bool, type(None)) or issubclass(t, Enum):
+        return _nothing
+    if issubclass(t, Card):
+        return lambda v, out: out.append(v.id)
+    if issubclass(t, Trick):
+        return lambda v, out: out.extend(c.id for _, c in v.plays if c is not None)
+    if issubclass(t, Mapping):
+        return lambda v, out: _collect(tuple(v.values()), out)
+    if dataclasses.is_dataclass(t):
+        names = tuple(f.name for f in dataclasses.fields(t) if f.name != "last_deal")
+
+        def walk(v: Any, out: list[int]) -> None:
+            for name in names:
+                _collect(getattr(v, name), out)
+
+        return walk
+    if issubclass(t, (tuple, list, frozenset, set)):
+        return lambda v, out: _collect(tuple(v), out)
+    return _nothing
+
+
+_HANDLERS: dict[type, Callable[[Any, list[int]], None]] = {}
+
+
+NOT_SHOWN = frozenset({"legal_actions", "attempts", "last_deal", "options"})
 """View fields that show no card of the current deal: the seat's legal actions (they may name any
-card, as Napoleon's adjutant choice names every card), the attempts among them, and the previous
-deal's result."""
+card, as Napoleon's adjutant choice names every card), the attempts among them, the previous
+deal's result and the table's rules."""
 
 NAME_FIELDS = frozenset({"adjutant_card", "rensho"})
 """View fields that *name* a card without placing it: Napoleon's adjutant card (public once named;
 its holder stays hidden) and Kakeya's rensho (♠A or ♣A by the trump; its holder hidden)."""
 
 _FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
+_EXTRACTORS: dict[type, dict[str, Callable[[Any, list[int]], None]]] = {}
 
 
-def _shown_fields(view_type: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+def _action_cards(a: Any, out: list[int]) -> None:
+    t = type(a)
+    if t is Play or t is Adjutant:
+        out.append(a.card.id)
+    elif t is Discard:
+        out.extend(c.id for c in a.cards)
+
+
+def _extractor(hint: Any) -> Callable[[Any, list[int]], None]:
+    """A fast walk for the cards of a view field of this type hint (:func:`_collect` otherwise)."""
+    hint = _strip_none(hint)[0]
+    elem = _tuple_of(hint)
+    pair = _pair_args(elem) if elem is not None else ()
+
+    def opt(fn: Callable[[Any, list[int]], None]) -> Callable[[Any, list[int]], None]:
+        return lambda v, out: None if v is None else fn(v, out)
+
+    if hint is Card:
+        return opt(lambda v, out: out.append(v.id))
+    if hint is Trick:
+        return opt(lambda v, out: out.extend(c.id for _, c in v.plays if c is not None))
+    if elem is Card:
+        return opt(lambda v, out: out.extend(c.id for c in v if c is not None))
+    if elem is Trick:
+        return opt(lambda v, out: out.extend(c.id for t in v for _, c in t.plays if c is not None))
+    if elem is not None and _tuple_of(elem) is Card:
+        return opt(lambda v, out: out.extend(c.id for cs in v if cs is not None for c in cs if c is not None))
+    if pair[:1] == (int,) and pair[1:] == (Card,):
+        return opt(lambda v, out: out.extend(c.id for _, c in v if c is not None))
+    if pair[:1] == (Trick,) and pair[1:] == (int,):
+        return opt(lambda v, out: out.extend(c.id for t, _ in v for _, c in t.plays if c is not None))
+    if pair[:1] == (int,) and _is_action(pair[1]):
+        def actions(v: Any, out: list[int]) -> None:
+            for _, a in v:
+                _action_cards(a, out)
+        return opt(actions)
+    if _is_action(hint):
+        return opt(_action_cards)
+    return _collect
+
+
+def _extractors(view_type: type) -> dict[str, Callable[[Any, list[int]], None]]:
+    got = _EXTRACTORS.get(view_type)
+    if got is None:
+        hints = typing.get_type_hints(view_type)
+        got = _EXTRACTORS[view_type] = {n: _extractor(hints[n]) for n in view_fields(view_type)[0]}
+    return got
+
+
+def _may_hold_cards(hint: Any, seen: frozenset[Any] = frozenset()) -> bool:
+    """Whether a value of this type hint may hold a card (by its type alone)."""
+    if hint is Any:
+        return True
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return False
+    if origin is not None:
+        return any(_may_hold_cards(a, seen) for a in typing.get_args(hint) if a is not Ellipsis)
+    if hint in (int, float, bool, str, type(None), Suit) or hint in seen:
+        return False
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return False
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and hint not in (Card, Trick):
+        inner = typing.get_type_hints(hint)
+        return any(_may_hold_cards(h, seen | {hint}) for h in inner.values())
+    return True
+
+
+def view_fields(view_type: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """The fields of a view type that show cards of the deal, those of them that place cards,
     and every field but the legal actions and attempts."""
     got = _FIELDS.get(view_type)
     if got is None:
         names = [f.name for f in dataclasses.fields(view_type)]
-        shown = tuple(n for n in names if n not in NOT_SHOWN)
+        hints = typing.get_type_hints(view_type)
+        shown = tuple(n for n in names if n not in NOT_SHOWN and _may_hold_cards(hints[n]))
         got = _FIELDS[view_type] = (shown, tuple(n for n in shown if n not in NAME_FIELDS),
                                     tuple(n for n in names if n not in ("legal_actions", "attempts")))
     return got
@@ -816,7 +913,7 @@ def shown_cards(view: View) -> list[int]:
     attempts and the previous deal's result left out): a step of another seat naming a card is
     *seen* when its card newly shows here."""
     out: list[int] = []
-    for name in _shown_fields(type(view))[0]:
+    for name in view_fields(type(view))[0]:
         _collect(getattr(view, name), out)
     return out
 
@@ -827,15 +924,30 @@ def placed_cards(view: View) -> list[int]:
     a card its legal actions name, nor a card merely named (:data:`NAME_FIELDS`).  This, over the
     views a seat has had, is all a seat knows of where the cards are."""
     out: list[int] = []
-    for name in _shown_fields(type(view))[1]:
+    for name in view_fields(type(view))[1]:
         _collect(getattr(view, name), out)
     return out
+
+
+def view_cards(view: View) -> tuple[list[int], list[int]]:
+    """:func:`shown_cards` and :func:`placed_cards` of a view at once."""
+    t = type(view)
+    shown_names, placing, _ = view_fields(t)
+    walk = _extractors(t)
+    placed: list[int] = []
+    for name in placing:
+        walk[name](getattr(view, name), placed)
+    shown = placed[:]
+    for name in shown_names:
+        if name in NAME_FIELDS:
+            walk[name](getattr(view, name), shown)
+    return shown, placed
 
 
 def view_key(view: View) -> tuple[Any, ...]:
     """A view as a comparable tuple, without its legal actions and attempts (they follow from the
     rest): two views of a seat are the same information when their keys are equal."""
-    return tuple(getattr(view, n) for n in _shown_fields(type(view))[2])
+    return tuple(getattr(view, n) for n in view_fields(type(view))[2])
 
 
 def view_string(view: View) -> str:
@@ -882,11 +994,11 @@ class Memory:
 
     def start(self, state: GameState) -> None:
         self.events = []
-        self._counts = _count(shown_cards(state.view(None)))
+        self._counts = count_cards(shown_cards(state.view(None)))
 
     def add(self, state: GameState, actor: int, index: int, applied: Action | None) -> None:
         card = self.catalog.card_of(index)
-        counts = _count(shown_cards(state.view(None)))
+        counts = count_cards(shown_cards(state.view(None)))
         if card is None:
             public = True
         elif applied is None:  # a pick of a multi-card discard
@@ -914,7 +1026,8 @@ class Memory:
                 out[o + n + (index if seen else self.catalog.size)] = 1.0
 
 
-def _count(cards: list[int]) -> dict[int, int]:
+def count_cards(cards: list[int]) -> dict[int, int]:
+    """How often each card id occurs."""
     out: dict[int, int] = {}
     for c in cards:
         out[c] = out.get(c, 0) + 1

@@ -52,7 +52,6 @@ the match, as the record's ``first``; default 0).
 
 from __future__ import annotations
 
-import collections
 import json
 import random
 from typing import Any, Callable, Mapping, Sequence
@@ -69,7 +68,7 @@ from ..cards import CARDS, parse_card
 from ..game import GameState
 from ..games import GAMES
 from ..game import View
-from .core import GameEnv, Stepper, placed_cards, shown_cards, view_key, view_string
+from .core import GameEnv, Stepper, count_cards, view_cards, view_fields, view_key, view_string
 
 __all__ = ["KirifudaGame", "KirifudaState", "KirifudaBot", "register_all", "game_name", "RESAMPLE_TRIES"]
 
@@ -154,6 +153,9 @@ class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
         self.step_size = n + env.catalog.size + 1
         self.info_size = self.obs_size + spec.deal_steps * self.step_size
         self._layouts: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
+        self._initial: _Core | None = None
+        """The core of a new initial state, copied for each new one."""
+        self._initial_obs: dict[int | None, np.ndarray] = {}
 
     def layout(self, state: GameState) -> tuple[tuple[int, ...], tuple[int, ...], int]:
         """The deck, the hand sizes per seat and the size of the rest of the next deal of
@@ -177,7 +179,10 @@ class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
         return (pyspiel.load_game, (str(self),))
 
     def new_initial_state(self) -> "KirifudaState":
-        return KirifudaState(self)
+        state = KirifudaState(self, self._initial)
+        if self._initial is None:
+            self._initial = state._k.__deepcopy__({})
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "KirifudaObserver":
         if params:
@@ -230,7 +235,7 @@ class _History:
         """``(actor, action index or -1 when hidden)`` per env step."""
         self.placed: set[int] = set()
         """The cards whose place the seat has seen (:func:`~kirifuda.env.core.placed_cards`)."""
-        self.counts: collections.Counter[int] = collections.Counter()
+        self.counts: dict[int, int] = {}
         """How often each card shows in the latest view (:func:`~kirifuda.env.core.shown_cards`)."""
         self.picks: list[int] = []
         """Event indices of a pending multi-card discard by another seat."""
@@ -244,7 +249,7 @@ class _History:
         new.texts = self.texts[:]
         new.events = self.events[:]
         new.placed = set(self.placed)
-        new.counts = self.counts.copy()
+        new.counts = self.counts
         new.picks = self.picks[:]
         new.text = self.text
         return new
@@ -256,10 +261,21 @@ class _History:
         self.text = None
 
     def view_text(self, i: int) -> str:
+        """The first view as canonical JSON; each later one as the fields that changed from the
+        view before it (``name=value``), so the whole text tells every view exactly."""
         got = self.texts[i]
         if got is None:
             view, pending = self.views[i]
-            got = self.texts[i] = view_string(view) + (f" picked {list(pending)}" if pending else "")
+            if i == 0:
+                got = view_string(view)
+            else:
+                before = self.keys[i - 1][0]
+                names = _key_names(view)
+                got = " ".join(f"{names[j]}={v!r}" for j, (v, u) in enumerate(zip(self.keys[i][0], before))
+                               if v is not u and v != u) or "="
+            if pending:
+                got += f" picked {list(pending)}"
+            self.texts[i] = got
         return got
 
 
@@ -268,10 +284,14 @@ class _Core:
 
     __slots__ = ("g", "stepper", "pre", "dealt", "deck", "steps", "start", "returns", "done",
                  "hist", "rest_size", "hand_sizes", "deal_no", "rewards", "obs_key",
-                 "obs_val", "prefix")
+                 "obs_val", "prefix", "left", "outcomes")
     g: KirifudaGame
     prefix: tuple[int, ...]
     """The OpenSpiel actions before the current deal (earlier deals, in match mode)."""
+    left: list[int]
+    """The cards of the deck not dealt yet."""
+    outcomes: list[tuple[int, float]] | None
+    """The chance outcomes of the current chance node, once asked for."""
     stepper: Stepper | None
     pre: GameState
     """The match before the current deal (never mutated)."""
@@ -300,6 +320,8 @@ class _Core:
         new.g = self.g
         new.dealt = self.dealt[:]
         new.prefix = self.prefix
+        new.left = self.left[:]
+        new.outcomes = self.outcomes
         new.deck = self.deck
         new.steps = self.steps[:]
         new.start = self.start
@@ -327,8 +349,11 @@ class _Core:
 class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     """A kirifuda match (or deal) as an OpenSpiel state."""
 
-    def __init__(self, game: KirifudaGame) -> None:
+    def __init__(self, game: KirifudaGame, initial: "_Core | None" = None) -> None:
         super().__init__(game)
+        if initial is not None:
+            self._k = initial.__deepcopy__({})
+            return
         k = self._k = object.__new__(_Core)
         k.g = game
         env = game.env
@@ -364,6 +389,8 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k.pre = state.copy()
         k.deck, k.hand_sizes, k.rest_size = self._g.layout(state)
         k.dealt = []
+        k.left = list(k.deck)
+        k.outcomes = None
         k.steps = []
         k.hist = {}
         k.start = None
@@ -420,21 +447,27 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         k = self._k
         assert k.stepper is None and not k.done
-        used = set(k.dealt)
-        left = [c for c in k.deck if c not in used]
-        slot = len(k.dealt)
-        filt = self._g.env.spec.chance_filter
-        if filt is not None and slot < k.rest_size:
-            left = [c for c in left if filt(self._g.env.options, slot, c)]
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
+        if k.outcomes is None:
+            left = k.left
+            slot = len(k.dealt)
+            filt = self._g.env.spec.chance_filter
+            if filt is not None and slot < k.rest_size:
+                left = [c for c in left if filt(self._g.env.options, slot, c)]
+            p = 1.0 / len(left)
+            k.outcomes = [(c, p) for c in left]
+        return list(k.outcomes)
 
     def _apply_action(self, action: int) -> None:
         k = self._k
         if k.stepper is None:
-            if action in k.dealt or action not in dict(self.chance_outcomes()):
+            if k.outcomes is None:
+                self.chance_outcomes()
+            assert k.outcomes is not None
+            if not any(c == action for c, _ in k.outcomes):
                 raise ValueError(f"{CARDS[action].code if 0 <= action < 53 else action} is not a chance outcome now")
             k.dealt.append(int(action))
+            k.left.remove(action)
+            k.outcomes = None
             if len(k.dealt) == len(k.deck):
                 self._finish_deal()
             return
@@ -524,7 +557,15 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k = self._k
         enc = self._g.encoder
         if k.stepper is None:
-            enc.encode(k.pre.view(player), (), out)
+            g = self._g
+            initial = g._initial is not None and k.pre is g._initial.pre
+            got = g._initial_obs.get(player) if initial else None
+            if got is None:
+                enc.encode(k.pre.view(player), (), out)
+                if initial:  # OpenSpiel encodes a new initial state to learn the tensor's shape
+                    g._initial_obs[player] = out.copy()
+            else:
+                out[:] = got
             return
         pending = k.stepper.pending if player is not None and k.stepper.to_act == player else ()
         key = (k.deal_no, len(k.dealt), len(k.steps), -1 if player is None else player, *pending)
@@ -778,10 +819,15 @@ class _Resampler:
         return new_dealt, steps
 
 
+def _key_names(view: View) -> tuple[str, ...]:
+    return view_fields(type(view))[2]
+
+
 def _start_history(h: _History, stepper: Stepper, player: int) -> None:
     v = stepper.state.view(player)
-    h.counts = collections.Counter(shown_cards(v))
-    h.placed = set(placed_cards(v))
+    shown, placed = view_cards(v)
+    h.counts = count_cards(shown)
+    h.placed = set(placed)
     h.add(v, ())
 
 
@@ -793,7 +839,8 @@ def _extend(h: _History, g: KirifudaGame, stepper: Stepper, player: int, actor: 
     view (a card played face up, the adjutant's card named); otherwise (a discard, a face-down
     play) it is hidden.  The player's legal actions never count as shown."""
     v = stepper.state.view(player)
-    counts = collections.Counter(shown_cards(v))
+    shown, placed = view_cards(v)
+    counts = count_cards(shown)
     card = g.catalog.card_of(idx)
     if actor == player or card is None:
         seen_idx = idx
@@ -801,18 +848,18 @@ def _extend(h: _History, g: KirifudaGame, stepper: Stepper, player: int, actor: 
         seen_idx = -1
         h.picks.append(len(h.events))
     else:
-        seen_idx = idx if counts[card] > h.counts[card] else -1
+        seen_idx = idx if counts.get(card, 0) > h.counts.get(card, 0) else -1
     if applied is not None and h.picks:
         for e in h.picks:
             a, i = h.events[e]
             c = g.catalog.card_of(i)
-            h.events[e] = (a, i if c is not None and counts[c] > h.counts[c] else -1)
+            h.events[e] = (a, i if c is not None and counts.get(c, 0) > h.counts.get(c, 0) else -1)
         h.picks = []
     pending = stepper.pending if actor == player and stepper.to_act == player else ()
     h.events.append((actor, seen_idx))
     h.add(v, tuple(pending))
     h.counts = counts
-    h.placed.update(placed_cards(v))
+    h.placed.update(placed)
 
 
 # --------------------------------------------------------------------------------------------
