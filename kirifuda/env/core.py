@@ -351,6 +351,27 @@ class Stepper:
             self.state.check(action)  # raises with the rule's words
             raise IllegalActionError(seat, action, "not legal now")
 
+    def claim_if_it_holds(self) -> bool:
+        """Claim for the seat to act when its claim holds (the env's ``claims="auto"``): tried on
+        a copy first (a failed claim there is a chombo or a refusal, and nothing happens here)."""
+        state = self.state
+        if state.to_act is None or self.pending or CLAIM not in state.legal_actions() + state.attempt_actions():
+            return False
+        trial = state.copy()
+        deal_no = trial.deal_number
+        try:
+            trial.apply(CLAIM)
+        except IllegalActionError:
+            return False  # refused (claim_failure=refuse): it does not hold
+        if trial.deal_number == deal_no and not trial.is_over:
+            return False  # the claim did not end the play
+        last = getattr(trial.view(None), "last_deal", None)
+        if not isinstance(last, Mapping) or last.get("failed_claim"):
+            return False
+        self._legal_ids = None
+        state.apply(CLAIM)
+        return True
+
     def apply(self, index: int) -> Action | None:
         """Take one env step; returns the engine action applied (None for a pending pick)."""
         index = int(index)
@@ -1195,26 +1216,8 @@ class GameEnv:
         return rewards
 
     def _auto_claim(self) -> None:
-        """Claim for the seat to act when its claim holds (tried on a copy: a failed claim there
-        is a chombo or a refusal, and nothing happens here)."""
-        stepper = self.stepper
-        assert stepper is not None
-        state = stepper.state
-        if state.to_act is None or stepper.pending or CLAIM not in state.legal_actions() + state.attempt_actions():
-            return
-        trial = state.copy()
-        deal_no = trial.deal_number
-        try:
-            trial.apply(CLAIM)
-        except IllegalActionError:
-            return  # refused (claim_failure=refuse): it does not hold
-        if trial.deal_number == deal_no and not trial.is_over:
-            return  # the claim did not end the play
-        last = getattr(trial.view(None), "last_deal", None)
-        if not isinstance(last, Mapping) or last.get("failed_claim"):
-            return
-        stepper._legal_ids = None
-        state.apply(CLAIM)
+        assert self.stepper is not None
+        self.stepper.claim_if_it_holds()
 
     def _after_step(self, state: GameState, deal_no: int) -> list[float] | None:
         if state.deal_number == deal_no and not state.is_over:

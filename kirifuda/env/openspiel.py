@@ -13,8 +13,10 @@ Importing this module registers ``kirifuda_<game>`` for every game of :data:`kir
 
 Parameters: ``options`` (the game's options as a JSON object, or ``players:4;joker:true``, the
 comma-free form the game string keeps; default none), ``match``
-(``False``: one deal per episode; ``True``: the whole match) and ``first`` (the seat that starts
-the match, as the record's ``first``; default 0).
+(``False``: one deal per episode; ``True``: the whole match), ``first`` (the seat that starts
+the match, as the record's ``first``; default 0) and ``claims`` (``keep``, ``off``: the claim
+left out of the legal actions, ``auto``: that, and the claim made for the seat to act whenever
+it holds; :class:`kirifuda.env.core.GameEnv`).
 
 - **Chance.** The deal is dealt card by card as explicit chance outcomes (card ids 0–52), each
   uniform over the cards not dealt yet: first the undealt rest in record order (Unsun's indicator
@@ -128,8 +130,9 @@ class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
         options = parse_options(str(params.get("options", "") or ""))
         params["options"] = options_text(options)  # canonical: OpenSpiel's game strings split on commas
         match = bool(params.get("match", False))
+        claims = str(params.get("claims", "keep"))
         self.first = int(params.get("first", 0))
-        self.env = env = GameEnv(game_id, options, match=match, first=self.first)
+        self.env = env = GameEnv(game_id, options, match=match, first=self.first, claims=claims)
         spec = env.spec
         n = env.num_players
         bound = spec.deal_score * (1 if not match else 500)
@@ -211,7 +214,7 @@ def _game_type(game_id: str, match: bool = False) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"options": "", "match": False, "first": 0})
+        parameter_specification={"options": "", "match": False, "first": 0, "claims": "keep"})
 
 
 # --------------------------------------------------------------------------------------------
@@ -402,7 +405,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         state = k.pre.copy()
         state.deal(*self._split(k.dealt))
         k.start = state.copy()
-        k.stepper = Stepper(state, self._g.catalog)
+        k.stepper = Stepper(state, self._g.catalog, self._g.env.masked_out)
         self._after_deal_events(state)
 
     def _after_deal_events(self, state: GameState) -> None:
@@ -460,10 +463,9 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     def _apply_action(self, action: int) -> None:
         k = self._k
         if k.stepper is None:
-            if k.outcomes is None:
-                self.chance_outcomes()
-            assert k.outcomes is not None
-            if not any(c == action for c, _ in k.outcomes):
+            filt = self._g.env.spec.chance_filter
+            if action not in k.left or (filt is not None and len(k.dealt) < k.rest_size
+                                        and not filt(self._g.env.options, len(k.dealt), action)):
                 raise ValueError(f"{CARDS[action].code if 0 <= action < 53 else action} is not a chance outcome now")
             k.dealt.append(int(action))
             k.left.remove(action)
@@ -478,6 +480,8 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         state = stepper.state
         deal_no = state.deal_number
         applied = stepper.apply(action)
+        if self._g.env.claims == "auto" and state.deal_number == deal_no and applied is not None:
+            stepper.claim_if_it_holds()
         k.steps.append((seat, int(action)))
         for p, h in k.hist.items():
             _extend(h, self._g, stepper, p, seat, int(action), applied)
@@ -525,10 +529,13 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         if h is None:
             h = _History()
             if k.start is not None:
-                stepper = Stepper(k.start.copy(), self._g.catalog)
+                stepper = Stepper(k.start.copy(), self._g.catalog, self._g.env.masked_out)
+                auto = self._g.env.claims == "auto"
                 _start_history(h, stepper, player)
                 for seat, idx in k.steps:
                     applied = stepper.apply(idx)
+                    if auto and applied is not None:
+                        stepper.claim_if_it_holds()
                     _extend(h, self._g, stepper, player, seat, idx, applied)
             k.hist[player] = h
         return h
@@ -696,14 +703,17 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         keys = h.keys
         if (view_key(state.view(player)), ()) != keys[0]:
             return False
-        stepper = Stepper(state, self._g.catalog)
+        stepper = Stepper(state, self._g.catalog, self._g.env.masked_out)
+        auto = self._g.env.claims == "auto"
         for t, (seat, idx) in enumerate(steps):
             if stepper.to_act != seat:
                 return False
             try:
-                stepper.apply(idx)
+                applied = stepper.apply(idx)
             except (ValueError, KeyError):  # an illegal relabelled action
                 return False
+            if auto and applied is not None and state.deal_number == k.deal_no:
+                stepper.claim_if_it_holds()
             pending = stepper.pending if seat == player and stepper.to_act == player else ()
             if (view_key(state.view(player)), tuple(pending)) != keys[t + 1]:
                 return False
