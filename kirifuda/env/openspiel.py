@@ -131,6 +131,8 @@ class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
         params["options"] = options_text(options)  # canonical: OpenSpiel's game strings split on commas
         match = bool(params.get("match", False))
         claims = str(params.get("claims", "keep"))
+        if claims == "keep":
+            params.pop("claims", None)  # the default stays out of the game string, as before
         self.first = int(params.get("first", 0))
         self.env = env = GameEnv(game_id, options, match=match, first=self.first, claims=claims)
         spec = env.spec
