@@ -573,7 +573,13 @@ class ObservationEncoder:
                 lambda v, seat, out, o: None)
         self.blocks = tuple(blocks)
         self.size = off
-        self._fields = tuple((b.name, b.offset, b.encode) for b in blocks if b.name != "pending_discard")
+        self._fields = tuple((b.name, b.offset, b.encode) for b in blocks
+                             if b.name != "pending_discard" and not b.kind.startswith(("history", "action counts")))
+        self._memo_fields = tuple((b.name, b.offset, b.size, b.encode) for b in blocks
+                                  if b.kind.startswith(("history", "action counts")))
+        """Blocks that change seldom and cost much (bidding histories): kept per seat and copied
+        while the field's value stays equal."""
+        self._memo: dict[tuple[str, int], tuple[Any, np.ndarray]] = {}
         self._pending_offset = next((b.offset for b in blocks if b.name == "pending_discard"), None)
 
     def encode(self, view: View, pending: Sequence[int] = (), out: np.ndarray | None = None) -> np.ndarray:
@@ -586,6 +592,17 @@ class ObservationEncoder:
             v = getattr(view, name)
             if v is not None:
                 fn(v, seat, out, off)
+        memo = self._memo
+        for name, off, size, fn in self._memo_fields:
+            v = getattr(view, name)
+            if v is None:
+                continue
+            got = memo.get((name, seat))
+            if got is not None and got[0] == v:
+                out[off:off + size] = got[1]
+            else:
+                fn(v, seat, out, off)
+                memo[(name, seat)] = (v, out[off:off + size].copy())
         if pending and self._pending_offset is not None:
             for c in pending:
                 out[self._pending_offset + c] = 1.0
