@@ -179,6 +179,11 @@ def bench_env(game_id: str, seconds: float = 2.0, seed: int = 0, openspiel: bool
     os_steps = bench_openspiel_env(game_name(game_id), seconds, seed)
     if os_steps is not None:
         out["openspiel_env_steps_per_s"] = os_steps
+        from .env.bench import bench_ismcts
+
+        sims = bench_ismcts(game_id, seconds, seed)
+        if sims is not None:
+            out["ismcts_sims_per_s"] = sims
     return out
 
 

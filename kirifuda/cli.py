@@ -214,7 +214,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         if "env_steps_per_s" in fig:
             print(f"{'':10s} {fig['env_steps_per_s']:10.0f} env steps/s (observation + mask + step)"
                   + (f"; through OpenSpiel {fig['openspiel_env_steps_per_s']:.0f}/s"
-                     if "openspiel_env_steps_per_s" in fig else ""))
+                     if "openspiel_env_steps_per_s" in fig else "")
+                  + (f"; IS-MCTS {fig['ismcts_sims_per_s']:.0f} simulations/s"
+                     if "ismcts_sims_per_s" in fig else ""))
     for name, fig in result.get("openspiel", {}).items():
         print(f"{'openspiel ' + name:10s} {fig['playouts_per_s']:10.0f} playouts/s  (pyspiel from Python, same loop)"
               + (f"; {fig['env_steps_per_s']:.0f} env steps/s (tensor + step)"

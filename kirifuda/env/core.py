@@ -56,16 +56,16 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ..actions import (Action, Adjutant, Approve, Bid, Broken, ChooseLeader, ChooseTrump, Claim,
-                       Discard, Pass, Play, Redeclare, BROKEN, CLAIM, PASS)
+from ..actions import (Action, Adjutant, Approve, Bid, ChooseLeader, ChooseTrump, Discard, Play, Redeclare, BROKEN, CLAIM, PASS)
 from ..cards import CARDS, JOKER, Card, Suit, parse_card
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, OptionError
 from ..game import SEAT_FIELD_NAMES, ActionSpace, GameState, View, to_jsonable
 from ..games import GAMES
 from ..tricks import Trick
 
 __all__ = ["ActionCatalog", "GameSpec", "ObservationEncoder", "GameEnv", "Stepper",
-           "layout_markdown", "ENV_VERSION", "cards_in"]
+           "layout_markdown", "ENV_VERSION", "cards_in", "shown_cards", "placed_cards", "view_cards",
+           "view_key", "view_fields", "count_cards", "NAME_FIELDS", "NOT_SHOWN"]
 
 ENV_VERSION = "1"
 """Bumped whenever an action numbering or an observation layout changes."""
@@ -219,18 +219,20 @@ class Stepper:
     ``pending`` holds the cards picked so far of a discard of ``discard_size`` cards.
     """
 
-    __slots__ = ("state", "catalog", "pending", "_legal_ids", "_discards", "_discard_size")
+    __slots__ = ("state", "catalog", "pending", "_legal_ids", "_discards", "_discard_size", "masked_out")
 
-    def __init__(self, state: GameState, catalog: ActionCatalog) -> None:
+    def __init__(self, state: GameState, catalog: ActionCatalog, masked_out: frozenset[int] = frozenset()) -> None:
         self.state = state
         self.catalog = catalog
+        self.masked_out = masked_out
+        """Indices left out of the legal actions (the env's ``claims`` option)."""
         self.pending: tuple[int, ...] = ()
         self._legal_ids: tuple[int, ...] | None = None
         self._discards: dict[frozenset[int], Discard] | None = None
         self._discard_size = 0
 
     def copy(self) -> "Stepper":
-        new = Stepper(self.state.copy(), self.catalog)
+        new = Stepper(self.state.copy(), self.catalog, self.masked_out)
         new.pending = self.pending
         new._legal_ids = self._legal_ids
         new._discards = self._discards
@@ -281,6 +283,8 @@ class Stepper:
                     if picked <= combo:
                         for c in combo - picked:
                             out.add(start + c)
+            if self.masked_out:
+                out -= self.masked_out
             ids = tuple(sorted(out))
         self._legal_ids = ids
         return ids
@@ -304,8 +308,32 @@ class Stepper:
                                          f"far ({' '.join(CARDS[c].code for c in self.pending)}) and this one")
             if seat is None:
                 raise IllegalActionError(None, action, "no one is to act")
+            if int(index) in self.masked_out:
+                raise IllegalActionError(seat, action, "left out of this environment's actions "
+                                         "(its claims option)")
             self.state.check(action)  # raises with the rule's words
             raise IllegalActionError(seat, action, "not legal now")
+
+    def claim_if_it_holds(self) -> bool:
+        """Claim for the seat to act when its claim holds (the env's ``claims="auto"``): tried on
+        a copy first (a failed claim there is a chombo or a refusal, and nothing happens here)."""
+        state = self.state
+        if state.to_act is None or self.pending or CLAIM not in state.legal_actions() + state.attempt_actions():
+            return False
+        trial = state.copy()
+        deal_no = trial.deal_number
+        try:
+            trial.apply(CLAIM)
+        except IllegalActionError:
+            return False  # refused (claim_failure=refuse): it does not hold
+        if trial.deal_number == deal_no and not trial.is_over:
+            return False  # the claim did not end the play
+        last = getattr(trial.view(None), "last_deal", None)
+        if not isinstance(last, Mapping) or last.get("failed_claim"):
+            return False
+        self._legal_ids = None
+        state.apply(CLAIM)
+        return True
 
     def apply(self, index: int) -> Action | None:
         """Take one env step; returns the engine action applied (None for a pending pick)."""
@@ -506,7 +534,13 @@ class ObservationEncoder:
                 lambda v, seat, out, o: None)
         self.blocks = tuple(blocks)
         self.size = off
-        self._fields = tuple((b.name, b.offset, b.encode) for b in blocks if b.name != "pending_discard")
+        self._fields = tuple((b.name, b.offset, b.encode) for b in blocks
+                             if b.name != "pending_discard" and not b.kind.startswith(("history", "action counts")))
+        self._memo_fields = tuple((b.name, b.offset, b.size, b.encode) for b in blocks
+                                  if b.kind.startswith(("history", "action counts")))
+        """Blocks that change seldom and cost much (bidding histories): kept per seat and copied
+        while the field's value stays equal."""
+        self._memo: dict[tuple[str, int], tuple[Any, np.ndarray]] = {}
         self._pending_offset = next((b.offset for b in blocks if b.name == "pending_discard"), None)
 
     def encode(self, view: View, pending: Sequence[int] = (), out: np.ndarray | None = None) -> np.ndarray:
@@ -519,6 +553,17 @@ class ObservationEncoder:
             v = getattr(view, name)
             if v is not None:
                 fn(v, seat, out, off)
+        memo = self._memo
+        for name, off, size, fn in self._memo_fields:
+            v = getattr(view, name)
+            if v is None:
+                continue
+            got = memo.get((name, seat))
+            if got is not None and got[0] == v:
+                out[off:off + size] = got[1]
+            else:
+                fn(v, seat, out, off)
+                memo[(name, seat)] = (v, out[off:off + size].copy())
         if pending and self._pending_offset is not None:
             for c in pending:
                 out[self._pending_offset + c] = 1.0
@@ -526,6 +571,37 @@ class ObservationEncoder:
 
     def layout(self) -> list[tuple[str, int, int, str]]:
         return [(b.name, b.offset, b.size, b.kind) for b in self.blocks]
+
+    def scales(self, hand: int) -> np.ndarray:
+        """The factors of the ``scaled`` observation: every slot is 0/1 or a small count already,
+        but numbers: card counts and tricks ÷ the hand size ``hand``, scores ÷ the bound of a
+        deal's score, numbers of seats ÷ the largest table, deal counts and targets ÷ 20
+        (:func:`scale_of`)."""
+        out = np.ones(self.size, dtype=np.float32)
+        n = self.n
+        for b in self.blocks:
+            if b.kind.startswith("number"):
+                out[b.offset:b.offset + b.size] = 1.0 / scale_of(b.name, hand, self.catalog.spec)
+            elif b.kind.startswith("tricks: cards by relative seat") and b.kind.endswith("count"):
+                out[b.offset + b.size - 1] = 1.0 / hand
+            elif b.kind.startswith("tricks: cards by relative seat") and "tricks won" in b.kind:
+                out[b.offset + b.size - n:b.offset + b.size] = 1.0 / hand
+        return out
+
+
+_CARD_COUNTS = ("hand_sizes", "tricks_played", "tricks_won", "team_tricks")
+_SCORES = ("totals",)
+
+
+def scale_of(name: str, hand: int, spec: GameSpec) -> float:
+    """The divisor of a number field of a view under ``scaled``."""
+    if name in _CARD_COUNTS:
+        return float(hand)
+    if name in _SCORES:
+        return float(spec.deal_score)
+    if name == "players":
+        return float(spec.max_seats)
+    return 20.0
 
 
 def _phase_encoder(index: dict[str, int]) -> Callable[[Any, int, np.ndarray, int], None]:
@@ -694,20 +770,183 @@ def cards_in(value: Any) -> list[int]:
 
 
 def _collect(value: Any, out: list[int]) -> None:
-    if isinstance(value, Card):
+    t = type(value)
+    if t is Card:
         out.append(value.id)
-    elif isinstance(value, (str, int, float, bool, Enum)) or value is None:
-        return
-    elif isinstance(value, (tuple, list, frozenset, set)):
+    elif t is tuple or t is list:
         for v in value:
             _collect(v, out)
-    elif isinstance(value, Mapping):
-        for v in value.values():
-            _collect(v, out)
-    elif dataclasses.is_dataclass(value):
-        for f in dataclasses.fields(value):
-            if f.name != "last_deal":
-                _collect(getattr(value, f.name), out)
+    else:
+        handler = _HANDLERS.get(t)
+        if handler is None:
+            handler = _HANDLERS[t] = _handler_for(t)
+        handler(value, out)
+
+
+def _nothing(value: Any, out: list[int]) -> None:
+    return
+
+
+def _handler_for(t: type) -> Callable[[Any, list[int]], None]:
+    """How :func:`_collect` walks a value of type ``t`` (found once per type)."""
+    if t in (str, int, float, bool, type(None)) or issubclass(t, Enum):
+        return _nothing
+    if issubclass(t, Card):
+        return lambda v, out: out.append(v.id)
+    if issubclass(t, Trick):
+        return lambda v, out: out.extend(c.id for _, c in v.plays if c is not None)
+    if issubclass(t, Mapping):
+        return lambda v, out: _collect(tuple(v.values()), out)
+    if dataclasses.is_dataclass(t):
+        names = tuple(f.name for f in dataclasses.fields(t) if f.name != "last_deal")
+
+        def walk(v: Any, out: list[int]) -> None:
+            for name in names:
+                _collect(getattr(v, name), out)
+
+        return walk
+    if issubclass(t, (tuple, list, frozenset, set)):
+        return lambda v, out: _collect(tuple(v), out)
+    return _nothing
+
+
+_HANDLERS: dict[type, Callable[[Any, list[int]], None]] = {}
+
+
+NOT_SHOWN = frozenset({"legal_actions", "attempts", "last_deal", "options"})
+"""View fields that show no card of the current deal: the seat's legal actions (they may name any
+card, as Napoleon's adjutant choice names every card), the attempts among them, the previous
+deal's result and the table's rules."""
+
+NAME_FIELDS = frozenset({"adjutant_card", "rensho"})
+"""View fields that *name* a card without placing it: Napoleon's adjutant card (public once named;
+its holder stays hidden) and Kakeya's rensho (♠A or ♣A by the trump; its holder hidden)."""
+
+_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
+_EXTRACTORS: dict[type, dict[str, Callable[[Any, list[int]], None]]] = {}
+
+
+def _action_cards(a: Any, out: list[int]) -> None:
+    t = type(a)
+    if t is Play or t is Adjutant:
+        out.append(a.card.id)
+    elif t is Discard:
+        out.extend(c.id for c in a.cards)
+
+
+def _extractor(hint: Any) -> Callable[[Any, list[int]], None]:
+    """A fast walk for the cards of a view field of this type hint (:func:`_collect` otherwise)."""
+    hint = _strip_none(hint)[0]
+    elem = _tuple_of(hint)
+    pair = _pair_args(elem) if elem is not None else ()
+
+    def opt(fn: Callable[[Any, list[int]], None]) -> Callable[[Any, list[int]], None]:
+        return lambda v, out: None if v is None else fn(v, out)
+
+    if hint is Card:
+        return opt(lambda v, out: out.append(v.id))
+    if hint is Trick:
+        return opt(lambda v, out: out.extend(c.id for _, c in v.plays if c is not None))
+    if elem is Card:
+        return opt(lambda v, out: out.extend(c.id for c in v if c is not None))
+    if elem is Trick:
+        return opt(lambda v, out: out.extend(c.id for t in v for _, c in t.plays if c is not None))
+    if elem is not None and _tuple_of(elem) is Card:
+        return opt(lambda v, out: out.extend(c.id for cs in v if cs is not None for c in cs if c is not None))
+    if pair[:1] == (int,) and pair[1:] == (Card,):
+        return opt(lambda v, out: out.extend(c.id for _, c in v if c is not None))
+    if pair[:1] == (Trick,) and pair[1:] == (int,):
+        return opt(lambda v, out: out.extend(c.id for t, _ in v for _, c in t.plays if c is not None))
+    if pair[:1] == (int,) and _is_action(pair[1]):
+        def actions(v: Any, out: list[int]) -> None:
+            for _, a in v:
+                _action_cards(a, out)
+        return opt(actions)
+    if _is_action(hint):
+        return opt(_action_cards)
+    return _collect
+
+
+def _extractors(view_type: type) -> dict[str, Callable[[Any, list[int]], None]]:
+    got = _EXTRACTORS.get(view_type)
+    if got is None:
+        hints = typing.get_type_hints(view_type)
+        got = _EXTRACTORS[view_type] = {n: _extractor(hints[n]) for n in view_fields(view_type)[0]}
+    return got
+
+
+def _may_hold_cards(hint: Any, seen: frozenset[Any] = frozenset()) -> bool:
+    """Whether a value of this type hint may hold a card (by its type alone)."""
+    if hint is Any:
+        return True
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return False
+    if origin is not None:
+        return any(_may_hold_cards(a, seen) for a in typing.get_args(hint) if a is not Ellipsis)
+    if hint in (int, float, bool, str, type(None), Suit) or hint in seen:
+        return False
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return False
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and hint not in (Card, Trick):
+        inner = typing.get_type_hints(hint)
+        return any(_may_hold_cards(h, seen | {hint}) for h in inner.values())
+    return True
+
+
+def view_fields(view_type: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The fields of a view type that show cards of the deal, those of them that place cards,
+    and every field but the legal actions and attempts."""
+    got = _FIELDS.get(view_type)
+    if got is None:
+        names = [f.name for f in dataclasses.fields(view_type)]
+        hints = typing.get_type_hints(view_type)
+        shown = tuple(n for n in names if n not in NOT_SHOWN and _may_hold_cards(hints[n]))
+        got = _FIELDS[view_type] = (shown, tuple(n for n in shown if n not in NAME_FIELDS),
+                                    tuple(n for n in names if n not in ("legal_actions", "attempts")))
+    return got
+
+
+def shown_cards(view: View) -> list[int]:
+    """The ids of the cards of the current deal a view shows, named or placed (legal actions,
+    attempts and the previous deal's result left out): a step of another seat naming a card is
+    *seen* when its card newly shows here."""
+    out: list[int] = []
+    for name in view_fields(type(view))[0]:
+        _collect(getattr(view, name), out)
+    return out
+
+
+def placed_cards(view: View) -> list[int]:
+    """The ids of the cards whose place a view shows: the seat's hand, the cards on the table and
+    in the tricks, the cards the rules show it (its discard, the middle, Unsun's indicator) — never
+    a card its legal actions name, nor a card merely named (:data:`NAME_FIELDS`).  This, over the
+    views a seat has had, is all a seat knows of where the cards are."""
+    out: list[int] = []
+    for name in view_fields(type(view))[1]:
+        _collect(getattr(view, name), out)
+    return out
+
+
+def view_cards(view: View) -> tuple[list[int], list[int]]:
+    """:func:`shown_cards` and :func:`placed_cards` of a view at once."""
+    t = type(view)
+    shown_names, placing, _ = view_fields(t)
+    walk = _extractors(t)
+    placed: list[int] = []
+    for name in placing:
+        walk[name](getattr(view, name), placed)
+    shown = placed[:]
+    for name in shown_names:
+        if name in NAME_FIELDS:
+            walk[name](getattr(view, name), shown)
+    return shown, placed
+
+
+def view_key(view: View) -> tuple[Any, ...]:
+    """A view as a comparable tuple, without its legal actions and attempts (they follow from the
+    rest): two views of a seat are the same information when their keys are equal."""
+    return tuple(getattr(view, n) for n in view_fields(type(view))[2])
 
 
 def view_string(view: View) -> str:
@@ -722,6 +961,78 @@ def view_string(view: View) -> str:
 # The env
 
 
+class Memory:
+    """What each seat has witnessed of the current deal (the env's ``recall`` option).
+
+    A step is witnessed by every seat when it names no card or its card newly shows on the
+    table (a card played face up, the adjutant's card named), else only by its actor (a
+    discard, a face-down play).  Encoded for a seat: the cards each seat was seen to play
+    (``n×53``, relative seats, own first) and, when ``full``, one row per step of the deal
+    (the actor relative to the seat, the action one-hot or a hidden bit; up to the game's bound
+    of steps), as OpenSpiel's information state tensor has them."""
+
+    def __init__(self, num_players: int, catalog: ActionCatalog, full: bool) -> None:
+        self.n = num_players
+        self.catalog = catalog
+        self.full = full
+        self.rows = catalog.spec.deal_steps if full else 0
+        self.row = num_players + catalog.size + 1
+        self.size = num_players * 53 + self.rows * self.row
+        self.events: list[tuple[int, int, bool]] = []
+        """``(actor, action index, public)`` per step of the deal."""
+        self._counts: dict[int, int] = {}
+
+    def layout(self) -> list[tuple[str, int, int, str]]:
+        n, N = self.n, self.catalog.size
+        out = [("seen_played", 0, n * 53, f"recall: cards seen played this deal by relative seat ({n}×53)")]
+        if self.full:
+            out.append(("steps", n * 53, self.rows * self.row,
+                        f"recall: per step of the deal ({self.rows} rows), actor relative seat ({n}), "
+                        f"action one-hot ({N}), hidden ({1})"))
+        return out
+
+    def start(self, state: GameState) -> None:
+        self.events = []
+        self._counts = count_cards(shown_cards(state.view(None)))
+
+    def add(self, state: GameState, actor: int, index: int, applied: Action | None) -> None:
+        card = self.catalog.card_of(index)
+        counts = count_cards(shown_cards(state.view(None)))
+        if card is None:
+            public = True
+        elif applied is None:  # a pick of a multi-card discard
+            public = False
+        else:
+            public = counts.get(card, 0) > self._counts.get(card, 0)
+        self._counts = counts
+        self.events.append((actor, index, public))
+
+    def encode(self, seat: int, out: np.ndarray) -> None:
+        out.fill(0.0)
+        n = self.n
+        actions = self.catalog.actions
+        base = n * 53
+        row, rows = self.row, self.rows
+        for t, (actor, index, public) in enumerate(self.events):
+            rel = (actor - seat) % n
+            seen = public or actor == seat
+            action = actions[index]
+            if seen and isinstance(action, Play):
+                out[rel * 53 + action.card.id] = 1.0
+            if t < rows:
+                o = base + t * row
+                out[o + rel] = 1.0
+                out[o + n + (index if seen else self.catalog.size)] = 1.0
+
+
+def count_cards(cards: list[int]) -> dict[int, int]:
+    """How often each card id occurs."""
+    out: dict[int, int] = {}
+    for c in cards:
+        out[c] = out.get(c, 0) + 1
+    return out
+
+
 def seat_units(num_players: int, num_units: int) -> list[int]:
     """The scoring unit of each seat: the seat itself, or ``seat % units`` for opposite teams."""
     return [s % num_units for s in range(num_players)]
@@ -733,10 +1044,19 @@ class GameEnv:
     ``options``: the game's options as JSON (``{"players": 4}``); ``match``: one episode is the
     whole match instead of one deal; ``first``: the first seat of a fresh match, or ``"random"``.
     Illegal actions raise :class:`~kirifuda.errors.IllegalActionError` (state unchanged).
+
+    For learning: ``recall`` adds the seat's memory of the deal to its observation (``"cards"``:
+    the cards each seat was seen to play; ``"full"``: those and every step of the deal as the
+    seat saw it, OpenSpiel's perfect recall); ``scaled`` scales the numbers of the observation to
+    small ranges (:meth:`ObservationEncoder.scales`); ``claims`` (``"keep"``, ``"off"``,
+    ``"auto"``): ``"off"`` leaves the claim out of the action mask, ``"auto"`` too, and claims
+    for the seat to act whenever its claim holds (the rules' check with the actual hands, as the
+    table does), so that random and early agents learn the game rather than chombo.
     """
 
     def __init__(self, game: str, options: Mapping[str, Any] | None = None, *, match: bool = False,
-                 first: int | str = 0) -> None:
+                 first: int | str = 0, recall: str | None = None, scaled: bool = False,
+                 claims: str = "keep") -> None:
         if game not in GAMES:
             from ..games import find_game
 
@@ -758,12 +1078,28 @@ class GameEnv:
         self.units = seat_units(self.num_players, self.num_units)
         self.encoder = ObservationEncoder(game, self.options, self.num_players, self.catalog, phases,
                                           view_type)
+        if recall not in (None, "cards", "full"):
+            raise OptionError(f"recall={recall!r}: the choices are None, 'cards' and 'full'")
+        if claims not in ("keep", "off", "auto"):
+            raise OptionError(f"claims={claims!r}: the choices are 'keep', 'off' and 'auto'")
+        self.recall = recall
+        self.scaled = scaled
+        self.claims = claims
+        claim = self.catalog.family_start.get("claim")
+        self.masked_out = frozenset([claim]) if claims != "keep" and claim is not None else frozenset()
+        self.memory = Memory(self.num_players, self.catalog, recall == "full") if recall else None
+        self.scale = self.encoder.scales(max(probe.view(0).hand_sizes)) if scaled else None
+        self.obs_size = self.encoder.size + (self.memory.size if self.memory else 0)
         self.version = (f"kirifuda-env/{ENV_VERSION} {game} actions={self.catalog.size} "
-                        f"obs={self.encoder.size}")
+                        f"obs={self.obs_size}" + (f" recall={recall}" if recall else "")
+                        + (" scaled" if scaled else "") + (f" claims={claims}" if claims != "keep" else ""))
         self.rng = random.Random()
         self.stepper: Stepper | None = None
         self.done = True
         self._totals: tuple[float, ...] = ()
+        self.listeners: list[Callable[[str], None]] = []
+        """Called with ``"reset"`` after each reset and ``"step"`` after each step (the bots
+        seated at the env follow the table through them)."""
 
     # -- episodes ------------------------------------------------------------------------
     def new_match(self) -> GameState:
@@ -775,10 +1111,12 @@ class GameEnv:
         if seed is not None:
             self.rng = random.Random(seed)
         state = self.new_match()
-        self.stepper = Stepper(state, self.catalog)
+        self.stepper = Stepper(state, self.catalog, self.masked_out)
         self._totals = tuple(float(x) for x in state.view(None).totals)
         self.done = False
         self._deal()
+        for fn in self.listeners:
+            fn("reset")
 
     def _deal(self) -> None:
         stepper = self.stepper
@@ -787,6 +1125,8 @@ class GameEnv:
         while state.needs_deal and not state.is_over:
             state.deal_random(self.rng)
         stepper._legal_ids = None
+        if self.memory is not None:
+            self.memory.start(state)
 
     @property
     def state(self) -> GameState:
@@ -805,12 +1145,33 @@ class GameEnv:
             return np.zeros(self.catalog.size, dtype=np.int8)
         return self.stepper.legal_mask()
 
+    def view(self, seat: int | None) -> View:
+        """The engine's view of ``seat`` (``None``: a spectator's): all that seat may know."""
+        assert self.stepper is not None, "reset() first"
+        return self.stepper.state.view(seat)
+
+    def pending(self, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` has picked so far of a multi-card discard (its own knowledge)."""
+        stepper = self.stepper
+        return stepper.pending if stepper is not None and stepper.to_act == seat else ()
+
     def observe(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The observation vector of ``seat``: its view, and its pending discard picks."""
         stepper = self.stepper
         assert stepper is not None, "reset() first"
         pending = stepper.pending if stepper.to_act == seat else ()
-        return self.encoder.encode(stepper.state.view(seat), pending, out)
+        memory = self.memory
+        if memory is None and self.scale is None:
+            return self.encoder.encode(stepper.state.view(seat), pending, out)
+        if out is None:
+            out = np.zeros(self.obs_size, dtype=np.float32)
+        size = self.encoder.size
+        self.encoder.encode(stepper.state.view(seat), pending, out[:size])
+        if self.scale is not None:
+            out[:size] *= self.scale
+        if memory is not None:
+            memory.encode(seat, out[size:])
+        return out
 
     def step(self, action: int) -> list[float] | None:
         """Take action ``action`` for the seat to act.  Returns the rewards per seat when a deal
@@ -820,7 +1181,23 @@ class GameEnv:
         stepper = self.stepper
         state = stepper.state
         deal_no = state.deal_number
-        stepper.apply(action)
+        actor = stepper.to_act
+        applied = stepper.apply(action)
+        if self.memory is not None and state.deal_number == deal_no:
+            assert actor is not None
+            self.memory.add(state, actor, int(action), applied)
+        if self.claims == "auto" and state.deal_number == deal_no:
+            self._auto_claim()
+        rewards = self._after_step(state, deal_no)
+        for fn in self.listeners:
+            fn("step")
+        return rewards
+
+    def _auto_claim(self) -> None:
+        assert self.stepper is not None
+        self.stepper.claim_if_it_holds()
+
+    def _after_step(self, state: GameState, deal_no: int) -> list[float] | None:
         if state.deal_number == deal_no and not state.is_over:
             return None
         totals = tuple(float(x) for x in state.view(None).totals)
@@ -841,19 +1218,29 @@ class GameEnv:
 
 
 def layout_markdown(game: str, options: Mapping[str, Any] | None = None) -> str:
-    """The observation layout and action ranges of a game, as a Markdown section."""
-    env = GameEnv(game, options)
+    """The observation layout and action ranges of a game, as a Markdown section (generated
+    from the encoder: ``python -m kirifuda.env`` prints every game's)."""
+    env = GameEnv(game, options, recall="full", scaled=True)
+    base = env.encoder.size
+    memory = env.memory
+    assert memory is not None and env.scale is not None
     lines = [f"### {env.info.name_en} (`{game}`, options {json.dumps(dict(options or {}))})", "",
              f"{env.num_players} seats; {env.catalog.size} actions; observation vector of "
-             f"{env.encoder.size} floats (`{env.version}`).", "",
+             f"{base} floats (`{GameEnv(game, options).version}`); with `recall=\"cards\"` "
+             f"{base + env.num_players * 53}, with `recall=\"full\"` {env.obs_size}.", "",
              "| actions | first index | count |", "|---|---|---|"]
     starts = sorted(env.catalog.family_start.items(), key=lambda kv: kv[1])
     ends = [s for _, s in starts[1:]] + [env.catalog.size]
     for (fam, start), end in zip(starts, ends):
         lines.append(f"| {fam} | {start} | {end - start} |")
-    lines += ["", "| view field | offset | size | encoding |", "|---|---|---|---|"]
+    lines += ["", "| slice | view field | encoding | `scaled=True` |", "|---|---|---|---|"]
     for name, off, size, kind in env.encoder.layout():
-        lines.append(f"| `{name}` | {off} | {size} | {kind} |")
+        factors = sorted({float(x) for x in env.scale[off:off + size]})
+        scale = "" if factors == [1.0] else " ".join(f"×{x:.4g}" for x in factors if x != 1.0) + \
+            (" (count slots)" if len(factors) > 1 else "")
+        lines.append(f"| {off}:{off + size} | `{name}` | {kind} | {scale} |")
+    for name, off, size, kind in memory.layout():
+        lines.append(f"| {base + off}:{base + off + size} | `{name}` | {kind} | |")
     if env.encoder.skipped:
         lines += ["", "Left out: " + ", ".join(f"`{s}`" for s in env.encoder.skipped) + "."]
     return "\n".join(lines) + "\n"

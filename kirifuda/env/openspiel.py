@@ -13,8 +13,10 @@ Importing this module registers ``kirifuda_<game>`` for every game of :data:`kir
 
 Parameters: ``options`` (the game's options as a JSON object, or ``players:4;joker:true``, the
 comma-free form the game string keeps; default none), ``match``
-(``False``: one deal per episode; ``True``: the whole match) and ``first`` (the seat that starts
-the match, as the record's ``first``; default 0).
+(``False``: one deal per episode; ``True``: the whole match), ``first`` (the seat that starts
+the match, as the record's ``first``; default 0) and ``claims`` (``keep``, ``off``: the claim
+left out of the legal actions, ``auto``: that, and the claim made for the seat to act whenever
+it holds; :class:`kirifuda.env.core.GameEnv`).
 
 - **Chance.** The deal is dealt card by card as explicit chance outcomes (card ids 0–52), each
   uniform over the cards not dealt yet: first the undealt rest in record order (Unsun's indicator
@@ -30,26 +32,30 @@ the match, as the record's ``first``; default 0).
   step that led to it (the actor and the action, or ``?`` where the seat could not see it);
   tensor: the observation tensor, then one row per env step of the deal
   (actor relative to the seat, the action one-hot or a hidden bit).  A step is *seen* by a seat
-  when it is the actor's own, or names no card, or every card it names newly appears in the
-  seat's view (so face-down plays and others' discards are hidden).  In match mode the
-  information state covers the current deal; earlier deals enter through the view (totals, the
-  previous deal's result).
-- ``resample_from_infostate(player, sampler)``: the cards the player has never seen in any of its
-  views this deal are permuted at random (in the hands, the rest, and in the hidden actions that
-  name them) and the deal is replayed; a permutation is kept only if every action stays legal and
-  the player's information state is unchanged, so the result is uniform over the relabellings
-  consistent with it.  After 200 rejected draws (or half a second) the permutation is built by
-  random transpositions from the identity, each kept when consistent, for at most twice the number
-  of hidden cards or another half second (always succeeds: the true deal is consistent; where few
-  transpositions were kept the sample stays close to the true deal).
+  when it is the actor's own, or names no card, or the card it names newly shows in the seat's
+  view (a card played face up, the adjutant's card named); so face-down plays and others'
+  discards are hidden.  In match mode the information state covers the current deal; earlier
+  deals enter through the view (totals, the previous deal's result).
+- ``resample_from_infostate(player, sampler)``: a seat's knowledge of where the cards are comes
+  from what its views show (its hand, the cards on the table and in tricks, the cards the rules
+  show it: :func:`~kirifuda.env.core.placed_cards`), never from what its legal actions may name;
+  a card merely named (Napoleon's adjutant card, Kakeya's rensho) stays named while its holder
+  moves.  The cards it cannot place, and the cards that a taker of the rest (Napoleon, Meitora's
+  declarer) played face up, are relabelled at random (uniformly, keeping each card the taker
+  played in its hand or the rest, which are one pool), in the deal and in the steps the seat did
+  not see; the steps it saw stay as they were; the deal is replayed and kept only if the seat's
+  every view is the same (so its information state string is).  After
+  :data:`RESAMPLE_TRIES` rejected draws, random transpositions from the true deal, each kept
+  when consistent (where few were kept the sample stays close to the true deal).  Budgets are
+  counts, not times: the same sampler gives the same resample on any machine.
+- States pickle and serialise (``pyspiel.serialize_game_and_state``) as their game and actions;
+  a restored state works as the original.
 """
 
 from __future__ import annotations
 
-import collections
 import json
 import random
-import time
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -59,16 +65,19 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("kirifuda.env.openspiel needs OpenSpiel: pip install 'kirifuda[openspiel]'") from exc
 
+from ..actions import Play
 from ..cards import CARDS, parse_card
 from ..game import GameState
 from ..games import GAMES
-from .core import GameEnv, Stepper, cards_in, view_string
+from ..game import View
+from .core import GameEnv, Stepper, count_cards, view_cards, view_fields, view_key, view_string
 
-__all__ = ["KirifudaGame", "KirifudaState", "register_all", "game_name", "RESAMPLE_TRIES"]
+__all__ = ["KirifudaGame", "KirifudaState", "KirifudaBot", "register_all", "game_name", "RESAMPLE_TRIES"]
 
 RESAMPLE_TRIES = 200
-RESAMPLE_SECONDS = 1.0
-"""A soft time budget of one resampling: half for independent draws, half for transpositions."""
+"""Independent draws of a resampling before it falls back to transpositions."""
+RESAMPLE_TRANSPOSITIONS = 2
+"""Transpositions tried in the fallback, per movable card."""
 
 
 def game_name(game_id: str) -> str:
@@ -121,8 +130,11 @@ class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
         options = parse_options(str(params.get("options", "") or ""))
         params["options"] = options_text(options)  # canonical: OpenSpiel's game strings split on commas
         match = bool(params.get("match", False))
+        claims = str(params.get("claims", "keep"))
+        if claims == "keep":
+            params.pop("claims", None)  # the default stays out of the game string, as before
         self.first = int(params.get("first", 0))
-        self.env = env = GameEnv(game_id, options, match=match, first=self.first)
+        self.env = env = GameEnv(game_id, options, match=match, first=self.first, claims=claims)
         spec = env.spec
         n = env.num_players
         bound = spec.deal_score * (1 if not match else 500)
@@ -146,6 +158,9 @@ class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
         self.step_size = n + env.catalog.size + 1
         self.info_size = self.obs_size + spec.deal_steps * self.step_size
         self._layouts: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
+        self._initial: _Core | None = None
+        """The core of a new initial state, copied for each new one."""
+        self._initial_obs: dict[int | None, np.ndarray] = {}
 
     def layout(self, state: GameState) -> tuple[tuple[int, ...], tuple[int, ...], int]:
         """The deck, the hand sizes per seat and the size of the rest of the next deal of
@@ -163,8 +178,16 @@ class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
                 self._layouts[key] = got
         return got
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game string: loading it runs this constructor again (OpenSpiel's own
+        pickling of a game would skip it, leaving the game without its encoder)."""
+        return (pyspiel.load_game, (str(self),))
+
     def new_initial_state(self) -> "KirifudaState":
-        return KirifudaState(self)
+        state = KirifudaState(self, self._initial)
+        if self._initial is None:
+            self._initial = state._k.__deepcopy__({})
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "KirifudaObserver":
         if params:
@@ -193,7 +216,7 @@ def _game_type(game_id: str, match: bool = False) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"options": "", "match": False, "first": 0})
+        parameter_specification={"options": "", "match": False, "first": 0, "claims": "keep"})
 
 
 # --------------------------------------------------------------------------------------------
@@ -201,27 +224,64 @@ def _game_type(game_id: str, match: bool = False) -> Any:
 
 
 class _History:
-    """What one player has seen this deal: a view string after each step, and each step as seen."""
+    """What one player has seen this deal: its view after each step (with the cards it has picked
+    so far of a discard), each step as seen, and the cards whose place it has seen."""
 
-    __slots__ = ("strings", "events", "seen", "counts", "picks")
+    __slots__ = ("views", "keys", "texts", "events", "placed", "counts", "picks", "text")
 
     def __init__(self) -> None:
-        self.strings: list[str] = []
+        self.views: list[tuple[View, tuple[int, ...]]] = []
+        """The view after each env step (index 0: once dealt) and the seat's own pending picks."""
+        self.keys: list[tuple[Any, ...]] = []
+        """The same as comparable tuples (:func:`~kirifuda.env.core.view_key`)."""
+        self.texts: list[str | None] = []
+        """The same as text, made when first asked for."""
         self.events: list[tuple[int, int]] = []
         """``(actor, action index or -1 when hidden)`` per env step."""
-        self.seen: set[int] = set()
-        self.counts: collections.Counter[int] = collections.Counter()
+        self.placed: set[int] = set()
+        """The cards whose place the seat has seen (:func:`~kirifuda.env.core.placed_cards`)."""
+        self.counts: dict[int, int] = {}
+        """How often each card shows in the latest view (:func:`~kirifuda.env.core.shown_cards`)."""
         self.picks: list[int] = []
         """Event indices of a pending multi-card discard by another seat."""
+        self.text: str | None = None
+        """The information state string, once made (until the next step)."""
 
     def copy(self) -> "_History":
         new = _History()
-        new.strings = self.strings[:]
+        new.views = self.views[:]
+        new.keys = self.keys[:]
+        new.texts = self.texts[:]
         new.events = self.events[:]
-        new.seen = set(self.seen)
-        new.counts = collections.Counter(self.counts)
+        new.placed = set(self.placed)
+        new.counts = self.counts
         new.picks = self.picks[:]
+        new.text = self.text
         return new
+
+    def add(self, view: View, pending: tuple[int, ...]) -> None:
+        self.views.append((view, pending))
+        self.keys.append((view_key(view), pending))
+        self.texts.append(None)
+        self.text = None
+
+    def view_text(self, i: int) -> str:
+        """The first view as canonical JSON; each later one as the fields that changed from the
+        view before it (``name=value``), so the whole text tells every view exactly."""
+        got = self.texts[i]
+        if got is None:
+            view, pending = self.views[i]
+            if i == 0:
+                got = view_string(view)
+            else:
+                before = self.keys[i - 1][0]
+                names = _key_names(view)
+                got = " ".join(f"{names[j]}={v!r}" for j, (v, u) in enumerate(zip(self.keys[i][0], before))
+                               if v is not u and v != u) or "="
+            if pending:
+                got += f" picked {list(pending)}"
+            self.texts[i] = got
+        return got
 
 
 class _Core:
@@ -229,8 +289,14 @@ class _Core:
 
     __slots__ = ("g", "stepper", "pre", "dealt", "deck", "steps", "start", "returns", "done",
                  "hist", "rest_size", "hand_sizes", "deal_no", "rewards", "obs_key",
-                 "obs_val")
+                 "obs_val", "prefix", "left", "outcomes")
     g: KirifudaGame
+    prefix: tuple[int, ...]
+    """The OpenSpiel actions before the current deal (earlier deals, in match mode)."""
+    left: list[int]
+    """The cards of the deck not dealt yet."""
+    outcomes: list[tuple[int, float]] | None
+    """The chance outcomes of the current chance node, once asked for."""
     stepper: Stepper | None
     pre: GameState
     """The match before the current deal (never mutated)."""
@@ -258,6 +324,9 @@ class _Core:
         new.pre = self.pre  # never mutated: copied before use
         new.g = self.g
         new.dealt = self.dealt[:]
+        new.prefix = self.prefix
+        new.left = self.left[:]
+        new.outcomes = self.outcomes
         new.deck = self.deck
         new.steps = self.steps[:]
         new.start = self.start
@@ -272,12 +341,24 @@ class _Core:
         new.obs_val = self.obs_val
         return new
 
+    def actions(self) -> list[int]:
+        """Every OpenSpiel action that led here (chance outcomes included)."""
+        return [*self.prefix, *self.dealt, *(idx for _, idx in self.steps)]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (OpenSpiel's serialization pickles a python state's attributes) as its game
+        and actions: unpickling replays them, so nothing of the engine is pickled."""
+        return (_core_after, (self.g, self.actions()))
+
 
 class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     """A kirifuda match (or deal) as an OpenSpiel state."""
 
-    def __init__(self, game: KirifudaGame) -> None:
+    def __init__(self, game: KirifudaGame, initial: "_Core | None" = None) -> None:
         super().__init__(game)
+        if initial is not None:
+            self._k = initial.__deepcopy__({})
+            return
         k = self._k = object.__new__(_Core)
         k.g = game
         env = game.env
@@ -287,12 +368,19 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k.rewards = [0.0] * env.num_players
         k.done = False
         k.steps = []
+        k.dealt = []
+        k.prefix = ()
         k.hist = {}
         k.start = None
         k.deal_no = 0
         k.obs_key = None
         k.obs_val = None
         self._begin_deal(state)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game and history: unpickling replays the history on a new state, so
+        every method of the restored state works as the original's (serialization)."""
+        return (_restore_state, (self.get_game(), list(self.history())))
 
     @property
     def _g(self) -> KirifudaGame:
@@ -302,9 +390,12 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     def _begin_deal(self, state: GameState) -> None:
         """Prepare the chance nodes of the next deal of ``state`` (which needs a deal)."""
         k = self._k
+        k.prefix = tuple(k.actions())
         k.pre = state.copy()
         k.deck, k.hand_sizes, k.rest_size = self._g.layout(state)
         k.dealt = []
+        k.left = list(k.deck)
+        k.outcomes = None
         k.steps = []
         k.hist = {}
         k.start = None
@@ -313,17 +404,10 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
 
     def _finish_deal(self) -> None:
         k = self._k
-        r = k.rest_size
-        rest = [CARDS[c] for c in k.dealt[:r]]
-        hands = []
-        i = r
-        for size in k.hand_sizes:
-            hands.append([CARDS[c] for c in k.dealt[i:i + size]])
-            i += size
         state = k.pre.copy()
-        state.deal(hands, rest)
+        state.deal(*self._split(k.dealt))
         k.start = state.copy()
-        k.stepper = Stepper(state, self._g.catalog)
+        k.stepper = Stepper(state, self._g.catalog, self._g.env.masked_out)
         self._after_deal_events(state)
 
     def _after_deal_events(self, state: GameState) -> None:
@@ -368,21 +452,26 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         k = self._k
         assert k.stepper is None and not k.done
-        used = set(k.dealt)
-        left = [c for c in k.deck if c not in used]
-        slot = len(k.dealt)
-        filt = self._g.env.spec.chance_filter
-        if filt is not None and slot < k.rest_size:
-            left = [c for c in left if filt(self._g.env.options, slot, c)]
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
+        if k.outcomes is None:
+            left = k.left
+            slot = len(k.dealt)
+            filt = self._g.env.spec.chance_filter
+            if filt is not None and slot < k.rest_size:
+                left = [c for c in left if filt(self._g.env.options, slot, c)]
+            p = 1.0 / len(left)
+            k.outcomes = [(c, p) for c in left]
+        return list(k.outcomes)
 
     def _apply_action(self, action: int) -> None:
         k = self._k
         if k.stepper is None:
-            if action in k.dealt or action not in dict(self.chance_outcomes()):
+            filt = self._g.env.spec.chance_filter
+            if action not in k.left or (filt is not None and len(k.dealt) < k.rest_size
+                                        and not filt(self._g.env.options, len(k.dealt), action)):
                 raise ValueError(f"{CARDS[action].code if 0 <= action < 53 else action} is not a chance outcome now")
             k.dealt.append(int(action))
+            k.left.remove(action)
+            k.outcomes = None
             if len(k.dealt) == len(k.deck):
                 self._finish_deal()
             return
@@ -393,6 +482,8 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         state = stepper.state
         deal_no = state.deal_number
         applied = stepper.apply(action)
+        if self._g.env.claims == "auto" and state.deal_number == deal_no and applied is not None:
+            stepper.claim_if_it_holds()
         k.steps.append((seat, int(action)))
         for p, h in k.hist.items():
             _extend(h, self._g, stepper, p, seat, int(action), applied)
@@ -421,6 +512,17 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         hands = " | ".join(" ".join(c.code for c in st.view(s).hand) for s in range(st.num_players))
         return f"{view_string(st.view(None))}\nhands: {hands}\npending: {list(k.stepper.pending)}"
 
+    # -- what a seat sees (public API for agents) ----------------------------------------
+    def view(self, player: int | None) -> View:
+        """The engine's view of ``player`` (``None``: a spectator's): all that seat may know."""
+        k = self._k
+        return (k.pre if k.stepper is None else k.stepper.state).view(player)
+
+    def pending(self, player: int) -> tuple[int, ...]:
+        """The cards ``player`` has picked so far of a multi-card discard (its own knowledge)."""
+        k = self._k
+        return k.stepper.pending if k.stepper is not None and k.stepper.to_act == player else ()
+
     # -- information states --------------------------------------------------------------
     def history_of(self, player: int) -> _History:
         """The player's information of this deal (computed by replay once, then kept up to date)."""
@@ -429,10 +531,13 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         if h is None:
             h = _History()
             if k.start is not None:
-                stepper = Stepper(k.start.copy(), self._g.catalog)
+                stepper = Stepper(k.start.copy(), self._g.catalog, self._g.env.masked_out)
+                auto = self._g.env.claims == "auto"
                 _start_history(h, stepper, player)
                 for seat, idx in k.steps:
                     applied = stepper.apply(idx)
+                    if auto and applied is not None:
+                        stepper.claim_if_it_holds()
                     _extend(h, self._g, stepper, player, seat, idx, applied)
             k.hist[player] = h
         return h
@@ -443,10 +548,12 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         if k.stepper is None:
             return f"{head} dealing {len(k.dealt)}/{len(k.deck)}\n{view_string(k.pre.view(player))}"
         h = self.history_of(player)
-        lines = [head, h.strings[0]]
-        for (actor, idx), s in zip(h.events, h.strings[1:]):
-            lines.append(f"{actor}:{idx if idx >= 0 else '?'} {s}")
-        return "\n".join(lines)
+        if h.text is None:
+            lines = [head, h.view_text(0)]
+            for i, (actor, idx) in enumerate(h.events):
+                lines.append(f"{actor}:{idx if idx >= 0 else '?'} {h.view_text(i + 1)}")
+            h.text = "\n".join(lines)
+        return h.text
 
     def obs_string(self, player: int) -> str:
         k = self._k
@@ -459,7 +566,15 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k = self._k
         enc = self._g.encoder
         if k.stepper is None:
-            enc.encode(k.pre.view(player), (), out)
+            g = self._g
+            initial = g._initial is not None and k.pre is g._initial.pre
+            got = g._initial_obs.get(player) if initial else None
+            if got is None:
+                enc.encode(k.pre.view(player), (), out)
+                if initial:  # OpenSpiel encodes a new initial state to learn the tensor's shape
+                    g._initial_obs[player] = out.copy()
+            else:
+                out[:] = got
             return
         pending = k.stepper.pending if player is not None and k.stepper.to_act == player else ()
         key = (k.deal_no, len(k.dealt), len(k.steps), -1 if player is None else player, *pending)
@@ -491,54 +606,120 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> "KirifudaState":
         rng = random.Random(int(probability_sampler() * (1 << 52)))
         k = self._k
-        g = self._g
         if k.stepper is None:  # dealing: no one has seen a dealt card yet
             return self._rebuild(self._random_dealt(rng), [])
-        h = self.history_of(player_id)
-        dealt = list(k.dealt)
-        hidden = sorted(c for c in dealt if c not in h.seen)
-        target = self.info_string(player_id)
-
-        def attempt(perm: dict[int, int]) -> tuple[list[int], list[tuple[int, int]]] | None:
-            new_dealt = [perm.get(c, c) for c in dealt]
-            filt = g.env.spec.chance_filter
-            if filt is not None and any(not filt(g.env.options, i, c) for i, c in enumerate(new_dealt[:k.rest_size])):
-                return None
-            steps = []
-            for seat, idx in k.steps:
-                card = g.catalog.card_of(idx)
-                if card is not None and card in perm:
-                    idx = g.catalog.with_card(idx, perm[card])
-                steps.append((seat, idx))
-            cand = self._replay_deal(new_dealt, steps)
-            if cand is None or cand.info_string(player_id) != target:
-                return None
-            return new_dealt, steps
-
-        deadline = time.perf_counter() + RESAMPLE_SECONDS / 2
+        draw = self._sampler(player_id)
+        if draw is None:
+            return self._rebuild(k.dealt, k.steps)
         for _ in range(RESAMPLE_TRIES):
-            if time.perf_counter() > deadline:
-                break
-            shuffled = hidden[:]
-            rng.shuffle(shuffled)
-            got = attempt(dict(zip(hidden, shuffled)))
+            got = draw.attempt(*draw.random(rng))
             if got is not None:
                 return self._rebuild(*got)
-        perm = {c: c for c in hidden}
-        best = (dealt, list(k.steps))
-        deadline = time.perf_counter() + RESAMPLE_SECONDS / 2
-        for _ in range(2 * len(hidden)):
-            if len(hidden) < 2 or time.perf_counter() > deadline:
-                break
-            a, b = rng.sample(hidden, 2)
+        # random transpositions from the true deal, each kept when consistent
+        perm = {c: c for c in draw.movable}
+        best: tuple[Sequence[int], Sequence[tuple[int, int]]] = (k.dealt, k.steps)
+        for _ in range(RESAMPLE_TRANSPOSITIONS * len(draw.movable)):
+            a, b = rng.sample(draw.movable, 2)
             trial = dict(perm)
-            inv = {v: key for key, v in trial.items()}
-            ka, kb = inv[a], inv[b]
-            trial[ka], trial[kb] = b, a
-            got = attempt(trial)
-            if got is not None:
-                perm, best = trial, got
+            trial[a], trial[b] = perm[b], perm[a]
+            if draw.allowed(trial):
+                got = draw.attempt(trial)
+                if got is not None:
+                    perm, best = trial, got
         return self._rebuild(*best)
+
+    def _sampler(self, player: int) -> "_Resampler | None":
+        """What may move in a resample for ``player`` (None: nothing)."""
+        k = self._k
+        h = self.history_of(player)
+        catalog = self._g.catalog
+        place = self._places()
+        takers = self._takers()
+        if player in takers:
+            takers = set()
+        # the cards the seat cannot place: never by its legal actions, never a card merely named
+        free = [c for c in k.dealt if c not in h.placed]
+        # the cards a taker of the rest played face up: from its hand or from the rest
+        taken = []
+        for actor, idx in h.events:
+            action = catalog.actions[idx] if idx >= 0 and actor in takers else None
+            if isinstance(action, Play) and action.card.id in place:
+                taken.append(action.card.id)
+        movable = free + [c for c in taken if c not in free]
+        if len(movable) < 2:
+            return None
+        # the steps the seat did not see are relabelled with the cards; the steps it saw stay
+        # as they were (a named adjutant card stays named while its holder moves)
+        relabel = [actor != player and h.events[t][1] < 0 and catalog.card_of(idx) is not None
+                   for t, (actor, idx) in enumerate(k.steps)]
+        named = {c for (_, idx), r in zip(k.steps, relabel) if r and (c := catalog.card_of(idx)) is not None}
+        return _Resampler(self, player, h, movable, taken, named, takers, place, relabel)
+
+    def _takers(self) -> set[int]:
+        """The seats that took cards of the rest this deal (Napoleon, Meitora's declarer): public
+        by the rules, found here from the deal (a card of the rest in its hand or its steps)."""
+        k = self._k
+        rest = set(k.dealt[:k.rest_size])
+        if not rest or k.stepper is None:
+            return set()
+        state = k.stepper.state
+        out = {seat for seat in range(state.num_players) if any(c.id in rest for c in state.view(seat).hand)}
+        catalog = self._g.catalog
+        out |= {seat for seat, idx in k.steps if catalog.card_of(idx) in rest}
+        return out
+
+    def _places(self) -> dict[int, int]:
+        """The place of each dealt card in the deal: -1 for the rest, else the seat dealt it."""
+        k = self._k
+        out = {c: -1 for c in k.dealt[:k.rest_size]}
+        i = k.rest_size
+        for seat, size in enumerate(k.hand_sizes):
+            for c in k.dealt[i:i + size]:
+                out[c] = seat
+            i += size
+        return out
+
+    def _split(self, dealt: Sequence[int]) -> tuple[list[list[Any]], list[Any]]:
+        """The hands and the rest of a deal given in chance order."""
+        k = self._k
+        r = k.rest_size
+        hands = []
+        i = r
+        for size in k.hand_sizes:
+            hands.append([CARDS[c] for c in dealt[i:i + size]])
+            i += size
+        return hands, [CARDS[c] for c in dealt[:r]]
+
+    def _consistent(self, player: int, h: _History, dealt: Sequence[int],
+                    steps: Sequence[tuple[int, int]]) -> bool:
+        """Whether the match before this deal, dealt ``dealt`` and played ``steps``, shows the
+        player exactly the views it has had (stopping at the first that differs)."""
+        k = self._k
+        state = k.pre.copy()
+        try:
+            state.deal(*self._split(dealt))
+        except ValueError:
+            return False
+        if state.deal_number != k.deal_no:
+            return False
+        keys = h.keys
+        if (view_key(state.view(player)), ()) != keys[0]:
+            return False
+        stepper = Stepper(state, self._g.catalog, self._g.env.masked_out)
+        auto = self._g.env.claims == "auto"
+        for t, (seat, idx) in enumerate(steps):
+            if stepper.to_act != seat:
+                return False
+            try:
+                applied = stepper.apply(idx)
+            except (ValueError, KeyError):  # an illegal relabelled action
+                return False
+            if auto and applied is not None and state.deal_number == k.deal_no:
+                stepper.claim_if_it_holds()
+            pending = stepper.pending if seat == player and stepper.to_act == player else ()
+            if (view_key(state.view(player)), tuple(pending)) != keys[t + 1]:
+                return False
+        return True
 
     def _random_dealt(self, rng: random.Random) -> list[int]:
         k = self._k
@@ -550,32 +731,11 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             if filt is None or all(filt(self._g.env.options, i, c) for i, c in enumerate(out[:k.rest_size])):
                 return out
 
-    def _replay_deal(self, dealt: Sequence[int], steps: Sequence[tuple[int, int]]) -> "KirifudaState | None":
-        """This state's match before the deal, dealt ``dealt``, then ``steps``; None if illegal."""
-        new = self._g.new_initial_state()
-        nk = new._k
-        ok = self._k
-        nk.pre = ok.pre
-        nk.deck, nk.hand_sizes, nk.rest_size, nk.deal_no = ok.deck, ok.hand_sizes, ok.rest_size, ok.deal_no
-        nk.returns = list(ok.returns)
-        nk.dealt = list(dealt)
-        try:
-            if len(dealt) == len(nk.deck):
-                new._finish_deal()
-            for seat, idx in steps:
-                if nk.done or nk.stepper is None or nk.stepper.to_act != seat:
-                    return None
-                new._apply_action(idx)
-        except Exception:  # an illegal relabelled deal or action
-            return None
-        return new
-
     def _rebuild(self, dealt: Sequence[int], steps: Sequence[tuple[int, int]]) -> "KirifudaState":
         """A state with OpenSpiel history: this state's actions before the deal, the new deal's
         chance outcomes, then ``steps``."""
-        prefix = self.full_history()[:self._deal_begin_index()]
         new = self._g.new_initial_state()
-        for a in prefix:
+        for a in self._k.prefix:
             new.apply_action(a)
         for c in dealt:
             new.apply_action(c)
@@ -583,28 +743,116 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             new.apply_action(idx)
         return new
 
-    def _deal_begin_index(self) -> int:
-        k = self._k
-        return len(self.full_history()) - len(k.dealt) - len(k.steps)
-
     def full_history(self) -> list[int]:
         return list(self.history())
 
 
+def _core_after(game: KirifudaGame, actions: Sequence[int]) -> _Core:
+    return _restore_state(game, actions)._k
+
+
+def _restore_state(game: KirifudaGame, history: Sequence[int]) -> "KirifudaState":
+    """A state of ``game`` after ``history`` (its actions, chance outcomes included)."""
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+class _Resampler:
+    """Draws relabellings of a deal for one seat and keeps those its information allows.
+
+    ``movable``: the cards the seat cannot place, and the cards a taker of the rest played face
+    up (dealt to it or to the rest: the seat cannot tell which).  A relabelling maps each movable
+    card to a movable card; each taken card's preimage must lie in the taker's hand or the rest
+    (so it is the taker's to play), and a card named by a step the seat did not see never maps
+    to a taken card (the taker plays that one face up later).  The taker's hand and the rest are
+    one pool: the relabelled cards there are shuffled between them."""
+
+    __slots__ = ("st", "player", "h", "movable", "taken", "named", "pool", "place", "relabel",
+                 "pool_slots")
+
+    def __init__(self, st: KirifudaState, player: int, h: _History, movable: list[int], taken: list[int],
+                 named: set[int], takers: set[int], place: dict[int, int], relabel: list[bool]) -> None:
+        self.st, self.player, self.h = st, player, h
+        self.movable, self.taken, self.named, self.place, self.relabel = movable, taken, named, place, relabel
+        pool_places = takers | {-1} if takers else set()
+        self.pool = [c for c in movable if place[c] in pool_places and c not in named]
+        mset = set(movable)
+        self.pool_slots = [i for i, c in enumerate(st._k.dealt) if c in mset and place[c] in pool_places] \
+            if takers else []
+
+    def random(self, rng: random.Random) -> tuple[dict[int, int], int | None]:
+        """A uniform relabelling among those :meth:`allowed` admits, and a seed shuffling the
+        pool (None: no pool)."""
+        taken = self.taken
+        if len(self.pool) < len(taken):
+            return {c: c for c in self.movable}, None
+        pre = rng.sample(self.pool, len(taken)) if taken else []
+        images = rng.sample(taken, len(taken))
+        perm = dict(zip(pre, images))
+        chosen = set(pre)
+        others = [c for c in self.movable if c not in chosen]
+        free = [c for c in self.movable if c not in set(taken)]
+        rng.shuffle(free)
+        perm.update(zip(others, free))
+        return perm, (rng.randrange(1 << 30) if self.pool_slots else None)
+
+    def allowed(self, perm: dict[int, int]) -> bool:
+        taken = set(self.taken)
+        inv = {v: c for c, v in perm.items()}
+        pool = set(self.pool)
+        return all(inv[t] in pool for t in taken) and not any(perm[c] in taken for c in self.named)
+
+    def attempt(self, perm: dict[int, int], seed: int | None = None) -> tuple[list[int], list[tuple[int, int]]] | None:
+        """The deal and steps relabelled by ``perm`` (the pool shuffled by ``seed``), if they
+        show the seat exactly what it has seen."""
+        st, k = self.st, self.st._k
+        new_dealt = [perm.get(c, c) for c in k.dealt]
+        if seed is not None:
+            slots = self.pool_slots
+            cards = [new_dealt[i] for i in slots]
+            random.Random(seed).shuffle(cards)
+            for i, c in zip(slots, cards):
+                new_dealt[i] = c
+        g = st._g
+        filt = g.env.spec.chance_filter
+        if filt is not None and any(not filt(g.env.options, i, c) for i, c in enumerate(new_dealt[:k.rest_size])):
+            return None
+        steps = k.steps
+        catalog = g.catalog
+        if any(self.relabel):
+            steps = []
+            for (seat, idx), r in zip(k.steps, self.relabel):
+                card = catalog.card_of(idx) if r else None
+                steps.append((seat, idx if card is None else catalog.with_card(idx, perm.get(card, card))))
+        if not st._consistent(self.player, self.h, new_dealt, steps):
+            return None
+        return new_dealt, steps
+
+
+def _key_names(view: View) -> tuple[str, ...]:
+    return view_fields(type(view))[2]
+
+
 def _start_history(h: _History, stepper: Stepper, player: int) -> None:
     v = stepper.state.view(player)
-    cs = cards_in(v)
-    h.counts = collections.Counter(cs)
-    h.seen = set(cs)
-    h.strings = [view_string(v)]
+    shown, placed = view_cards(v)
+    h.counts = count_cards(shown)
+    h.placed = set(placed)
+    h.add(v, ())
 
 
 def _extend(h: _History, g: KirifudaGame, stepper: Stepper, player: int, actor: int, idx: int,
             applied: Any) -> None:
-    """Record one env step in a player's history (the stepper has already taken it)."""
+    """Record one env step in a player's history (the stepper has already taken it).
+
+    A step of another seat naming a card is seen when that card newly shows in the player's
+    view (a card played face up, the adjutant's card named); otherwise (a discard, a face-down
+    play) it is hidden.  The player's legal actions never count as shown."""
     v = stepper.state.view(player)
-    cs = cards_in(v)
-    counts = collections.Counter(cs)
+    shown, placed = view_cards(v)
+    counts = count_cards(shown)
     card = g.catalog.card_of(idx)
     if actor == player or card is None:
         seen_idx = idx
@@ -612,18 +860,69 @@ def _extend(h: _History, g: KirifudaGame, stepper: Stepper, player: int, actor: 
         seen_idx = -1
         h.picks.append(len(h.events))
     else:
-        seen_idx = idx if counts[card] > h.counts[card] else -1
+        seen_idx = idx if counts.get(card, 0) > h.counts.get(card, 0) else -1
     if applied is not None and h.picks:
         for e in h.picks:
             a, i = h.events[e]
             c = g.catalog.card_of(i)
-            h.events[e] = (a, i if c is not None and counts[c] > h.counts[c] else -1)
+            h.events[e] = (a, i if c is not None and counts.get(c, 0) > h.counts.get(c, 0) else -1)
         h.picks = []
     pending = stepper.pending if actor == player and stepper.to_act == player else ()
     h.events.append((actor, seen_idx))
-    h.strings.append(view_string(v) + (f" picked {list(pending)}" if pending else ""))
+    h.add(v, tuple(pending))
     h.counts = counts
-    h.seen.update(cs)
+    h.placed.update(placed)
+
+
+# --------------------------------------------------------------------------------------------
+# kirifuda's bots as OpenSpiel bots
+
+
+class KirifudaBot(pyspiel.Bot):  # type: ignore[misc, unused-ignore]
+    """A kirifuda bot (``random``, ``heuristic``, ``search:easy``, ``search``, ``search:strong``)
+    seated at ``player`` as a ``pyspiel.Bot``, for ``evaluate_bots`` and OpenSpiel's own agents.
+
+    It sees the seat's views only (:meth:`KirifudaState.view`): told of every other seat's
+    action (``inform_action``) it looks at its view, as a player at the table would; chance
+    outcomes (the cards dealt) are never looked at.
+
+    >>> import numpy as np, pyspiel
+    >>> from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+    >>> game = pyspiel.load_game("kirifuda_meitora")
+    >>> bots = [KirifudaBot(game, p, "heuristic", seed=p) for p in range(4)]
+    >>> len(evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0)))
+    4
+    """
+
+    def __init__(self, game: KirifudaGame, player: int, kind: str = "heuristic", seed: int | None = 0) -> None:
+        pyspiel.Bot.__init__(self)
+        from .bots import BotAgent
+
+        self.player = player
+        self.agent = BotAgent(game.game_id, kind, seed)
+
+    def restart_at(self, state: KirifudaState) -> None:
+        self.agent.restart()
+
+    def inform_action(self, state: KirifudaState, player_id: int, action: int) -> None:
+        if player_id >= 0 and not state.is_chance_node():
+            self.agent.observe(state.view(self.player))
+
+    def step(self, state: KirifudaState) -> int:
+        if state.current_player() != self.player:
+            raise ValueError(f"seat {self.player}'s bot asked to act for seat {state.current_player()}")
+        view = state.view(self.player)
+        self.agent.observe(view)
+        return self.agent.act(view, state.pending(self.player))
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def provides_force_action(self) -> bool:
+        return False
+
+    def is_clonable(self) -> bool:
+        return False
 
 
 # --------------------------------------------------------------------------------------------

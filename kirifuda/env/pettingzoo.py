@@ -15,11 +15,15 @@ action raises :class:`~kirifuda.errors.IllegalActionError` and changes nothing
 the deal's score per seat (a team's score to both partners), given when the deal ends; with
 ``match=True`` the episode is the whole match.  ``infos[agent]`` carries the seat's legal
 ``action_mask`` too and, at the end, the ``totals``.
+
+For learning (:class:`kirifuda.env.core.GameEnv`): ``recall="cards"`` or ``"full"`` adds the
+seat's memory of the deal to the observation (``"full"``: perfect recall), ``scaled=True``
+scales its numbers to small ranges, ``claims="off"`` leaves Meitora's claim out of the mask
+and ``claims="auto"`` claims for a seat whenever its claim holds.
 """
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Mapping
 
 import numpy as np
@@ -31,9 +35,10 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("kirifuda.env.pettingzoo needs PettingZoo: pip install 'kirifuda[pettingzoo]'") from exc
 
+from .bots import BotAgent
 from .core import GameEnv
 
-__all__ = ["KirifudaAEC", "kirifuda_env", "raw_env", "env"]
+__all__ = ["KirifudaAEC", "BotPolicy", "kirifuda_env", "raw_env", "env"]
 
 
 class KirifudaAEC(AECEnv):  # type: ignore[misc, unused-ignore]
@@ -42,9 +47,11 @@ class KirifudaAEC(AECEnv):  # type: ignore[misc, unused-ignore]
     metadata = {"render_modes": ["human", "ansi"], "name": "kirifuda_v1", "is_parallelizable": False}
 
     def __init__(self, game: str = "meitora", options: Mapping[str, Any] | None = None, *,
-                 match: bool = False, first: int | str = 0, render_mode: str | None = None) -> None:
+                 match: bool = False, first: int | str = 0, recall: str | None = None,
+                 scaled: bool = False, claims: str = "keep", render_mode: str | None = None) -> None:
         super().__init__()
-        self.core = GameEnv(game, options, match=match, first=first)
+        self.core = GameEnv(game, options, match=match, first=first, recall=recall, scaled=scaled,
+                            claims=claims)
         self.metadata = dict(self.metadata, name=f"kirifuda_{self.core.game_id}_v1")
         self.render_mode = render_mode
         n = self.core.num_players
@@ -52,7 +59,7 @@ class KirifudaAEC(AECEnv):  # type: ignore[misc, unused-ignore]
         self.agents: list[str] = []
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         N = self.core.catalog.size
-        size = self.core.encoder.size
+        size = self.core.obs_size
         self._obs_space = spaces.Dict({
             "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(N,), dtype=np.int8),
@@ -60,13 +67,16 @@ class KirifudaAEC(AECEnv):  # type: ignore[misc, unused-ignore]
         self._act_space = spaces.Discrete(N)
         self.version = self.core.version
 
-    @functools.lru_cache(maxsize=None)
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
 
-    @functools.lru_cache(maxsize=None)
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._act_space
+
+    def view(self, agent: str) -> Any:
+        """The engine's view of ``agent``'s seat: all that seat may know (for agents that read
+        the table rather than the vector, such as :class:`BotPolicy`)."""
+        return self.core.view(self._seat[agent])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
@@ -152,3 +162,50 @@ def env(game: str = "meitora", options: Mapping[str, Any] | None = None, *,
 def kirifuda_env(game: str, options: Mapping[str, Any] | None = None, **kwargs: Any) -> KirifudaAEC:
     """The raw AEC environment of ``game`` (an id of :data:`kirifuda.games.GAMES`)."""
     return KirifudaAEC(game, options, **kwargs)
+
+
+class BotPolicy:
+    """A kirifuda bot (``random``, ``heuristic``, ``search:easy``, ``search``, ``search:strong``)
+    as the policy of one agent of a kirifuda PettingZoo env: ``policy(observation, agent)``
+    returns its action.  It follows the table from its seat's views only (after every step, as
+    a player remembers the cards that fell; a reset starts it afresh).
+
+    >>> e = kirifuda_env("meitora"); e.reset(seed=2)
+    >>> policies = {a: BotPolicy(e, a, "heuristic", seed=i) for i, a in enumerate(e.possible_agents)}
+    >>> for agent in e.agent_iter():
+    ...     obs, reward, terminated, truncated, info = e.last()
+    ...     e.step(None if terminated or truncated else policies[agent](obs, agent))
+    >>> e.core.done, e.agents
+    (True, [])
+    """
+
+    def __init__(self, env: Any, agent: str, kind: str = "heuristic", seed: int | None = 0) -> None:
+        raw = env.unwrapped
+        if not isinstance(raw, KirifudaAEC):
+            raise TypeError(f"BotPolicy plays a kirifuda env, not {type(raw).__name__}")
+        self.core = raw.core
+        self.agent = agent
+        self.seat = raw._seat[agent]
+        self.bot = BotAgent(self.core.game_id, kind, seed)
+        self.core.listeners.append(self._follow)
+        if not self.core.done:
+            self.bot.observe(self.core.view(self.seat))
+
+    def _follow(self, event: str) -> None:
+        if event == "reset":
+            self.bot.restart()
+        if not self.core.done:
+            self.bot.observe(self.core.view(self.seat))
+
+    def __call__(self, observation: Any = None, agent: str | None = None) -> int:
+        if agent is not None and agent != self.agent:
+            raise ValueError(f"this policy plays {self.agent}, not {agent}")
+        core = self.core
+        if core.to_act != self.seat:
+            raise ValueError(f"{self.agent} is not to act")
+        return self.bot.act(core.view(self.seat), core.pending(self.seat))
+
+    def close(self) -> None:
+        """Stop following the env."""
+        if self._follow in self.core.listeners:
+            self.core.listeners.remove(self._follow)

@@ -10,7 +10,6 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="the research environments need numpy (pip install 'kirifuda[pettingzoo]')")
 
-from kirifuda.cards import CARDS  # noqa: E402
 from kirifuda.env.core import ActionCatalog, GameEnv, cards_in, layout_markdown, view_string  # noqa: E402
 from kirifuda.errors import IllegalActionError  # noqa: E402
 

@@ -54,7 +54,7 @@ def test_chance_deals_card_by_card_uniformly():
     assert len(outcomes) == 41 and all(abs(p - 1 / 41) < 1e-12 for _, p in outcomes)
     s.apply_action(outcomes[0][0])
     assert len(s.chance_outcomes()) == 40 and outcomes[0][0] not in dict(s.chance_outcomes())
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):  # noqa: B017 (pyspiel raises a bare SpielError/RuntimeError)
         s.apply_action(outcomes[0][0])  # a card already dealt
 
 
@@ -166,3 +166,32 @@ def test_swapping_two_other_seats_cards_leaves_an_information_state(game, option
             if done >= 3:
                 return
     assert done > 0
+
+
+@pytest.mark.parametrize("claims", ["off", "auto"])
+def test_claims_parameter(claims):
+    """``claims=off|auto``: the claim is never a legal action; with ``auto`` random play never
+    ends in a failed claim, deals end by claims made for the seats, and resampling and
+    serialization still hold."""
+    g = pyspiel.load_game(game_name("meitora"), {"claims": claims})
+    pyspiel.random_sim_test(g, num_sims=3, serialize=True, verbose=False)
+    claim = g.catalog.family_start["claim"]
+    rng = random.Random(0)
+    claimed = 0
+    sampler = random.Random(1).random
+    for _ in range(25):
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice(s.chance_outcomes())[0])
+                continue
+            assert claim not in s.legal_actions()
+            if rng.random() < 0.1:
+                p = s.current_player()
+                r = s.resample_from_infostate(p, sampler)
+                assert r.information_state_string(p) == s.information_state_string(p)
+            s.apply_action(rng.choice(s.legal_actions()))
+        deal = s._k.stepper.state.summary()["deals"][-1]
+        assert not deal.get("failed_claim")
+        claimed += any("claim" in a for a in s._k.stepper.state.record_deals()[-1]["actions"])
+    assert (claimed > 0) == (claims == "auto")

@@ -65,3 +65,11 @@ def test_illegal_reward_option_terminates_instead():
     mask = env.observe(agent)["action_mask"]
     env.step(next(i for i, m in enumerate(mask) if not m))
     assert all(env.terminations.values()) and env.rewards[agent] == -1.0
+
+
+@pytest.mark.parametrize("game", sorted({g for g, _ in CASES}))
+def test_api_and_seed_with_the_learning_options(game):
+    kwargs = {"recall": "full", "scaled": True, "claims": "auto"}
+    api_test(kirifuda_env(game, **kwargs), num_cycles=60)
+    seed_test(lambda: kirifuda_env(game, recall="cards", claims="off"), num_cycles=60)
+    api_test(wrapped_env(game, recall="cards", scaled=True), num_cycles=30)
