@@ -318,6 +318,9 @@ class GameInfo:
     """The modules that register this game's bots when imported (its heuristic bot with
     ``kirifuda.bots.register_heuristic``, its search part and oracle with
     ``kirifuda.bots.search.register_search``, each with its own budgets per level)."""
+    ui: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """How the browser draws the game (the descriptor the server sends the page, which holds no
+    per-game code): its keys are listed and checked in ``kirifuda/server/ui.py``."""
 
     def options(self, data: Mapping[str, Any] | None = None) -> Any:
         return options_from_json(self.options_type, data or {})

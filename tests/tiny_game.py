@@ -281,6 +281,14 @@ add_terms(fields={"leader": ("打ち出し", "leader"), "trick": ("場", "trick"
                   "last_trick": ("直前の場", "last trick"), "last_trick_winner": ("直前の場を取った人", "took the last trick"),
                   "tricks_won": ("取った場の数", "tricks won")}, game=GAME_ID)
 
+UI: dict[str, Any] = {
+    "direction": "cw", "strains": "", "units": "seats", "seat_roles": [], "unit_roles": [],
+    "partner_role": None, "bids": None, "stats": [{"field": "tricks_won", "per": "seat", "show": "tricks"}],
+    "headline": [], "hints": [], "confirm": [], "claim_option": None,
+    "options": {"deals": {"label": ("回数", "Deals"), "doc": ("試合の回数。", "Length of the match in deals.")}},
+}
+"""How the browser draws Twelve: seats clockwise, tricks won per seat."""
+
 INFO = register_game(GameInfo(
     id=GAME_ID,
     name_ja="十二",
@@ -294,4 +302,5 @@ INFO = register_game(GameInfo(
     action_space=ActionSpace(families=("play",), max_seats=N, deal_steps=12, deal_score=4.0),
     roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "leader": ("打ち出し", "leader")},
     bot_modules=(__name__,),
+    ui=UI,
 ))

@@ -37,6 +37,8 @@ def missing_declarations(info: GameInfo) -> list[str]:
     for role, pair in info.roles.items():
         if len(pair) != 2 or not all(isinstance(x, str) and x for x in pair):
             missing.append(f"roles[{role!r}] (a pair of names, ja and en)")
+    if not info.ui:
+        missing.append("ui (the browser's descriptor)")
     if not (1 <= info.min_players <= info.max_players):
         missing.append("min_players / max_players")
     return missing

@@ -879,24 +879,6 @@ def _new_state(options: KakeyaOptions | None = None, first: int = 0) -> KakeyaSt
     return KakeyaState(options, first)
 
 
-INFO = GameInfo(
-    id="kakeya",
-    name_ja="掛合トランプ",
-    name_en="Kakeya Trump",
-    aliases=("掛合", "掛合トランプ", "絵取り", "etori", "kakeya-trump", "kakeya"),
-    min_players=4,
-    max_players=6,
-    options_type=KakeyaOptions,
-    new_state=_new_state,
-    action_from_json=action_from_json,
-    action_space=ActionSpace(families=("play", "trump", "leader"), max_seats=6, deal_steps=56,
-                             deal_score=4.0, zero_sum=True, seat_fields=("sitting_out",)),
-    roles={"seat": ("席", "seat"), "unit": ("ペア", "pair"), "leader": ("最初に出す人", "first leader"),
-           "sitting_out": ("休みのペア", "pair sitting out")},
-    bot_modules=("kirifuda.bots.kakeya_heuristic", "kirifuda.bots.search_kakeya"),
-)
-
-
 # --------------------------------------------------------------------------------------------
 # The browser client's descriptor (drawn by kirifuda/server/static/app.js, which holds no
 # per-game code; see kirifuda/server/ui.py for the keys)
@@ -927,3 +909,22 @@ UI: dict[str, Any] = {
     },
 }
 """How the browser draws Kakeya Trump: seats counter-clockwise, pairs by the view's ``pairs``."""
+
+
+INFO = GameInfo(
+    id="kakeya",
+    name_ja="掛合トランプ",
+    name_en="Kakeya Trump",
+    aliases=("掛合", "掛合トランプ", "絵取り", "etori", "kakeya-trump", "kakeya"),
+    min_players=4,
+    max_players=6,
+    options_type=KakeyaOptions,
+    new_state=_new_state,
+    action_from_json=action_from_json,
+    action_space=ActionSpace(families=("play", "trump", "leader"), max_seats=6, deal_steps=56,
+                             deal_score=4.0, zero_sum=True, seat_fields=("sitting_out",)),
+    roles={"seat": ("席", "seat"), "unit": ("ペア", "pair"), "leader": ("最初に出す人", "first leader"),
+           "sitting_out": ("休みのペア", "pair sitting out")},
+    bot_modules=("kirifuda.bots.kakeya_heuristic", "kirifuda.bots.search_kakeya"),
+    ui=UI,
+)

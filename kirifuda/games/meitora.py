@@ -1282,25 +1282,6 @@ def _new_state(options: MeitoraOptions | None = None, first: int = 0) -> Meitora
     return MeitoraState(options, first)
 
 
-INFO = GameInfo(
-    id="meitora",
-    name_ja="明専トランプ",
-    name_en="Meitora (Meisen Trump)",
-    aliases=("明トラ", "明専トランプ", "meisen", "meisen-trump", "meitora"),
-    min_players=4,
-    max_players=4,
-    options_type=MeitoraOptions,
-    new_state=_new_state,
-    action_from_json=action_from_json,
-    action_space=ActionSpace(families=("play", "joker_lead", "bid", "pass", "broken", "discard", "claim"),
-                             bid_counts=tuple(range(6, 11)), strains="SCDHN", max_seats=4, deal_steps=64,
-                             deal_score=10.0, seat_fields=("declarer",)),
-    roles={"seat": ("席", "seat"), "unit": ("チーム", "team"), "declarer": ("吹き上げた人 (宣言者)", "declarer"),
-           "partner": ("味方", "partner"), "first_bidder": ("吹き始め", "first bidder")},
-    bot_modules=("kirifuda.bots.meitora_heuristic", "kirifuda.bots.search_meitora"),
-)
-
-
 # --------------------------------------------------------------------------------------------
 # The browser client's descriptor (drawn by kirifuda/server/static/app.js, which holds no
 # per-game code; see kirifuda/server/ui.py for the keys)
@@ -1332,3 +1313,23 @@ UI: dict[str, Any] = {
     },
 }
 """How the browser draws Meitora: seats turn counter-clockwise, two fixed teams, the declarer."""
+
+
+INFO = GameInfo(
+    id="meitora",
+    name_ja="明専トランプ",
+    name_en="Meitora (Meisen Trump)",
+    aliases=("明トラ", "明専トランプ", "meisen", "meisen-trump", "meitora"),
+    min_players=4,
+    max_players=4,
+    options_type=MeitoraOptions,
+    new_state=_new_state,
+    action_from_json=action_from_json,
+    action_space=ActionSpace(families=("play", "joker_lead", "bid", "pass", "broken", "discard", "claim"),
+                             bid_counts=tuple(range(6, 11)), strains="SCDHN", max_seats=4, deal_steps=64,
+                             deal_score=10.0, seat_fields=("declarer",)),
+    roles={"seat": ("席", "seat"), "unit": ("チーム", "team"), "declarer": ("吹き上げた人 (宣言者)", "declarer"),
+           "partner": ("味方", "partner"), "first_bidder": ("吹き始め", "first bidder")},
+    bot_modules=("kirifuda.bots.meitora_heuristic", "kirifuda.bots.search_meitora"),
+    ui=UI,
+)

@@ -1128,28 +1128,6 @@ def _new_state(options: NapoleonOptions | None = None, first: int = 0) -> Napole
     return NapoleonState(options, first)
 
 
-INFO = GameInfo(
-    id="napoleon",
-    name_ja="ナポレオン",
-    name_en="Napoleon",
-    aliases=("ナポレオン", "napoleon", "napo", "ナポ"),
-    min_players=4,
-    max_players=5,
-    options_type=NapoleonOptions,
-    new_state=_new_state,
-    action_from_json=action_from_json,
-    action_space=ActionSpace(families=("play", "joker_lead", "call_joker", "bid", "pass", "adjutant",
-                                       "discard", "redeclare", "approve"),
-                             bid_counts=tuple(range(11, 21)), strains="SHDC", max_seats=5,
-                             deal_steps=320, deal_score=40.0, zero_sum=True,
-                             seat_fields=("napoleon", "adjutant")),
-    roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "napoleon": ("ナポレオン", "Napoleon"),
-           "adjutant": ("副官", "adjutant"), "allied": ("連合軍", "allied army"),
-           "army": ("ナポレオン軍", "Napoleon army")},
-    bot_modules=("kirifuda.bots.napoleon_heuristic", "kirifuda.bots.search_napoleon"),
-)
-
-
 # --------------------------------------------------------------------------------------------
 # The browser client's descriptor (drawn by kirifuda/server/static/app.js, which holds no
 # per-game code; see kirifuda/server/ui.py for the keys)
@@ -1184,3 +1162,26 @@ UI: dict[str, Any] = {
     },
 }
 """How the browser draws Napoleon: seats clockwise, one score per seat, Napoleon and the adjutant."""
+
+
+INFO = GameInfo(
+    id="napoleon",
+    name_ja="ナポレオン",
+    name_en="Napoleon",
+    aliases=("ナポレオン", "napoleon", "napo", "ナポ"),
+    min_players=4,
+    max_players=5,
+    options_type=NapoleonOptions,
+    new_state=_new_state,
+    action_from_json=action_from_json,
+    action_space=ActionSpace(families=("play", "joker_lead", "call_joker", "bid", "pass", "adjutant",
+                                       "discard", "redeclare", "approve"),
+                             bid_counts=tuple(range(11, 21)), strains="SHDC", max_seats=5,
+                             deal_steps=320, deal_score=40.0, zero_sum=True,
+                             seat_fields=("napoleon", "adjutant")),
+    roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "napoleon": ("ナポレオン", "Napoleon"),
+           "adjutant": ("副官", "adjutant"), "allied": ("連合軍", "allied army"),
+           "army": ("ナポレオン軍", "Napoleon army")},
+    bot_modules=("kirifuda.bots.napoleon_heuristic", "kirifuda.bots.search_napoleon"),
+    ui=UI,
+)

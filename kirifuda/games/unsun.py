@@ -774,24 +774,6 @@ def _reflip_filter(options: Any, rest_index: int, card: int) -> bool:
     return True
 
 
-INFO = GameInfo(
-    id="unsun",
-    name_ja="うんすんかるた (トランプ版)",
-    name_en="Unsun (on playing cards)",
-    aliases=("うんすんかるた", "うんすん", "unsun-karuta", "unsun", "edo-unsun"),
-    min_players=3,
-    max_players=5,
-    options_type=UnsunOptions,
-    new_state=_new_state,
-    action_from_json=action_from_json,
-    action_space=ActionSpace(families=("play",), max_seats=5, deal_steps=56, deal_score=16.0,
-                             seat_fields=("dealer",), chance_filter=_reflip_filter),
-    roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "dealer": ("親 (配り手)", "dealer"),
-           "starting_player": ("打ち出し", "starting player")},
-    bot_modules=("kirifuda.bots.unsun_heuristic", "kirifuda.bots.search_unsun"),
-)
-
-
 # --------------------------------------------------------------------------------------------
 # The browser client's descriptor (drawn by kirifuda/server/static/app.js, which holds no
 # per-game code; see kirifuda/server/ui.py for the keys)
@@ -821,3 +803,22 @@ UI: dict[str, Any] = {
     },
 }
 """How the browser draws Unsun: seats clockwise, tricks per seat, the dealer and the 取り番."""
+
+
+INFO = GameInfo(
+    id="unsun",
+    name_ja="うんすんかるた (トランプ版)",
+    name_en="Unsun (on playing cards)",
+    aliases=("うんすんかるた", "うんすん", "unsun-karuta", "unsun", "edo-unsun"),
+    min_players=3,
+    max_players=5,
+    options_type=UnsunOptions,
+    new_state=_new_state,
+    action_from_json=action_from_json,
+    action_space=ActionSpace(families=("play",), max_seats=5, deal_steps=56, deal_score=16.0,
+                             seat_fields=("dealer",), chance_filter=_reflip_filter),
+    roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "dealer": ("親 (配り手)", "dealer"),
+           "starting_player": ("打ち出し", "starting player")},
+    bot_modules=("kirifuda.bots.unsun_heuristic", "kirifuda.bots.search_unsun"),
+    ui=UI,
+)

@@ -1,6 +1,7 @@
 """The games' UI descriptors: how the browser client draws each game, with no per-game code.
 
-Each game module declares ``UI``, a small dict beside its rules (read by :func:`descriptor`):
+Each game declares ``ui`` in its :class:`~kirifuda.game.GameInfo`, a small dict beside its rules
+(read by :func:`descriptor`):
 
 - ``direction``: ``"cw"`` or ``"ccw"``, the order seats take turns (how they sit around the felt);
 - ``strains``: the bid grid's strains, weakest first (``"SCDHN"``; ``""``: no bidding grid);
@@ -23,7 +24,6 @@ Each game module declares ``UI``, a small dict beside its rules (read by :func:`
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from typing import Any
 
 from .. import i18n
@@ -40,9 +40,8 @@ def descriptor(game: str) -> dict[str, Any]:
     """The game's ``UI`` as JSON for the page (option words replaced by their catalogue keys).
     Raises KeyError naming the game if it declares none, ValueError naming a wrong key."""
     info = GAMES[game]
-    module = importlib.import_module(f"kirifuda.games.{info.id}")
-    ui = getattr(module, "UI", None)
-    if not isinstance(ui, dict):
+    ui = info.ui
+    if not ui:
         raise KeyError(f"the game {game!r} declares no UI descriptor")
     if set(ui) != KEYS:
         raise ValueError(f"{game}: UI keys {sorted(set(ui) ^ KEYS)} missing or unknown")
@@ -59,9 +58,8 @@ def descriptor(game: str) -> dict[str, Any]:
 def register_option_words() -> None:
     """Put every game's option words into the shared catalogue."""
     words: dict[str, tuple[str, str]] = {}
-    for game in GAMES:
-        module = importlib.import_module(f"kirifuda.games.{game}")
-        for name, spec in getattr(module, "UI", {}).get("options", {}).items():
+    for game, info in GAMES.items():
+        for name, spec in info.ui.get("options", {}).items():
             base = f"web.opt.{game}.{name}"
             words[base] = tuple(spec["label"])
             words[f"{base}.doc"] = tuple(spec["doc"])

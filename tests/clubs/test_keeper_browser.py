@@ -32,7 +32,7 @@ if not os.path.exists(CHROMIUM):
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     db = tmp_path_factory.mktemp("keeper") / "kirifuda.db"
-    with ServerThread(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60) as srv:
+    with ServerThread(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60, deal_secret="3") as srv:
         yield srv
 
 
@@ -223,7 +223,7 @@ def test_a_napoleon_match_saved_to_a_club_by_a_signed_in_member(phone: Any, serv
 def test_account_login_logout_and_a_seat_from_a_second_browser(browser: Any, server: ServerThread) -> None:
     """Sign up in one browser, keep a seat of an online table, sign in from a second browser
     context: the seat is there, and its link seats the player; signing out ends the session."""
-    made = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seed": 3, "seats": [
+    made = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seats": [
         {"kind": "human", "name": "Mika"}, {"kind": "bot", "bot": "heuristic"},
         {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]}).json()
     link = made["links"][0]
@@ -276,7 +276,7 @@ def test_account_login_logout_and_a_seat_from_a_second_browser(browser: Any, ser
 
 def test_a_session_expires_in_the_browser(browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KIRIFUDA_SESSION_TTL", "2")
-    with ServerThread(f"sqlite+aiosqlite:///{tmp_path / 'short.db'}", bot_delay=0.0) as srv:
+    with ServerThread(f"sqlite+aiosqlite:///{tmp_path / 'short.db'}", bot_delay=0.0, deal_secret="3") as srv:
         context = browser.new_context(viewport={"width": 390, "height": 844})
         page = context.new_page()
         page.goto(srv.url + "/keeper")
@@ -296,10 +296,10 @@ def test_an_online_table_saved_to_a_club_rates_its_bots_and_its_members(browser:
     request = context.request
     assert request.post(server.url + "/api/accounts", data={"name": "Rin", "password": "a long password"}).ok
     club = request.post(server.url + "/api/clubs", data={"name": "Online club"}).json()
-    bots = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seed": 5, "options": {"deals": 1}, "seats": [
+    bots = httpx.post(server.url + "/api/tables", json={"game": "unsun", "options": {"deals": 1}, "seats": [
         {"kind": "bot", "bot": "search"}, {"kind": "bot", "bot": "heuristic"},
         {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}]}).json()
-    mine = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seed": 6, "options": {"deals": 1}, "seats": [
+    mine = httpx.post(server.url + "/api/tables", json={"game": "unsun", "options": {"deals": 1}, "seats": [
         {"kind": "human", "name": "guest name"}, {"kind": "bot", "bot": "heuristic"},
         {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]}).json()
     r = request.post(server.url + f"/api/clubs/{club['id']}/tables/{mine['id']}", data={"rated": True})

@@ -19,13 +19,13 @@ from ..server.conftest import ServerThread
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     db = tmp_path_factory.mktemp("host") / "kirifuda.db"
-    with ServerThread(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60) as srv:
+    with ServerThread(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60, deal_secret="3") as srv:
         yield srv
 
 
 def make(server: ServerThread, humans: int = 2) -> dict[str, Any]:
     seats = [{"kind": "human", "name": f"P{s}"} if s < humans else {"kind": "bot", "bot": "heuristic"} for s in range(4)]
-    r = httpx.post(server.url + "/api/tables", json={"game": "meitora", "seats": seats, "seed": 3})
+    r = httpx.post(server.url + "/api/tables", json={"game": "meitora", "seats": seats})
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
 

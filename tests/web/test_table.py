@@ -85,7 +85,7 @@ class Server:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     db = tmp_path_factory.mktemp("web") / "kirifuda.db"
-    srv = Server(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60).start()
+    srv = Server(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60, deal_secret="11").start()
     yield srv
     srv.stop()
 
@@ -98,13 +98,12 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def new_table(url: str, game: str, humans: set[int], options: dict[str, Any] | None = None,
-              seed: int = 11) -> dict[str, Any]:
+def new_table(url: str, game: str, humans: set[int], options: dict[str, Any] | None = None) -> dict[str, Any]:
     info = GAMES[game]
     n = info.new_state(info.options(options or {})).num_players
     seats = [{"kind": "human", "name": f"P{s}"} if s in humans else {"kind": "bot", "bot": "heuristic", "name": f"B{s}"}
              for s in range(n)]
-    r = httpx.post(url + "/api/tables", json={"game": game, "seats": seats, "options": options or {}, "seed": seed})
+    r = httpx.post(url + "/api/tables", json={"game": game, "seats": seats, "options": options or {}})
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
 
@@ -423,7 +422,7 @@ def test_a_whole_deal_with_the_facts_in_view(server: Server, browser: Any, game:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_keyboard_only_play_of_a_deal(server: Server, browser: Any, game: str) -> None:
-    made = new_table(server.url, game, {0}, seed=5)
+    made = new_table(server.url, game, {0})
     ctx = context(browser, DESKTOP, "en")
     page = ctx.new_page()
     open_seat(page, server.url, made["links"][0])
@@ -518,7 +517,7 @@ def test_the_host_reissues_a_link_in_the_page(server: Server, browser: Any) -> N
 
 def test_the_offline_banner_while_the_server_is_stopped(browser: Any, tmp_path: Path) -> None:
     db = f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"
-    srv = Server(db, bot_delay=0.0, grace=60).start()
+    srv = Server(db, bot_delay=0.0, grace=60, deal_secret="11").start()
     made = new_table(srv.url, "unsun", {0})
     ctx = context(browser, PHONE, "ja")
     page = ctx.new_page()
@@ -535,7 +534,7 @@ def test_the_offline_banner_while_the_server_is_stopped(browser: Any, tmp_path: 
         page.locator("#hand .card.legal").first.click(timeout=1500)
     except Exception:
         pass  # not clickable: as meant
-    again = Server(db, port=srv.port, bot_delay=0.0, grace=60).start()
+    again = Server(db, port=srv.port, bot_delay=0.0, grace=60, deal_secret="11").start()
     try:
         page.wait_for_selector("#offline", state="hidden", timeout=30000)
         assert page.evaluate("document.querySelector('#app').inert") is False
@@ -626,7 +625,7 @@ def test_a_dropped_friend_counts_down_and_the_turn_clock_runs(server: Server, br
     seats = [{"kind": "human", "name": "Aki"}, {"kind": "human", "name": "Ben"},
              {"kind": "bot", "bot": "heuristic", "name": "B2"}, {"kind": "bot", "bot": "heuristic", "name": "B3"}]
     assert info.new_state(info.options({})).num_players == 4
-    r = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seats": seats, "seed": 4, "timer": 120})
+    r = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seats": seats, "timer": 120})
     made = r.json()
     ctx = [context(browser, DESKTOP, "en"), context(browser, PHONE, "ja")]
     pages = [c.new_page() for c in ctx]
@@ -676,7 +675,7 @@ def test_a_token_kept_under_the_old_key_still_takes_the_seat(server: Server, bro
 def test_a_bot_plays_for_a_player_whose_clock_ran_out_and_says_so(server: Server, browser: Any) -> None:
     """The shortest turn timer (30 s) runs out: the stand-in plays that move, the page says so."""
     seats = [{"kind": "human", "name": "Aki"}] + [{"kind": "bot", "bot": "heuristic", "name": f"B{s}"} for s in (1, 2, 3)]
-    made = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seats": seats, "seed": 8, "timer": 30}).json()
+    made = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seats": seats, "timer": 30}).json()
     ctx = context(browser, PHONE, "ja")
     page = ctx.new_page()
     open_seat(page, server.url, made["links"][0])
