@@ -319,6 +319,15 @@ class GameInfo:
     ``kirifuda.bots.register_heuristic``, its search part and oracle with
     ``kirifuda.bots.search.register_search``, each with its own budgets per level)."""
 
+    parts: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """The modules holding the game's part of a shared feature, by feature
+    (:func:`kirifuda.games.game_part` imports them): ``words`` (its result sentences, roles and
+    input forms, registered with :mod:`kirifuda.ui.results`), ``coach`` (each card's value with
+    all hands open, for :mod:`kirifuda.coach`), ``scoresheet`` (what a scorer writes of a deal,
+    a seat's role in it, the scoring units: :mod:`kirifuda.scored`, :mod:`kirifuda.stats`,
+    :mod:`kirifuda.ratings`, the score keeper).  A feature finds a game's part only here; a
+    game without one is left out of that feature, or refused by it in words."""
+
     def options(self, data: Mapping[str, Any] | None = None) -> Any:
         return options_from_json(self.options_type, data or {})
 
