@@ -322,6 +322,15 @@ class GameInfo:
     """How the browser draws the game (the descriptor the server sends the page, which holds no
     per-game code): its keys are listed and checked in ``kirifuda/server/ui.py``."""
 
+    parts: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """The modules holding the game's part of a shared feature, by feature
+    (:func:`kirifuda.games.game_part` imports them): ``words`` (its result sentences, roles and
+    input forms, registered with :mod:`kirifuda.ui.results`), ``coach`` (each card's value with
+    all hands open, for :mod:`kirifuda.coach`), ``scoresheet`` (what a scorer writes of a deal,
+    a seat's role in it, the scoring units: :mod:`kirifuda.scored`, :mod:`kirifuda.stats`,
+    :mod:`kirifuda.ratings`, the score keeper).  A feature finds a game's part only here; a
+    game without one is left out of that feature, or refused by it in words."""
+
     def options(self, data: Mapping[str, Any] | None = None) -> Any:
         return options_from_json(self.options_type, data or {})
 

@@ -26,17 +26,17 @@ from openskill.models import BradleyTerryFull
 
 from .errors import KirifudaError, RecordError
 from .record import Record, replay
+from .scoresheets import scoresheet
 
-__all__ = ["Rating", "MatchResult", "Ratings", "units_of", "result_of", "PARTNERSHIP_GAMES"]
-
-PARTNERSHIP_GAMES = frozenset({"meitora", "kakeya"})
-"""Games whose scoring units are fixed partnerships (rated as teams)."""
+__all__ = ["Rating", "MatchResult", "Ratings", "units_of", "result_of"]
 
 
 def units_of(game: str, seats: int) -> list[list[int]]:
-    """The seats of each scoring unit, in the order of the replay's totals: Meitora's teams
-    (seats 0 & 2, 1 & 3), Kakeya's pairs (``p`` and ``p + n/2``), else one seat each."""
-    if game in PARTNERSHIP_GAMES:
+    """The seats of each scoring unit, in the order of the replay's totals: in a game of fixed
+    partnerships (its score sheet says so: Meitora's teams, seats 0 & 2, 1 & 3; Kakeya's pairs)
+    ``p`` and ``p + n/2``, else one seat each."""
+    sheet = scoresheet(game)
+    if sheet is not None and sheet.partnerships:
         half = seats // 2
         return [[p, p + half] for p in range(half)]
     return [[s] for s in range(seats)]

@@ -1,8 +1,10 @@
 """One game, one place: every registered game declares what the rest of kirifuda reads, and no
 module outside a game's own files names a game.
 
-A game's own files are those named after it (``games/<id>.py``, ``solver/<id>.py``,
-``bots/search_<id>.py``, ``bots/<id>_heuristic.py``) and its C core (``games/_<id>_core.c``).
+A game's own files are those named after it: its module (``games/<id>.py``, its C core
+``games/_<id>_core.c``) and, in the layers above, its parts (``solver/<id>.py``,
+``bots/search_<id>.py``, ``bots/<id>_heuristic.py``, ``ui/games/<id>.py``, ``coach/games/<id>.py``,
+``scoresheets/<id>.py``), each named by the game's declaration (``bot_modules``, ``parts``).
 Everything else reaches games through the registry (:mod:`kirifuda.games`)."""
 
 from __future__ import annotations
@@ -71,8 +73,22 @@ def game_names_in(path: Path) -> set[str]:
 
 
 def own_file(rel: str) -> bool:
+    """A file named after a game (in whichever layer): that game's own."""
     stem = Path(rel).stem
-    return any(g in stem for g in BUILTIN) and rel.split("/")[0] in ("games", "bots", "solver")
+    return any(g in stem for g in BUILTIN)
+
+
+def test_a_games_parts_are_its_own_files() -> None:
+    """Every part a built-in game declares is a module named after it (so the test below reads
+    no game's part as shared code), and every such module exists."""
+    import importlib.util
+
+    for game_id in BUILTIN:
+        info = GAMES[game_id]
+        assert set(info.parts) == {"words", "coach", "scoresheet"}, game_id
+        for name in (*info.bot_modules, *info.parts.values()):
+            assert game_id in name.rsplit(".", 1)[1], (game_id, name)
+            assert importlib.util.find_spec(name) is not None, name
 
 
 def test_every_registered_game_declares_what_the_rest_reads() -> None:

@@ -334,11 +334,11 @@ def test_any_facts_are_scored_or_refused_with_a_record_error(game: str, options:
                                                              data: st.DataObject) -> None:
     """Whatever a scorer (or a program) writes, the answer is a scored deal or a RecordError
     naming the deal — never another exception — and a refused deal changes nothing."""
-    from kirifuda.scored import FACTS
+    from kirifuda.scored import facts_of
 
     info = find_game(game)
     state = info.new_state(info.options(options))
-    keys = sorted(FACTS[game]) + ["hands"]
+    keys = sorted(facts_of(game)) + ["hands"]
     facts = data.draw(st.dictionaries(st.sampled_from(keys), _JSONISH, max_size=6))
     before = state.summary()
     try:

@@ -32,8 +32,9 @@ from kirifuda.errors import DealError, InvalidActionError, OptionError
 from kirifuda.game import (ActionSpace, GameInfo, GameState, Outcome, View, options_to_json,
                            public_options)
 from kirifuda.games import register_game
-from kirifuda.i18n import add_terms
+from kirifuda.i18n import add_terms, t
 from kirifuda.tricks import Trick
+from kirifuda.ui.results import GameText, register, who_text
 
 GAME_ID = "twelve"
 DECK: tuple[Card, ...] = tuple(parse_card(f"{r}{s}") for s in "SH" for r in "9TJQKA")
@@ -289,6 +290,30 @@ UI: dict[str, Any] = {
 }
 """How the browser draws Twelve: seats clockwise, tricks won per seat."""
 
+add_terms(messages={
+    "twelve.wins": ("{who} の勝ち: {k} 場", "{who} wins the deal with {k} tricks"),
+    "twelve.share": ("{who} が {k} 場ずつで勝ちを分ける", "{who} share the deal with {k} tricks each"),
+    "twelve.counts": ("取った場: {counts}", "Tricks: {counts}"),
+    "twelve.unit": ("場", "tricks"),
+    "twelve.input": ("札: 9s, S9, ♠9, Ah。出せる札は番号でも選べます。",
+                     "Cards: 9s, S9, ♠9, Ah, or the number of a choice."),
+})
+
+
+def _result(deal: Mapping[str, Any], lang: str, names: Sequence[str] | None = None) -> list[str]:
+    """A deal's result in words: who took the most tricks, and everyone's tricks."""
+    won = list(deal.get("tricks_won") or [])
+    if not won:
+        return [t("twelve.counts", lang, counts="-")]
+    top = max(won)
+    best = [s for s in range(len(won)) if won[s] == top]
+    who = ("・" if lang == "ja" else " & ").join(who_text(s, lang, names) for s in best)
+    return [t("twelve.wins" if len(best) == 1 else "twelve.share", lang, who=who, k=top),
+            t("twelve.counts", lang, counts="  ".join(f"{who_text(s, lang, names)} {k}" for s, k in enumerate(won)))]
+
+
+register(GameText(GAME_ID, _result, unit="twelve.unit", input_forms="twelve.input"))
+
 INFO = register_game(GameInfo(
     id=GAME_ID,
     name_ja="十二",
@@ -302,5 +327,6 @@ INFO = register_game(GameInfo(
     action_space=ActionSpace(families=("play",), max_seats=N, deal_steps=12, deal_score=4.0),
     roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "leader": ("打ち出し", "leader")},
     bot_modules=(__name__,),
+    parts={"words": __name__},
     ui=UI,
 ))

@@ -4,7 +4,8 @@ Deals are played by ``heuristic`` bots (seeded).  **Hints**: at every decision o
 with more than one choice, the CPU time of :func:`kirifuda.coach.hint` (rebuilding the seat's
 views from the state, then the ``search`` bot's decision with its trace), by phase.
 **Review**: the CPU time of :func:`kirifuda.coach.review` of each whole deal, and the share of
-its card positions solved exactly (Unsun: exact from ``UNSUN_EXACT_TRICKS`` tricks left).
+its card positions solved exactly (a game exact only near the deal's end says from how many
+tricks left: ``CoachPart.exact_from``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from ..games import GAMES
 from ..record import from_state
 from .hint import hint
-from .positions import UNSUN_EXACT_TRICKS
+from .positions import coach_part
 from .review import review
 
 __all__ = ["bench_coach", "coach_lines"]
@@ -63,8 +64,9 @@ def bench_coach(game_id: str, deals: int = 2, seed: int = 0) -> dict[str, Any]:
         "hint_max_s": _p(hints, 1.0), "hint_p95_s_by_phase": {ph: _p(v, 0.95) for ph, v in sorted(by_phase.items())},
         "deals": deals, "review_s_median": _p(reviews, 0.5), "review_s_max": _p(reviews, 1.0),
         "review_positions": positions, "review_exact": exact}
-    if game_id == "unsun":
-        out["review_exact_from_tricks_left"] = UNSUN_EXACT_TRICKS
+    exact_from = coach_part(game_id).exact_from
+    if exact_from is not None:
+        out["review_exact_from_tricks_left"] = exact_from
     return out
 
 
@@ -76,9 +78,9 @@ def coach_lines(result: dict[str, Any]) -> list[str]:
                      f" max {fig['hint_max_s']:.3f} s ({fig['hints']} hints); p95 by phase: "
                      + ", ".join(f"{ph} {v:.3f} s" for ph, v in fig["hint_p95_s_by_phase"].items()))
         share = fig["review_exact"] / fig["review_positions"] if fig["review_positions"] else 0.0
-        unsun = (f"; exact from {fig['review_exact_from_tricks_left']} tricks left"
+        exact_from = (f"; exact from {fig['review_exact_from_tricks_left']} tricks left"
                  if "review_exact_from_tricks_left" in fig else "")
         lines.append(f"{'':10s} coach review of a whole deal: median {fig['review_s_median']:.2f} s,"
                      f" max {fig['review_s_max']:.2f} s over {fig['deals']} deals; positions solved exactly"
-                     f" {fig['review_exact']}/{fig['review_positions']} ({share:.0%}){unsun}")
+                     f" {fig['review_exact']}/{fig['review_positions']} ({share:.0%}){exact_from}")
     return lines

@@ -24,6 +24,7 @@ from ..bots.search import SearchBot
 from ..bots.trace import Trace
 from ..errors import KirifudaError
 from ..game import GameState, View
+from ..games import game_part
 from ..i18n import t
 from .terms import unit_text
 
@@ -197,6 +198,7 @@ def _option(trace: Trace, action: Action) -> Option:
 
 def hint_from_trace(game: str, seat: int, action: Action, trace: Trace, forced: bool = False) -> Hint:
     """A hint from a search decision already made (its choice and its trace)."""
+    game_part(game, "coach")  # the game's own words for the coach (its sides' counts), if any
     if not trace.kind or action not in trace.choices:
         return Hint(game, seat, action, None, (), trace.kind or "rule", trace.samples, trace.score_unit,
                     trace.count_unit, trace.side, forced)

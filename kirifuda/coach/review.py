@@ -7,8 +7,9 @@ From a record (:mod:`kirifuda.record`), the deals are replayed through the engin
   Kakeya, Napoleon: face cards; Unsun: the player's tricks against all the others), the best
   card when the played one is worse, and the loss (:mod:`.positions`).  A position the solver
   cannot finish within the node budget is marked ``bounds``: the bounds it proved, and a loss
-  only where they prove one.  Unsun is solved exactly from ``UNSUN_EXACT_TRICKS`` tricks left;
-  before, its cards are compared by rollouts on the real deal (``rollouts``: estimates);
+  only where they prove one.  A game may solve exactly only near the deal's end (Unsun, from
+  ``UNSUN_EXACT_TRICKS`` tricks left); before, its cards are compared by rollouts on the real
+  deal (``rollouts``: estimates);
 - each **other decision** (bids, the negri and discards, the adjutant card, a re-declaration,
   who leads) is marked with its average score over deals sampled from that seat's view, by the
   ``search`` bot's own simulation (``sampled``), against the best the search found.  A decision
@@ -32,18 +33,14 @@ from ..game import GameState
 from ..i18n import t
 from ..record import Record
 from . import terms  # noqa: F401  (registers the coach's words)
-from .positions import UNSUN_EXACT_TRICKS, Bounds, OpenValues, open_values
+from .positions import Bounds, OpenValues, coach_part, open_values
 from .terms import unit_text
 
-__all__ = ["Mark", "SeatSummary", "DealReview", "Review", "review", "NODES", "ROLLOUT_NOISE"]
+__all__ = ["Mark", "SeatSummary", "DealReview", "Review", "review", "ROLLOUT_NOISE"]
 
-NODES = {"meitora": 2_000_000, "kakeya": 500_000, "napoleon": 800_000, "unsun": 0}
-"""The solver's node budget per card choice, per game (a review of a whole deal stays within
-seconds: ``kirifuda bench`` measures it)."""
 ROLLOUT_NOISE = 0.25
-"""Unsun's estimated values: a difference below this many tricks is within the rollouts' noise
-and marks no loss."""
-SCORE_UNITS = {"meitora": "points", "kakeya": "chips", "napoleon": "points", "unsun": "tricks"}
+"""Estimated values (rollouts): a difference below this many tricks is within the rollouts'
+noise and marks no loss."""
 
 
 @dataclass(frozen=True)
@@ -128,8 +125,7 @@ class Review:
     def to_json(self, lang: str = "en") -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.game, "players": self.players,
                                "deals": [d.to_json(lang) for d in self.deals]}
-        if self.game == "unsun":
-            out["unsun_exact_from"] = UNSUN_EXACT_TRICKS
+        out.update(coach_part(self.game).review_json)
         return out
 
 
@@ -148,12 +144,12 @@ def _trick_list(tricks: Sequence[int], lang: str) -> str:
 def review(record: Record, *, seed: int = 0, deals: Sequence[int] | None = None,
            nodes: int | None = None) -> Review:
     """Review ``record`` (every deal, or those numbered in ``deals``, 0-based).  ``nodes``: the
-    solver's budget per card choice (default: :data:`NODES`).  Raises RecordError where the
+    solver's budget per card choice (default: the game's, ``CoachPart.nodes``).  Raises RecordError where the
     record does not replay."""
     game = record.game
     if game not in search_games():
         raise KirifudaError(f"no review for game {game!r}")
-    budget = NODES[game] if nodes is None else nodes
+    budget = coach_part(game).nodes if nodes is None else nodes
     state = _new_state(record)
     out: list[DealReview] = []
     wanted = set(range(len(record.deals))) if deals is None else set(deals)
@@ -239,18 +235,14 @@ def _play_mark(ov: OpenValues, deal: int, index: int, seat: int, action: Action,
 
 def _claim_mark(state: GameState, deal: int, index: int, seat: int, action: Action, trick: int, budget: int,
                 rng: random.Random) -> Mark:
-    """A Meitora claim (オープン): worth every trick left when it holds (the engine checks it
-    against every defence), judged against the best card."""
-    from ..games.meitora import MeitoraState
-
-    assert isinstance(state, MeitoraState) and state.declarer is not None
+    """A claim (オープン): worth what the game says it is worth after it (every trick left when
+    it holds: the engine checks it against every defence), judged against the best card."""
+    claim_after = coach_part(state.game_id).claim_after
+    assert claim_after is not None
     ov = open_values(state, budget, rng)
     assert ov is not None
     before = (max(b[0] for b in ov.values.values()), max(b[1] for b in ov.values.values()))
-    own = state.team_tricks[seat % 2]
-    left = 10 - sum(state.team_tricks)
-    holds = state._claim_is_valid(seat)
-    after: Bounds = (float(own + left),) * 2 if holds else (float(own),) * 2
+    after: Bounds = claim_after(state, seat)
     loss = max(0.0, before[0] - after[1])
     best = ov.best()[0] if loss > 0 else None
     return Mark(deal, index, seat, action, "claim", trick, ov.method, ov.unit, before, after, best, loss)
@@ -258,7 +250,7 @@ def _claim_mark(state: GameState, deal: int, index: int, seat: int, action: Acti
 
 def _sampled_mark(game: str, trace: Trace, choice: Action, deal: int, index: int, seat: int,
                   action: Action) -> Mark:
-    unit = trace.score_unit if trace.kind else SCORE_UNITS[game]
+    unit = trace.score_unit if trace.kind else coach_part(game).score_unit
     if not trace.kind or action not in trace.choices:
         return Mark(deal, index, seat, action, trace.kind or "other", None, "none", unit)
     mean = trace.choices[action].mean_score
@@ -280,8 +272,9 @@ def _deal_review(game: str, deal: int, players: int, marks: list[Mark]) -> DealR
             sum(m.loss for m in est), tuple(m.trick for m in est if m.trick is not None),
             sum(m.loss for m in mine if m.method == "sampled")))
     cards = [m for m in marks if m.kind in ("play", "claim")]
-    unit = cards[0].unit if cards else ("face_cards" if game in ("kakeya", "napoleon") else "tricks")
-    return DealReview(deal, tuple(marks), tuple(seats), unit, SCORE_UNITS[game], len(cards),
+    part = coach_part(game)
+    unit = cards[0].unit if cards else part.count_unit
+    return DealReview(deal, tuple(marks), tuple(seats), unit, part.score_unit, len(cards),
                       sum(1 for m in cards if m.method == "exact"))
 
 
@@ -351,8 +344,9 @@ def review_text(rev: Review, lang: str = "en") -> str:
             if s.lost == 0 and s.estimated == 0 and s.decisions == 0:
                 lines.append(t("coach.seat_clean", lang, who=who))
         lines.append(t("coach.exact_share", lang, solved=d.exact, total=d.positions))
-        if rev.game == "unsun":
-            lines.append(t("coach.unsun_exact", lang, n=UNSUN_EXACT_TRICKS))
+        part = coach_part(rev.game)
+        if part.exact_note is not None:
+            lines.append(t(part.exact_note, lang, n=part.exact_from))
         for tag in ("bounds", "rollouts", "sampled"):
             if tag in tags:
                 lines.append(t("coach.legend", lang, tag=t("coach.tag." + tag, lang),

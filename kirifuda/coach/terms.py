@@ -1,4 +1,5 @@
-"""The coach's words in Japanese and English (registered in :mod:`kirifuda.i18n`)."""
+"""The coach's words in Japanese and English (registered in :mod:`kirifuda.i18n`); a game's own
+words for the coach are in its part (:mod:`kirifuda.coach.games`)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,6 @@ TERMS: dict[str, tuple[str, str]] = {
     "coach.own_count": ("あなたの側は平均 {count}{unit}を取ります",
                         "your side ends with {count} {unit} on average"),
     "coach.self_count": ("あなたは平均 {count}{unit}を取ります", "you end with {count} {unit} on average"),
-    "coach.army_count": ("ナポレオン軍は平均 {count}{unit}を取ります",
-                         "Napoleon's army ends with {count} {unit} on average"),
     "coach.costs": ("{action} だと約 {amount}{unit}損します", "{action} costs about {amount} {unit}"),
     "coach.as_good": ("{action} もほぼ同じです", "{action} is about as good"),
     "coach.join": ("。", "; "),
@@ -64,8 +63,6 @@ TERMS: dict[str, tuple[str, str]] = {
     "coach.seat_decisions": ("{who} の宣言などの損 (推定): {amount}{unit}",
                              "{who}'s bids and other choices cost about {amount} {unit} (estimated)"),
     "coach.exact_share": ("正確に解いた局面: {solved}/{total}", "positions solved exactly: {solved}/{total}"),
-    "coach.unsun_exact": ("残り {n} トリックから正確に解いています (それより前は推定)",
-                          "exact from {n} tricks left (estimated before)"),
     "coach.no_deal": ("この棋譜には検討する回がありません", "this record has no deal to review"),
     "coach.unfinished": ("(途中まで)", "(unfinished)"),
 }

@@ -16,12 +16,18 @@ new game writes.
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+
 from ..errors import OptionError
 from ..game import GameInfo
 
-__all__ = ["GAMES", "find_game", "register_game", "missing_declarations"]
+__all__ = ["GAMES", "BUILTIN", "find_game", "game_part", "register_game", "missing_declarations"]
 
 GAMES: dict[str, GameInfo] = {}
+
+BUILTIN: list[str] = []
+"""The ids of kirifuda's own games (registered by this module), in the registry's order."""
 
 
 def missing_declarations(info: GameInfo) -> list[str]:
@@ -68,12 +74,20 @@ def find_game(name: str) -> GameInfo:
     raise OptionError(f"unknown game {name!r}; the games are {', '.join(sorted(GAMES))}")
 
 
+def game_part(game_id: str, feature: str) -> ModuleType | None:
+    """The module holding a game's part of a shared feature (``GameInfo.parts``), imported;
+    ``None`` where the game declares none."""
+    name = find_game(game_id).parts.get(feature)
+    return None if name is None else importlib.import_module(name)
+
+
 def _register_builtin() -> None:
     """kirifuda's own games, in the registry's order."""
     from . import kakeya, meitora, napoleon, unsun
 
     for module in (meitora, napoleon, kakeya, unsun):
         register_game(module.INFO)
+        BUILTIN.append(module.INFO.id)
 
 
 _register_builtin()

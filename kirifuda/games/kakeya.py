@@ -926,5 +926,7 @@ INFO = GameInfo(
     roles={"seat": ("席", "seat"), "unit": ("ペア", "pair"), "leader": ("最初に出す人", "first leader"),
            "sitting_out": ("休みのペア", "pair sitting out")},
     bot_modules=("kirifuda.bots.kakeya_heuristic", "kirifuda.bots.search_kakeya"),
+    parts={"words": "kirifuda.ui.games.kakeya", "coach": "kirifuda.coach.games.kakeya",
+           "scoresheet": "kirifuda.scoresheets.kakeya"},
     ui=UI,
 )

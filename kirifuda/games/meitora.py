@@ -1331,5 +1331,7 @@ INFO = GameInfo(
     roles={"seat": ("席", "seat"), "unit": ("チーム", "team"), "declarer": ("吹き上げた人 (宣言者)", "declarer"),
            "partner": ("味方", "partner"), "first_bidder": ("吹き始め", "first bidder")},
     bot_modules=("kirifuda.bots.meitora_heuristic", "kirifuda.bots.search_meitora"),
+    parts={"words": "kirifuda.ui.games.meitora", "coach": "kirifuda.coach.games.meitora",
+           "scoresheet": "kirifuda.scoresheets.meitora"},
     ui=UI,
 )

@@ -1183,5 +1183,7 @@ INFO = GameInfo(
            "adjutant": ("副官", "adjutant"), "allied": ("連合軍", "allied army"),
            "army": ("ナポレオン軍", "Napoleon army")},
     bot_modules=("kirifuda.bots.napoleon_heuristic", "kirifuda.bots.search_napoleon"),
+    parts={"words": "kirifuda.ui.games.napoleon", "coach": "kirifuda.coach.games.napoleon",
+           "scoresheet": "kirifuda.scoresheets.napoleon"},
     ui=UI,
 )

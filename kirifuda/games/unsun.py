@@ -820,5 +820,7 @@ INFO = GameInfo(
     roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "dealer": ("親 (配り手)", "dealer"),
            "starting_player": ("打ち出し", "starting player")},
     bot_modules=("kirifuda.bots.unsun_heuristic", "kirifuda.bots.search_unsun"),
+    parts={"words": "kirifuda.ui.games.unsun", "coach": "kirifuda.coach.games.unsun",
+           "scoresheet": "kirifuda.scoresheets.unsun"},
     ui=UI,
 )

@@ -23,6 +23,7 @@ from .. import record as records
 from ..errors import KirifudaError
 from ..games import GAMES
 from ..i18n import add_terms, t
+from ..scoresheets import scoresheet
 
 __all__ = ["keeper_router", "TERMS"]
 
@@ -58,13 +59,11 @@ TERMS: dict[str, tuple[str, str]] = {
     "keeper.broken_seat": ("ブロークンした人", "Seat that broke"),
     "keeper.chombo_seat": ("チョンボした人", "Seat of the chombo"),
     "keeper.reason": ("理由", "Reason"),
-    "keeper.napoleon": ("ナポレオン", "Napoleon"),
     "keeper.declared": ("宣言", "Declaration"),
     "keeper.adjutant": ("副官", "Adjutant"),
     "keeper.solo": ("なし (独り)", "none (solo)"),
     "keeper.face_cards": ("絵札の枚数", "Face cards taken"),
     "keeper.trump": ("切り札", "Trump"),
-    "keeper.kakeya_faces": ("取った絵札 (ペアごと)", "Face cards taken, per pair"),
     "keeper.rensho_pair": ("れんしょを配られたペア", "Pair dealt the rensho"),
     "keeper.trump_ace_pair": ("切り札のAを配られたペア", "Pair dealt the trump ace"),
     "keeper.four_aces_pair": ("Aを4枚配られたペア", "Pair dealt all four aces"),
@@ -109,20 +108,17 @@ TERMS: dict[str, tuple[str, str]] = {
     "keeper.outcome.redeal": ("配り直し", "redeal"),
     "keeper.outcome.chombo": ("チョンボ", "chombo"),
 }
+for _info in GAMES.values():  # each game's own words, from its score sheet
+    _sheet = scoresheet(_info.id)
+    if _sheet is not None:
+        TERMS.update(_sheet.keeper_terms)
 add_terms(messages=TERMS)
 
 
 def _next(state: Any) -> dict[str, Any]:
-    """Who starts the next deal (what the scorer needs to know)."""
-    game = state.game_id
-    if state.is_over:
-        return {}
-    if game in ("meitora", "napoleon"):
-        return {"first_bidder": state.first_bidder}
-    if game == "unsun":
-        return {"dealer": state.dealer}
-    return {"leading_pair": state.leading_pair, "dealing_pair": state.dealing_pair,
-            "sitting_out": state.sitting_out}
+    """Who starts the next deal (what the scorer needs to know): the game's score sheet says."""
+    sheet = scoresheet(state.game_id)
+    return {} if sheet is None else sheet.next_deal(state)
 
 
 def keeper_router() -> APIRouter:

@@ -34,6 +34,8 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
     for i, (deal, result) in enumerate(zip(record.deals, summary["deals"])):
         lines.append("")
         lines.append(f"== {t('deal', lang, n=i + 1)} ==")
+        if deal.scored is not None:  # a scored deal: its facts, no card (docs/records.md)
+            lines.append(f"  {field_label('scored', lang, info.id)}")
         for s, hand in enumerate(deal.hands):
             if hand:
                 lines.append(f"  {who(s)}: {cards_text(parse_cards(hand), lang)}")

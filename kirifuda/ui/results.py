@@ -9,11 +9,11 @@ module of :mod:`kirifuda.ui.games`, found through the game registry; this module
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
+from ..errors import OptionError
 from ..i18n import t
 
 __all__ = ["GameText", "deal_result", "game_text", "number_text", "signed_text", "register", "who_text"]
@@ -50,14 +50,17 @@ def register(text: GameText) -> GameText:
 
 
 def game_text(game_id: str) -> GameText:
-    """The words of a registered game (its module in :mod:`kirifuda.ui.games` is loaded on
-    first use)."""
+    """The words of a registered game: the module its declaration names as its ``words`` part
+    (``GameInfo.parts``; kirifuda's own games' are in :mod:`kirifuda.ui.games`), loaded on
+    first use.  A game that declares no words is refused with :class:`OptionError`."""
     if game_id not in _TEXTS:
-        from ..games import find_game
+        from ..games import find_game, game_part
 
         info = find_game(game_id)
-        importlib.import_module(f"{__package__}.games.{info.id}")
+        game_part(info.id, "words")
         game_id = info.id
+        if game_id not in _TEXTS:
+            raise OptionError(f"game {game_id!r} declares no words (GameInfo.parts['words'])")
     return _TEXTS[game_id]
 
 

@@ -14,7 +14,7 @@ from kirifuda.game import GameState
 from kirifuda.record import Record, from_state, loads, steps
 from kirifuda.coach import review
 from kirifuda.bots.search_unsun import ORACLE_EXACT
-from kirifuda.coach.positions import UNSUN_EXACT_TRICKS
+from kirifuda.coach.games.unsun import UNSUN_EXACT_TRICKS
 
 from .helpers import GAMES, brute_force, played_deal, side_of
 

@@ -11,8 +11,7 @@ from typing import Any, Iterator
 import pytest
 
 from kirifuda.actions import Discard, Play
-from kirifuda.games import GAMES
-from kirifuda.tutorials import Lesson, load
+from kirifuda.tutorials import Lesson, available, load
 
 from ..server.conftest import ServerThread
 from .helpers import action_key, wrong_choice
@@ -56,7 +55,7 @@ def _choose(page: Any, action: Any) -> None:
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(available()))
 def test_tutorial_played_through(server: ServerThread, browser: Any, game: str, lang: str) -> None:
     tutorial = load(game)
     lesson = Lesson(tutorial, lang)
@@ -102,7 +101,7 @@ def test_index_lists_the_games(server: ServerThread, browser: Any) -> None:
     page = browser.new_page()
     page.goto(f"{server.url}/tutorial?lang=en")
     page.wait_for_selector("#game-list a")
-    assert [a.get_attribute("data-game") for a in page.locator("#game-list a").all()] == list(GAMES)
+    assert [a.get_attribute("data-game") for a in page.locator("#game-list a").all()] == list(available())
     page.click("#game-list a[data-game='kakeya']")
     _wait_step(page, 0)
     assert page.evaluate("Tutorial.frame.game") == "kakeya"

@@ -8,8 +8,7 @@ import pytest
 
 from kirifuda.actions import Play
 from kirifuda.cards import parse_card
-from kirifuda.games import GAMES
-from kirifuda.tutorials import Lesson, load
+from kirifuda.tutorials import Lesson, available, load
 from kirifuda.ui.render import card_text
 from kirifuda.ui.terminal import visible_cards
 
@@ -17,7 +16,7 @@ from .helpers import wrong_choice
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(available()))
 def test_play_through_with_wrong_tries(game: str, lang: str) -> None:
     tutorial = load(game)
     lesson = Lesson(tutorial, lang)
@@ -80,7 +79,7 @@ def test_not_the_learners_turn() -> None:
         lesson.advance()
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(available()))
 def test_nothing_hidden_is_shown(game: str) -> None:
     """At every step: the learner's hand is the view's, another seat's card is shown on the
     table or in an event only once the learner's view shows it (or its trick is over)."""

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kirifuda.games import GAMES
 from kirifuda.i18n import t
-from kirifuda.tutorials import TUTORIAL_DIR, Lesson, load
+from kirifuda.tutorials import TUTORIAL_DIR, Lesson, available, load
 
 from .helpers import typed, wrong_choice
 
@@ -44,7 +43,7 @@ def _answers(game: str, lang: str) -> tuple[list[str], list[str]]:
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(available()))
 def test_learn_plays_through(game: str, lang: str) -> None:
     lines, whys = _answers(game, lang)
     out = _learn(game, "--lang", lang, stdin="\n".join(lines) + "\n")

@@ -1,0 +1,51 @@
+"""明専トランプ (Meitora) for the coach: each legal card's value with all hands open is the tricks
+of the player's team at the deal's end (of 10); a claim (オープン) is worth every trick left
+when it holds."""
+
+from __future__ import annotations
+
+import random
+
+from ...actions import Action
+from ...cards import JOKER_ID
+from ...game import GameState
+from ..positions import Bounds, CoachPart, OpenValues, exactness, flip, move_bounds, plays
+
+
+def open_values(state: GameState, max_nodes: int, rng: random.Random) -> OpenValues:
+    from ...games.meitora import MeitoraState
+    from ...solver.meitora import REQUESTS, position_of
+
+    assert isinstance(state, MeitoraState)
+    seat = state.to_act
+    assert seat is not None
+    pos = position_of(state)
+    raw = move_bounds(pos.rules, pos.hands, pos.leader, pos.trick, pos.led, pos.maxside, max_nodes)
+    team = pos.declarer % 2
+    taken = state.team_tricks[team]
+    mine = seat % 2 == team
+    values: dict[Action, Bounds] = {}
+    for a in plays(state):
+        c = a.card.id
+        ld = pos.led if pos.trick else -1
+        if not pos.trick and c == JOKER_ID and pos.joker_lead == "request":
+            ld = REQUESTS.index(a.request or "any")
+        key = next(k for k in raw if k[0] == c and (ld < 0 or k[1] == ld))
+        b = (taken + raw[key][0], taken + raw[key][1])
+        values[a] = b if mine else flip(b, 10)
+    return OpenValues(seat, values, exactness(values), "tricks")
+
+
+def claim_after(state: GameState, seat: int) -> Bounds:
+    """The claiming team's tricks after a claim by ``seat``: every trick left when it holds."""
+    from ...games.meitora import MeitoraState
+
+    assert isinstance(state, MeitoraState) and state.declarer is not None
+    own = state.team_tricks[seat % 2]
+    left = 10 - sum(state.team_tricks)
+    holds = state._claim_is_valid(seat)
+    return (float(own + left),) * 2 if holds else (float(own),) * 2
+
+
+COACH = CoachPart(open_values, nodes=2_000_000, count_unit="tricks", score_unit="points",
+                  claim_after=claim_after)
