@@ -67,7 +67,7 @@ __all__ = ["ActionCatalog", "GameSpec", "ObservationEncoder", "GameEnv", "Steppe
            "layout_markdown", "ENV_VERSION", "cards_in", "shown_cards", "placed_cards", "view_cards",
            "view_key", "view_fields", "count_cards", "NAME_FIELDS", "NOT_SHOWN"]
 
-ENV_VERSION = "1"
+ENV_VERSION = "2"
 """Bumped whenever an action numbering or an observation layout changes."""
 
 NO_CARD = 53

@@ -17,6 +17,7 @@ from open_spiel.python.algorithms.evaluate_bots import evaluate_bots  # noqa: E4
 from kirifuda.env.bots import AGENT_KINDS, BotAgent  # noqa: E402
 from kirifuda.env.openspiel import KirifudaBot, game_name, register_all  # noqa: E402
 from kirifuda.env.pettingzoo import BotPolicy, env, kirifuda_env  # noqa: E402
+from kirifuda.bots.search import search_games  # noqa: E402
 from kirifuda.errors import OptionError  # noqa: E402
 
 from .helpers import CASE_IDS, CASES  # noqa: E402
@@ -24,6 +25,12 @@ from .helpers import CASE_IDS, CASES  # noqa: E402
 register_all()
 GAMES = sorted({g for g, _ in CASES})
 QUICK = ("random", "heuristic", "search:easy")
+LEVELS = [(g, k) for g in GAMES for k in AGENT_KINDS if not k.startswith("search") or g in search_games()]
+"""Every level each game offers (a game without a search part, such as the test game, has the others)."""
+
+
+def _quick(game):
+    return tuple(k for k in QUICK if not k.startswith("search") or game in search_games())
 
 
 def _load(game, options=None):
@@ -35,7 +42,8 @@ def test_bots_play_whole_deals_through_evaluate_bots(game, options):
     g = _load(game, options)
     n = g.num_players()
     for seed in range(2):
-        bots = [KirifudaBot(g, p, QUICK[(p + seed) % len(QUICK)], seed=p) for p in range(n)]
+        quick = _quick(game)
+        bots = [KirifudaBot(g, p, quick[(p + seed) % len(quick)], seed=p) for p in range(n)]
         returns = evaluate_bots(g.new_initial_state(), bots, np.random.RandomState(seed))
         assert len(returns) == n
         if g.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM:
@@ -69,8 +77,7 @@ def _decision_points(game, count, seed):
     return g, out
 
 
-@pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("kind", AGENT_KINDS)
+@pytest.mark.parametrize(("game", "kind"), LEVELS, ids=[f"{k}-{g}" for g, k in LEVELS])
 def test_every_level_acts_legally_from_the_seat_view(game, kind):
     """Every level takes a legal action, and the same one at a state that differs only in what
     the seat cannot see (a resample from its information state): it uses the seat's view only."""
@@ -118,7 +125,8 @@ def test_the_oracle_is_refused_with_a_clear_error():
 def test_pettingzoo_policies_play_episodes_and_restart_on_reset(game):
     e = env(game)
     raw = e.unwrapped
-    policies = {a: BotPolicy(e, a, QUICK[i % len(QUICK)], seed=i) for i, a in enumerate(raw.possible_agents)}
+    quick = _quick(game)
+    policies = {a: BotPolicy(e, a, quick[i % len(quick)], seed=i) for i, a in enumerate(raw.possible_agents)}
     for seed in (1, 2):
         e.reset(seed=seed)
         steps = 0
