@@ -50,6 +50,8 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "no_hint": ("ヒントはまだありません", "Hints are not available"),
     "no_last": ("まだ済んだ場はありません", "No trick has been completed yet"),
     "no_claim": ("今はオープンできません", "You cannot claim now"),
+    "hand_shown": ("オープンは断られました。あなたの手札はこの回の終わりまで全員に見えています。",
+                   "The claim was refused: your hand now lies face up to everyone until the deal ends."),
     "claim_offer": ("オープン (残りの場をすべて取る) は claim と入力 (確認があります)",
                     "To claim the rest (open), type claim (you will be asked to confirm)"),
     "confirm_claim": ("本当にオープンしますか? (y/n)", "Claim the rest? (y/n)"),

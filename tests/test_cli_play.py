@@ -163,7 +163,12 @@ def test_an_invalid_claim_under_refuse_is_refused_not_a_traceback(tmp_path: Path
     text = out.getvalue()
     assert "If any can still be lost the claim is refused" in text
     assert "Not allowed" in text and "Record saved" in text
-    assert records.replay(records.loads((tmp_path / "r.json").read_text(encoding="utf-8")))
+    assert "your hand now lies face up to everyone" in text
+    rec = records.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert records.replay(rec)
+    refused = [a for d in rec.deals for a in d.actions if a.get("refused")]
+    assert refused == [{"seat": 0, "claim": True, "refused": True}]  # the record says the hand was shown
+    assert game.state.view(1).shown_hands[0] == game.state.view(0).hand  # and every seat sees it
 
 
 def test_a_number_never_claims() -> None:

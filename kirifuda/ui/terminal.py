@@ -23,7 +23,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from .. import record as records
-from ..actions import Action, Claim
+from ..actions import REFUSED_CLAIM, Action, Claim
 from ..bots import Bot, make_bot
 from ..cards import Card, deck, format_card
 from ..errors import IllegalActionError, KirifudaError
@@ -176,7 +176,9 @@ class TerminalGame:
                         self.state.apply(action, to_act)
                     except IllegalActionError as exc:  # an attempt that fails (a refused claim)
                         self.console.print(escape(t("illegal", self.lang, reason=self._reason(exc))))
-                        continue
+                        if not (isinstance(action, Claim) and self._refuse_claim(to_act)):
+                            continue
+                        action = REFUSED_CLAIM
                 else:
                     action = self._bot_action(to_act)
                 for s, bot in self.bots.items():  # bots that remember what they see
@@ -192,6 +194,17 @@ class TerminalGame:
         except (_Quit, EOFError, KeyboardInterrupt):
             self.console.print(t("quit", self.lang))
         return self.save()
+
+    def _refuse_claim(self, seat: int) -> bool:
+        """A claim that failed where the rules refuse it: the claimant has shown their hand, which
+        stays face up for the rest of the deal (``REFUSED_CLAIM``); False where the game or the
+        table's rule has no refused claim (the claim is then simply not taken)."""
+        try:
+            self.state.apply(REFUSED_CLAIM, seat)
+        except IllegalActionError:
+            return False
+        self.console.print(escape(t("hand_shown", self.lang)))
+        return True
 
     def _bot_action(self, seat: int) -> Action:
         action = self.bots[seat].choose(self.state.view(seat), self.rng)

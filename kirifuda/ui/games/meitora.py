@@ -48,9 +48,10 @@ add_terms(messages={
         "Claim: you say you take every remaining trick. If any can still be lost it is a chombo:"
         " the other team scores 5 points."),
     "meitora.claim_cost.refuse": (
-        "オープン: 残りの場をすべて取ると宣言します。取れない場があれば断られ、続けて打ちます。",
+        "オープン: 残りの場をすべて取ると宣言します。取れない場があれば断られ、手札をこの回の終わりまで"
+        "全員に見せたまま続けて打ちます。",
         "Claim: you say you take every remaining trick. If any can still be lost the claim is"
-        " refused and play goes on."),
+        " refused: your hand stays face up to everyone until the deal ends, and play goes on."),
 })
 
 
