@@ -64,8 +64,21 @@ SLOW = {
     "tests/test_typing.py::test_mypy_strict_is_clean",
     "tests/test_doctor.py::test_the_doctor_names_what_is_missing_and_why",
     "tests/test_doctor.py::test_a_missing_core_is_announced_once_at_the_start_of_a_tournament",
+    "tests/env/test_env_resample.py::test_resamples_keep_the_information_state_and_hide_every_unplaced_card",
+    "tests/env/test_env_serialize.py::test_a_restored_state_gives_what_the_original_gives",
+    "tests/env/test_env_bench.py::test_bench_json_has_env_and_ismcts_figures",
+    "tests/server/test_outage.py::test_a_database_outage_stalls_no_table",
+    "tests/server/test_serve.py::test_a_restart_takes_the_same_port",
+    "tests/server/test_frames.py::test_frames_encode_views_exactly",
+    "tests/coach/test_review.py::test_budgeted_positions_give_proven_bounds",
+    "tests/coach/test_review.py::test_card_marks_match_brute_force_in_the_ending",
+    "tests/coach/test_review.py::test_the_oracle_loses_nothing_where_it_solves_exactly",
 }
 """Test functions (``path::name``, every case) marked ``slow``."""
+
+BROWSER = {"tests/server/test_browser.py", "tests/web/test_table.py", "tests/tutorials/test_browser.py",
+           "tests/clubs/test_keeper_browser.py"}
+"""Test files that drive Chromium (marked ``browser`` and ``slow``)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -74,7 +87,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         function = item.nodeid.split("[", 1)[0]
         if function in SLOW:
             item.add_marker(pytest.mark.slow)
-        if path == "tests/server/test_browser.py":
+        if path in BROWSER:
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.slow)
         if "postgresql" in item.nodeid or "postgres" in getattr(item, "fixturenames", ()):

@@ -49,7 +49,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, game: str = "meitora", options: Mapping[str, Any] | None = None, *, seat: int = 0,
+    def __init__(self, game: str, options: Mapping[str, Any] | None = None, *, seat: int = 0,
                  opponents: str | Mapping[int, str] = "heuristic", match: bool = False,
                  first: int | str = 0, recall: str | None = None, scaled: bool = False,
                  claims: str = "keep", illegal_reward: float | None = None,

@@ -240,7 +240,7 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
                   openapi_url="/openapi.json" if limits.openapi else None)
     app.state.limits = limits
     app.add_middleware(BodyLimit, limit=limits.body_bytes,
-                       larger={"/api/replay": limits.record_bytes})
+                       larger={"/api/replay": limits.record_bytes, "/api/review": limits.record_bytes})
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.include_router(hosting.router)  # the host link, the UI descriptors, the catalogue
 

@@ -143,7 +143,6 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     # roles
     "web.role.declarer": ("宣言者", "declarer"),
     "web.role.partner": ("宣言者の味方", "declarer's partner"),
-    "web.role.napoleon": ("ナポレオン", "Napoleon"),
     "web.role.adjutant": ("副官", "adjutant"),
     "web.role.allies": ("連合軍", "allied army"),
     "web.role.dealing_pair": ("配り手の組", "dealing pair"),
@@ -167,30 +166,6 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.field.proposal": ("再宣言の提案", "Proposed re-declaration"),
     "web.field.no_trump": ("切り札なし", "no trump"),
     # phase hints
-    "web.hint.meitora.bidding": ("吹く: 6〜10 と切り札 (♠<♣<♦<♥<トラ) を言うかパス。一巡だけ。A・K・Q・J がない手はブロークンで配り直しにできる。",
-                                 "Bid (吹く) 6–10 tricks in a strain (♠<♣<♦<♥<NT) or pass; one round only. A hand without A, K, Q, J may call broken for a redeal."),
-    "web.hint.meitora.discard": ("アガリを取りました。1枚を選んでネグリとして伏せて捨てます (ジョーカーも可)。",
-                                 "You took the agari (アガリ): choose one card to discard face down as the negri (ネグリ); the joker too may go."),
-    "web.hint.meitora.play": ("台札のスートがあれば出す (ジョーカーはいつでも可)。ジョーカーで始めるときは請求を選ぶ。",
-                              "Follow the led suit if you can (the joker may always be played). Leading the joker, choose its request."),
-    "web.hint.napoleon.bidding": ("立候補: 取る絵札 (A K Q J 10) の枚数とスートを宣言するかパス。最も高い人がナポレオン。",
-                                  "Bid (立候補) how many face cards (A K Q J 10) your side will take, and the trump; or pass. The highest bidder is Napoleon."),
-    "web.hint.napoleon.adjutant": ("副官の札を指名します。その札を持つ人が副官 (出るまで秘密)。自分の札なら独り立ち。",
-                                   "Name the adjutant's card: its holder is your adjutant (secret until it is played). Naming your own card plays alone."),
-    "web.hint.napoleon.discard": ("中札を手に取りました。捨てる札を選んでください。",
-                                  "You took the middle cards: choose the cards to discard."),
-    "web.hint.napoleon.redeclare": ("もっと高い宣言を提案できます (全員の承認が要る)。しないなら「再宣言なし」。",
-                                    "You may propose a higher declaration (everyone must approve), or keep yours."),
-    "web.hint.napoleon.approve": ("ナポレオンの再宣言を承認するか拒否します。", "Approve or reject Napoleon's re-declaration."),
-    "web.hint.napoleon.play": ("台札のスートがあれば出す。オールマイティ (♠A) が最強、次に正J・裏J。",
-                               "Follow the led suit if you can. The almighty (♠A) wins, then the main and back jacks."),
-    "web.hint.kakeya.trump": ("配った組として切り札 (切り) を決めます。そのままでもよい。",
-                              "Your pair dealt: choose the trump (切り), or keep it."),
-    "web.hint.kakeya.leader": ("親の組として、組のどちらが最初に出すかを決めます。", "Your pair leads: choose which of you leads the first trick."),
-    "web.hint.kakeya.play": ("台札のスートがあれば出す。れんしょが最強。絵札 (A K Q J) 16枚のうち9枚以上取った組の勝ち。",
-                             "Follow suit if you can; the rensho beats everything. The pair taking 9 or more of the 16 face cards (A K Q J) wins."),
-    "web.hint.unsun.play": ("台札に従う必要はない。切り札の A K Q J は伏せて出す (差し)。取った場の数を競う。",
-                            "No need to follow suit. The trump A K Q J are played face down (差し). Take the most tricks."),
     # the high bidder
     "web.stand_or_raise": ("あなたが最高宣言 {bid} を持っています: そのまま (パス) か、上げるか",
                            "You hold {bid}: stand or raise"),
@@ -257,51 +232,6 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.req.any": ("何でも", "anything"),
     "web.joker": ("ジョーカー", "Joker"),
     "web.face_down": ("伏せ札", "face-down card"),
-    # rules (one item a line; <b> marks the games' terms)
-    "web.rules.meitora": (
-        "4人2チーム (向かい合う2人が味方)。41枚 (5〜A とジョーカー=タンツェン)。\n"
-        "<b>吹く</b>: 一巡だけ、枚数 6〜10 と切り札 (♠<♣<♦<♥<トラ) を宣言するかパス。\n"
-        "<b>ブロークン</b>: A・K・Q・J が1枚もない (Q1枚だけも可) 手は配り直しを宣言できる。J 4枚は自動で配り直し。\n"
-        "<b>アガリ</b>: 宣言者は伏せ札1枚を取り、<b>ネグリ</b>として1枚を伏せて捨てる。\n"
-        "切り札の J が最強、同じ色の J (副J) が次。ジョーカーはどの場でも出せて必ず勝つ。台札のスートがあれば出す。\n"
-        "ジョーカーで始めるときは<b>請求</b> (♠♥♦♣ か何でも) を言う。ジョーカーは最後まで残せない。\n"
-        "<b>オープン</b>: 残りを全部取れるなら宣言できる。失敗は<b>チョンボ</b>。\n"
-        "入る: X − 5 + (Y − X)/2 点。落ちる: 相手に X − Y 点。17点先取。",
-        "Four players in two teams (partners sit opposite); 41 cards (5 to A and the joker).\n"
-        "<b>Bidding (吹く)</b>: one round; bid 6–10 tricks in a strain (♠<♣<♦<♥<no-trump) or pass.\n"
-        "<b>Broken (ブロークン)</b>: a hand without A, K, Q or J (or a lone Q) may call a redeal; four jacks redeal by themselves.\n"
-        "<b>Agari (アガリ)</b>: the declarer takes the face-down card and discards one face down: the <b>negri (ネグリ)</b>.\n"
-        "The trump jack is highest, then the other jack of its colour; the joker may be played to any trick and wins it. Follow the led suit if you can.\n"
-        "Leading the joker names a <b>request (請求)</b>: a suit or anything. The joker may not be kept to the end.\n"
-        "<b>Open (オープン)</b>: claim every remaining trick; a wrong claim is a <b>chombo (チョンボ)</b>.\n"
-        "Made: X − 5 + (Y − X)/2 points; set: the other team scores X − Y. First to 17."),
-    "web.rules.napoleon": (
-        "<b>立候補</b>: 絵札 (A K Q J 10) を何枚取るかとスートを宣言。最も高い人が<b>ナポレオン</b>。\n"
-        "ナポレオンは<b>副官</b>の札を指名し、中札と交換する。副官はその札が出るまで誰にも分からない。\n"
-        "<b>オールマイティ</b> (♠A) が最強、次に正ジャック・裏ジャック、切り札、台札。\n"
-        "ナポレオン軍が宣言枚数の絵札を取れば勝ち、取れなければ<b>連合軍</b>の勝ち。",
-        "<b>Bidding (立候補)</b>: how many face cards (A K Q J 10) you will take, and trump. The highest bidder is <b>Napoleon</b>.\n"
-        "Napoleon names the <b>adjutant (副官)</b>'s card and exchanges with the middle; the adjutant is secret until that card is played.\n"
-        "The <b>almighty (オールマイティ)</b> ♠A wins, then the main and back jacks, trumps, the led suit.\n"
-        "Napoleon's army wins by taking the face cards it bid; otherwise the <b>allied army (連合軍)</b> wins."),
-    "web.rules.kakeya": (
-        "2人ずつの組で<b>絵取り</b>: A・K・Q・J の絵札 16枚を取り合う。9枚以上で勝ち。\n"
-        "配った組が<b>切り</b> (切り札) を決め、親の組が最初に出す人を決める。\n"
-        "<b>れんしょ</b> (♠A、♠が切りのときは ♣A) が最強。台札のスートがあれば出す。\n"
-        "勝負はチップで払う。",
-        "Two pairs take face cards (A K Q J, 16 in all); 9 or more wins the game.\n"
-        "The dealing pair chooses the trump (<b>切り</b>); the leading pair chooses who leads.\n"
-        "The <b>rensho (れんしょ)</b>, ♠A (♣A when spades are trump), beats everything. Follow suit if you can.\n"
-        "Games are paid in chips."),
-    "web.rules.unsun": (
-        "起き絵で切り札が決まる。カードは切り札・赤・黒の3つの組に分かれる。\n"
-        "台札に従う必要はない。切り札の A K Q J は伏せて出す (<b>差し</b>)。\n"
-        "各場の最後に出す人が<b>取り番</b>。最初の場は ♣J を持つ人が取り番。\n"
-        "取った場の数を競う。",
-        "The indicator sets trump; cards fall into three groups: trump, red, black.\n"
-        "There is no need to follow; the trump A K Q J are played face down (<b>差し</b>).\n"
-        "The last player of each trick is the <b>取り番</b>; in the first trick, the holder of ♣J.\n"
-        "Players count the tricks they take."),
 }
 """The page's words: key → (Japanese, English)."""
 

@@ -27,7 +27,7 @@ import dataclasses
 from typing import Any
 
 from .. import i18n
-from ..games import GAMES
+from ..games import GAMES, game_part
 
 __all__ = ["descriptor", "descriptors", "register_option_words", "KEYS"]
 
@@ -56,9 +56,10 @@ def descriptor(game: str) -> dict[str, Any]:
 
 
 def register_option_words() -> None:
-    """Put every game's option words into the shared catalogue."""
+    """Put every game's option words into the shared catalogue, and load each game's own words."""
     words: dict[str, tuple[str, str]] = {}
     for game, info in GAMES.items():
+        game_part(game, "words")  # the game's own words: its phase hints, rules card and roles
         for name, spec in info.ui.get("options", {}).items():
             base = f"web.opt.{game}.{name}"
             words[base] = tuple(spec["label"])

@@ -24,7 +24,7 @@ import httpx
 import pytest
 
 from kirifuda import record as records
-from kirifuda.games import GAMES
+from kirifuda.games import BUILTIN, GAMES
 from kirifuda.server import ui
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +56,11 @@ class Server:
         import uvicorn
 
         from kirifuda.server.app import create_app
+        from kirifuda.server.limits import Limits
 
+        from ..server.conftest import TEST_LIMITS
+
+        kwargs.setdefault("limits", Limits(**TEST_LIMITS))  # every test client is 127.0.0.1
         self.port = port or free_port()
         self.db, self.kwargs = db, kwargs
         config = uvicorn.Config(create_app(db, **kwargs), host="127.0.0.1", port=self.port,
@@ -394,7 +398,7 @@ def check_result(page: Any, game: str, lang: str, name: str) -> None:
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 @pytest.mark.parametrize("lang", ["en", "ja"])
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(BUILTIN))
 def test_a_whole_deal_with_the_facts_in_view(server: Server, browser: Any, game: str, lang: str, size: str) -> None:
     # in Japanese the player sits at seat 1 and bids high: the declarer's phases (discard,
     # adjutant) and the dealing pair's trump come up
@@ -420,7 +424,7 @@ def test_a_whole_deal_with_the_facts_in_view(server: Server, browser: Any, game:
     ctx.close()
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(BUILTIN))
 def test_keyboard_only_play_of_a_deal(server: Server, browser: Any, game: str) -> None:
     made = new_table(server.url, game, {0})
     ctx = context(browser, DESKTOP, "en")
@@ -444,7 +448,7 @@ def test_the_lobby_and_its_options_in_japanese(server: Server, browser: Any) -> 
     page = ctx.new_page()
     page.goto(server.url + "/")
     page.wait_for_selector("#create")
-    for game in sorted(GAMES):
+    for game in sorted(BUILTIN):
         page.locator(f'input[name="game"][value="{game}"]').check()
         text = page.locator(".opts").inner_text()
         for name in ui.descriptor(game)["options"]:
@@ -549,7 +553,7 @@ SHORT = {"meitora": {"target": 1}, "napoleon": {"deals": 1}, "kakeya": {"games":
          "unsun": {"deals": 1}}
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(BUILTIN))
 def test_the_match_over_screen_names_the_winner(server: Server, browser: Any, game: str) -> None:
     made = new_table(server.url, game, set(), options=SHORT[game])
     deadline = time.time() + 60

@@ -112,3 +112,21 @@ add_terms(messages={
 })
 
 TEXT.extras["length"] = "games"  # the match's length: -o length=N and --length N set it
+
+# the browser's words for this game (the phase hints, the rules card, its roles)
+add_terms(messages={
+    "web.hint.kakeya.trump": ("配った組として切り札 (切り) を決めます。そのままでもよい。",
+                              "Your pair dealt: choose the trump (切り), or keep it."),
+    "web.hint.kakeya.leader": ("親の組として、組のどちらが最初に出すかを決めます。", "Your pair leads: choose which of you leads the first trick."),
+    "web.hint.kakeya.play": ("台札のスートがあれば出す。れんしょが最強。絵札 (A K Q J) 16枚のうち9枚以上取った組の勝ち。",
+                             "Follow suit if you can; the rensho beats everything. The pair taking 9 or more of the 16 face cards (A K Q J) wins."),
+    "web.rules.kakeya": (
+        "2人ずつの組で<b>絵取り</b>: A・K・Q・J の絵札 16枚を取り合う。9枚以上で勝ち。\n"
+        "配った組が<b>切り</b> (切り札) を決め、親の組が最初に出す人を決める。\n"
+        "<b>れんしょ</b> (♠A、♠が切りのときは ♣A) が最強。台札のスートがあれば出す。\n"
+        "勝負はチップで払う。",
+        "Two pairs take face cards (A K Q J, 16 in all); 9 or more wins the game.\n"
+        "The dealing pair chooses the trump (<b>切り</b>); the leading pair chooses who leads.\n"
+        "The <b>rensho (れんしょ)</b>, ♠A (♣A when spades are trump), beats everything. Follow suit if you can.\n"
+        "Games are paid in chips."),
+})

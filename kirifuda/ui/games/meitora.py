@@ -196,3 +196,30 @@ add_terms(messages={
 })
 
 TEXT.extras["length"] = "target"  # the match's length: -o length=N and --length N set it
+
+# the browser's words for this game (the phase hints, the rules card, its roles)
+add_terms(messages={
+    "web.hint.meitora.bidding": ("吹く: 6〜10 と切り札 (♠<♣<♦<♥<トラ) を言うかパス。一巡だけ。A・K・Q・J がない手はブロークンで配り直しにできる。",
+                                 "Bid (吹く) 6–10 tricks in a strain (♠<♣<♦<♥<NT) or pass; one round only. A hand without A, K, Q, J may call broken for a redeal."),
+    "web.hint.meitora.discard": ("アガリを取りました。1枚を選んでネグリとして伏せて捨てます (ジョーカーも可)。",
+                                 "You took the agari (アガリ): choose one card to discard face down as the negri (ネグリ); the joker too may go."),
+    "web.hint.meitora.play": ("台札のスートがあれば出す (ジョーカーはいつでも可)。ジョーカーで始めるときは請求を選ぶ。",
+                              "Follow the led suit if you can (the joker may always be played). Leading the joker, choose its request."),
+    "web.rules.meitora": (
+        "4人2チーム (向かい合う2人が味方)。41枚 (5〜A とジョーカー=タンツェン)。\n"
+        "<b>吹く</b>: 一巡だけ、枚数 6〜10 と切り札 (♠<♣<♦<♥<トラ) を宣言するかパス。\n"
+        "<b>ブロークン</b>: A・K・Q・J が1枚もない (Q1枚だけも可) 手は配り直しを宣言できる。J 4枚は自動で配り直し。\n"
+        "<b>アガリ</b>: 宣言者は伏せ札1枚を取り、<b>ネグリ</b>として1枚を伏せて捨てる。\n"
+        "切り札の J が最強、同じ色の J (副J) が次。ジョーカーはどの場でも出せて必ず勝つ。台札のスートがあれば出す。\n"
+        "ジョーカーで始めるときは<b>請求</b> (♠♥♦♣ か何でも) を言う。ジョーカーは最後まで残せない。\n"
+        "<b>オープン</b>: 残りを全部取れるなら宣言できる。失敗は<b>チョンボ</b>。\n"
+        "入る: X − 5 + (Y − X)/2 点。落ちる: 相手に X − Y 点。17点先取。",
+        "Four players in two teams (partners sit opposite); 41 cards (5 to A and the joker).\n"
+        "<b>Bidding (吹く)</b>: one round; bid 6–10 tricks in a strain (♠<♣<♦<♥<no-trump) or pass.\n"
+        "<b>Broken (ブロークン)</b>: a hand without A, K, Q or J (or a lone Q) may call a redeal; four jacks redeal by themselves.\n"
+        "<b>Agari (アガリ)</b>: the declarer takes the face-down card and discards one face down: the <b>negri (ネグリ)</b>.\n"
+        "The trump jack is highest, then the other jack of its colour; the joker may be played to any trick and wins it. Follow the led suit if you can.\n"
+        "Leading the joker names a <b>request (請求)</b>: a suit or anything. The joker may not be kept to the end.\n"
+        "<b>Open (オープン)</b>: claim every remaining trick; a wrong claim is a <b>chombo (チョンボ)</b>.\n"
+        "Made: X − 5 + (Y − X)/2 points; set: the other team scores X − Y. First to 17."),
+})

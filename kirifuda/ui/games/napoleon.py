@@ -189,3 +189,28 @@ add_terms(messages={
 })
 
 TEXT.extras["length"] = "deals"  # the match's length: -o length=N and --length N set it
+
+# the browser's words for this game (the phase hints, the rules card, its roles)
+add_terms(messages={
+    "web.role.napoleon": ("ナポレオン", "Napoleon"),
+    "web.hint.napoleon.bidding": ("立候補: 取る絵札 (A K Q J 10) の枚数とスートを宣言するかパス。最も高い人がナポレオン。",
+                                  "Bid (立候補) how many face cards (A K Q J 10) your side will take, and the trump; or pass. The highest bidder is Napoleon."),
+    "web.hint.napoleon.adjutant": ("副官の札を指名します。その札を持つ人が副官 (出るまで秘密)。自分の札なら独り立ち。",
+                                   "Name the adjutant's card: its holder is your adjutant (secret until it is played). Naming your own card plays alone."),
+    "web.hint.napoleon.discard": ("中札を手に取りました。捨てる札を選んでください。",
+                                  "You took the middle cards: choose the cards to discard."),
+    "web.hint.napoleon.redeclare": ("もっと高い宣言を提案できます (全員の承認が要る)。しないなら「再宣言なし」。",
+                                    "You may propose a higher declaration (everyone must approve), or keep yours."),
+    "web.hint.napoleon.approve": ("ナポレオンの再宣言を承認するか拒否します。", "Approve or reject Napoleon's re-declaration."),
+    "web.hint.napoleon.play": ("台札のスートがあれば出す。オールマイティ (♠A) が最強、次に正J・裏J。",
+                               "Follow the led suit if you can. The almighty (♠A) wins, then the main and back jacks."),
+    "web.rules.napoleon": (
+        "<b>立候補</b>: 絵札 (A K Q J 10) を何枚取るかとスートを宣言。最も高い人が<b>ナポレオン</b>。\n"
+        "ナポレオンは<b>副官</b>の札を指名し、中札と交換する。副官はその札が出るまで誰にも分からない。\n"
+        "<b>オールマイティ</b> (♠A) が最強、次に正ジャック・裏ジャック、切り札、台札。\n"
+        "ナポレオン軍が宣言枚数の絵札を取れば勝ち、取れなければ<b>連合軍</b>の勝ち。",
+        "<b>Bidding (立候補)</b>: how many face cards (A K Q J 10) you will take, and trump. The highest bidder is <b>Napoleon</b>.\n"
+        "Napoleon names the <b>adjutant (副官)</b>'s card and exchanges with the middle; the adjutant is secret until that card is played.\n"
+        "The <b>almighty (オールマイティ)</b> ♠A wins, then the main and back jacks, trumps, the led suit.\n"
+        "Napoleon's army wins by taking the face cards it bid; otherwise the <b>allied army (連合軍)</b> wins."),
+})

@@ -85,3 +85,18 @@ add_terms(messages={
 })
 
 TEXT.extras["length"] = "deals"  # the match's length: -o length=N and --length N set it
+
+# the browser's words for this game (the phase hints, the rules card, its roles)
+add_terms(messages={
+    "web.hint.unsun.play": ("台札に従う必要はない。切り札の A K Q J は伏せて出す (差し)。取った場の数を競う。",
+                            "No need to follow suit. The trump A K Q J are played face down (差し). Take the most tricks."),
+    "web.rules.unsun": (
+        "起き絵で切り札が決まる。カードは切り札・赤・黒の3つの組に分かれる。\n"
+        "台札に従う必要はない。切り札の A K Q J は伏せて出す (<b>差し</b>)。\n"
+        "各場の最後に出す人が<b>取り番</b>。最初の場は ♣J を持つ人が取り番。\n"
+        "取った場の数を競う。",
+        "The indicator sets trump; cards fall into three groups: trump, red, black.\n"
+        "There is no need to follow; the trump A K Q J are played face down (<b>差し</b>).\n"
+        "The last player of each trick is the <b>取り番</b>; in the first trick, the holder of ♣J.\n"
+        "Players count the tricks they take."),
+})
