@@ -52,17 +52,26 @@ class Level:
     discard_samples: int
     discard_candidates: int
     discard_nodes: int
+    inference_pool: int = 0
+    """Inference (読み): the deals to solve are drawn, by their likelihood under the game's
+    model of the players (:mod:`.inference`), from a pool this many times larger; 0 samples
+    every consistent deal alike (the first search bot, ``search:v1``)."""
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", play_samples=6, play_nodes=5_000, bid_samples=3, bid_strains=1, bid_nodes=5_000,
-                  discard_samples=2, discard_candidates=3, discard_nodes=5_000),
+                  discard_samples=2, discard_candidates=3, discard_nodes=5_000, inference_pool=4),
     "normal": Level("normal", play_samples=16, play_nodes=20_000, bid_samples=8, bid_strains=2,
-                    bid_nodes=30_000, discard_samples=6, discard_candidates=4, discard_nodes=30_000),
+                    bid_nodes=30_000, discard_samples=6, discard_candidates=4, discard_nodes=30_000,
+                    inference_pool=4),
     "strong": Level("strong", play_samples=48, play_nodes=200_000, bid_samples=24, bid_strains=3,
-                    bid_nodes=300_000, discard_samples=16, discard_candidates=6, discard_nodes=300_000),
+                    bid_nodes=300_000, discard_samples=16, discard_candidates=6, discard_nodes=300_000,
+                    inference_pool=4),
+    "v1": Level("v1", play_samples=16, play_nodes=20_000, bid_samples=8, bid_strains=2,
+                bid_nodes=30_000, discard_samples=6, discard_candidates=4, discard_nodes=30_000),
 }
-"""The generic levels; a game whose search spends its work otherwise declares its own budgets
+"""The generic levels (``v1``: ``normal``'s budgets without inference, the first search bot,
+kept to measure against); a game whose search spends its work otherwise declares its own budgets
 per level name in its search module (Unsun's ``UNSUN_BUDGETS``, Napoleon's ``BUDGETS``)."""
 
 
