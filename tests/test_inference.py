@@ -170,3 +170,17 @@ def test_the_evaluation_gives_the_same_numbers_for_the_same_seed() -> None:
     b, _ = run_tournament("meitora", ["search", "search:v1"], deals=2, seed=11, jobs=1)
     assert a == b
     assert set(a["bots"]) == {"search", "search:v1"}
+
+
+def test_the_strength_table_gives_the_same_figures_for_the_same_seed(tmp_path: Path) -> None:
+    from kirifuda.bots.strength import main
+
+    pages = []
+    for i in range(2):
+        out = tmp_path / f"strength{i}.md"
+        assert main(["--games", "meitora", "--pairings", "search,search:v1", "--deals", "2", "--seed", "5",
+                     "--jobs", "1", "--out", str(out)]) == 0
+        row = out.read_text().splitlines()[-1].split("|")
+        assert row[1].strip() == "meitora" and row[4].strip() == "2"
+        pages.append(row[:8])  # the game, bots, deals, seed, mean and interval (not the CPU times)
+    assert pages[0] == pages[1]
