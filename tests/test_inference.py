@@ -146,7 +146,7 @@ PARTNER_CASES = {
 }
 
 
-@pytest.mark.parametrize("kind", ["search", "search:easy", "search:v1", "heuristic"])
+@pytest.mark.parametrize("kind", ["search", "search:strong", "search:v1", "heuristic"])
 @pytest.mark.parametrize("name", sorted(PARTNER_CASES))
 def test_partner_records(name: str, kind: str) -> None:
     rec = records.loads((PARTNER / f"{name}.json").read_text())
@@ -184,3 +184,27 @@ def test_the_strength_table_gives_the_same_figures_for_the_same_seed(tmp_path: P
         assert row[1].strip() == "meitora" and row[4].strip() == "2"
         pages.append(row[:8])  # the game, bots, deals, seed, mean and interval (not the CPU times)
     assert pages[0] == pages[1]
+
+
+# -- search:easy: plausible mistakes -------------------------------------------------------
+
+def test_pick_takes_the_best_at_zero_and_draws_by_value_above() -> None:
+    from kirifuda.bots.search import pick
+
+    values = {"a": 1.0, "b": 1.0 - math.log(3.0), "c": float("-inf")}
+    assert pick(list(values), values.__getitem__, 0.0, random.Random(0)) == "a"
+    rng = random.Random(1)
+    draws = [pick(list(values), values.__getitem__, 1.0, rng) for _ in range(4000)]
+    assert "c" not in draws
+    assert 0.72 < draws.count("a") / 4000 < 0.78  # e^1 : e^(1 - ln 3) = 3 : 1
+
+
+def test_easy_makes_plausible_mistakes_not_random_ones() -> None:
+    """Under partner's winning king, search:easy keeps its ace most of the time, but not always
+    (the normal level always does: test_partner_records)."""
+    rec = records.loads((PARTNER / "meitora-keep-the-ace-under-partners-king.json").read_text())
+    state = records.replay(rec)
+    cards = [make_bot("search:easy", "meitora").choose(state.view(0), random.Random(s)).card.code  # type: ignore[attr-defined]
+             for s in range(40)]
+    assert set(cards) <= {"7H", "AH"}
+    assert cards.count("7H") > cards.count("AH") > 0

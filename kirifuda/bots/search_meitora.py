@@ -46,7 +46,7 @@ from ..tricks import Trick
 from .meitora_heuristic import estimate_tricks
 from .inference import resample
 from .inference_meitora import bidding_log_likelihood, log_likelihood
-from .search import Level, register_search
+from .search import Level, pick, register_search
 from .trace import Trace
 
 __all__ = ["MeitoraMemory", "MeitoraSearch", "MeitoraOracle", "deal_points", "claim_is_provable"]
@@ -291,7 +291,8 @@ class MeitoraSearch:
         trace = self.trace
         if trace is not None:
             trace.start("play", "points", "tricks")
-        for hands in self._deals(view, rng, self.level.play_samples):
+        deals = self._deals(view, rng, self.level.play_samples)
+        for hands in deals:
             pos = MeitoraPosition(strain, tuple(hands), leader, cards, led, declarer,  # type: ignore[arg-type]
                                   self.memory.joker_lead)
             values = pos.move_values(guess=guess, max_nodes=self.level.play_nodes)
@@ -302,7 +303,9 @@ class MeitoraSearch:
                 if trace is not None:
                     trace.add(key, u - 0.01 * sign * y, y if sign > 0 else 10 - y)
             guess = int(max(values.values()) if sign > 0 else min(values.values()))
-        best = max(plays, key=lambda a: totals.get((a.card.id, a.request), float("-inf")))
+        n = max(1, len(deals))
+        best = pick(plays, lambda a: totals.get((a.card.id, a.request), float("-inf")) / n,
+                    self.level.temperature, rng)
         if trace is not None:
             trace.resolve({(a.card.id, a.request): a for a in plays})
         return best
@@ -341,13 +344,18 @@ class MeitoraSearch:
                     self.trace.add(b, deal_points(b.count, t - BID_MARGIN), t - BID_MARGIN, b.count)
             self.trace.add(passing, BID_FLOOR, by_rule=True)
             self.trace.resolve({a: a for a in (*bids, passing)})
+        values: dict[Action, float] = {}
         for b in bids:
             if b.strain not in tricks:
                 continue
             ts = tricks[b.strain]
             ev = sum(deal_points(b.count, t - BID_MARGIN) for t in ts) / len(ts)
+            values[b] = ev
             if ev > best_ev:
                 best, best_ev = b, ev
+        if self.level.temperature > 0:
+            values[passing] = BID_FLOOR
+            return pick(list(values), values.__getitem__, self.level.temperature, rng)
         return best
 
     # -- negri -------------------------------------------------------------------------------
@@ -372,7 +380,10 @@ class MeitoraSearch:
                 t = pos.estimate(self.level.discard_nodes, guess=count)
                 totals[c] += deal_points(count, t) + 0.01 * t
                 counts[c].append(t)
-        best = max(candidates, key=lambda c: (totals[c], -candidates.index(c)))
+        if self.level.temperature > 0:
+            best = pick(candidates, lambda c: totals[c] / self.level.discard_samples, self.level.temperature, rng)
+        else:
+            best = max(candidates, key=lambda c: (totals[c], -candidates.index(c)))
         if self.trace is not None:
             self.trace.start("discard", "points", "tricks")
             for c, ts in counts.items():
