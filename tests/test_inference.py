@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from kirifuda import record as records
@@ -21,7 +21,7 @@ from kirifuda.bots import make_bot
 from kirifuda.bots.inference import normalise, resample
 from kirifuda.bots.inference_meitora import bidding_log_likelihood, log_likelihood
 from kirifuda.bots.search import LEVELS
-from kirifuda.bots.search_meitora import MeitoraMemory, MeitoraSearch
+from kirifuda.bots.search_meitora import MeitoraSearch
 from kirifuda.games.meitora import DECK_IDS, STRAINS, MeitoraState, Phase
 from kirifuda.tournament import run_tournament
 
