@@ -143,6 +143,9 @@ PARTNER_CASES = {
     "meitora-keep-the-ace-under-partners-king": lambda card: card == "7H",
     # partner's ♥A wins the trick; the bot, last and void in hearts, does not ruff it
     "meitora-do-not-ruff-partners-ace": lambda card: card[1] != "S" and card not in ("JC", "JK"),
+    # Kakeya: partner leads the rensho (it wins whatever follows); the bot banks its ♠Q on it
+    # (kept, the unseen ♠K could capture it)
+    "kakeya-feed-a-face-card-to-partners-rensho": lambda card: card == "QS",
 }
 
 
@@ -154,7 +157,7 @@ def test_partner_records(name: str, kind: str) -> None:
     seat = state.to_act
     assert seat == 0
     for seed in range(3):
-        bot = make_bot(kind, "meitora")
+        bot = make_bot(kind, rec.game)
         action = bot.choose(state.view(seat), random.Random(seed))
         assert PARTNER_CASES[name](action.card.code), (kind, seed, action)  # type: ignore[attr-defined]
 
@@ -162,7 +165,7 @@ def test_partner_records(name: str, kind: str) -> None:
 def test_partner_records_are_positions_to_decide() -> None:
     assert sorted(p.stem for p in PARTNER.glob("*.json")) == sorted(PARTNER_CASES)
     for p in PARTNER.glob("*.json"):
-        assert json.loads(p.read_text())["game"] == "meitora"
+        assert p.stem.startswith(json.loads(p.read_text())["game"] + "-")
 
 
 def test_the_evaluation_gives_the_same_numbers_for_the_same_seed() -> None:
@@ -208,3 +211,57 @@ def test_easy_makes_plausible_mistakes_not_random_ones() -> None:
              for s in range(40)]
     assert set(cards) <= {"7H", "AH"}
     assert cards.count("7H") > cards.count("AH") > 0
+
+
+# -- Kakeya ----------------------------------------------------------------------------------
+
+def _replayed_views(state: object, seat: int) -> list[object]:
+    from kirifuda.games.kakeya import KakeyaState
+
+    assert isinstance(state, KakeyaState)
+    record = state.record_deals()[-1]
+    new = KakeyaState(state.options, first=state.first)
+    new.deal(record["hands"], record["rest"])
+    out = [new.view(seat)]
+    for a in record["actions"]:
+        new.apply(action_from_json(a), a["seat"])
+        out.append(new.view(seat))
+    return out
+
+
+def test_kakeya_weights_read_no_card_the_seat_cannot_see() -> None:
+    from kirifuda.bots.inference_kakeya import play_log_likelihood
+    from kirifuda.bots.search_kakeya import KakeyaSearch
+    from kirifuda.games.kakeya import KakeyaState
+
+    checked = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = KakeyaState()
+        state.deal_random(rng)
+        heuristic = make_bot("heuristic", "kakeya")
+        for _ in range(rng.randrange(8, 40)):
+            seat = state.to_act
+            assert seat is not None
+            state.apply(heuristic.choose(state.view(seat), rng), seat)
+        seat = state.to_act
+        if seat is None or state.phase.value != "play":
+            continue
+        other = redeal_unseen(state, [s for s in range(4) if s != seat], rng)
+        if other is None or [state.hand(s) for s in range(4)] == [other.hand(s) for s in range(4)]:
+            continue
+        weights = []
+        for s in (state, other):
+            views = _replayed_views(s, seat)
+            search = KakeyaSearch(LEVELS["normal"])
+            for v in views:
+                search.observe(v)
+            view = views[-1]
+            deals = [search._deal(view, random.Random(i)) for i in range(30)]  # type: ignore[arg-type]
+            weights.append([play_log_likelihood(d, seat, search.memory, view.trump.index, view.players)  # type: ignore[attr-defined]
+                            for d in deals])
+        assert _replayed_views(state, seat) == _replayed_views(other, seat)
+        assert weights[0] == weights[1]
+        assert len(set(weights[0])) > 1, "every deal weighed the same: the test would prove nothing"
+        checked += 1
+    assert checked >= 5
