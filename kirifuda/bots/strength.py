@@ -7,7 +7,8 @@ default the search bot against the first one (``search,search:v1``) and each aga
 oracle, whose gap says how much of the game's hidden information the bot still misses — with
 each bot's decision times, and writes the table.  ``--from DIR …`` renders the table from
 tournaments already played (the ``summary.json`` that ``kirifuda tournament --out DIR`` writes)
-instead.  The same seed and deal count give the same figures (the times apart: they are CPU
+instead; ``DIR,DIR,…`` are the shards of one tournament (``--start``), merged into one row (its
+decision-time p95 is then the largest of the shards', marked ≤: quantiles do not merge).  The same seed and deal count give the same figures (the times apart: they are CPU
 seconds of the machine that ran them).
 """
 
@@ -35,12 +36,13 @@ is the first bot's score minus the second's per deal (points: Meitora, Napoleon,
 Kakeya), the mean of the per-deal differences with its 95% interval (± 1.96 standard errors
 over the deals; the deals are independent).  An interval that holds zero is no measured
 difference.  *p95* is the 95th percentile of each bot's decision times (CPU seconds of one
-core, on the machine that ran the table).
+core, on the machine that ran the table; "≤": the largest of the p95s of a tournament's
+shards, an upper bound).
 
 Regenerate with `python -m kirifuda.bots.strength --deals N --seed S` (every game with a
 search bot, the pairings below), or render tournaments already played with
 `python -m kirifuda.bots.strength --from DIR …` (each DIR a `kirifuda tournament --out DIR
---time` output).  The history of these figures is in `docs/benchmarks.md`.
+--time` output; `DIR,DIR,…` the shards of one tournament, `--start`).  The history of these figures is in `docs/benchmarks.md`.
 
 | game | A | B | deals | seed | A − B per deal | 95% interval | p95 A | p95 B | commit | date |
 |---|---|---|---:|---:|---:|---|---:|---:|---|---|
@@ -69,7 +71,9 @@ def row(summary: dict[str, Any], commit: str, date: str) -> str:
 
     def p95(name: str) -> str:
         t = times.get(name)
-        return f"{t['p95']:.3f} s" if t else "–"
+        if not t:
+            return "–"
+        return f"{'≤ ' if t.get('bound') else ''}{t['p95']:.3f} s"
 
     lo, hi = diff["ci95"]
     return (f"| {summary['game']} | `{a}` | `{b}` | {summary['deals']} | {summary['seed']} | "
@@ -80,6 +84,21 @@ def row(summary: dict[str, Any], commit: str, date: str) -> str:
 def render(summaries: Sequence[dict[str, Any]], commit: str, date: str) -> str:
     """The whole page."""
     return HEADER + "".join(row(s, commit, date) + "\n" for s in summaries)
+
+
+def _merged(shards: list[dict[str, Any]]) -> dict[str, Any]:
+    """One tournament's summary from its shards' (decision-time p95: the largest shard's)."""
+    from ..tournament import merge_summaries
+
+    merged, _ = merge_summaries(shards)
+    bound: dict[str, Any] = {}
+    for sm in shards:
+        for name, t in sm.get("decision_s", {}).items():
+            if name not in bound or t["p95"] > bound[name]["p95"]:
+                bound[name] = {"p95": t["p95"], "bound": True}
+    if bound:
+        merged["decision_s"] = bound
+    return merged
 
 
 def _play(games: Sequence[str], pairings: Sequence[tuple[str, str]], deals: int, seed: int,
@@ -105,17 +124,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", default=None, help="comma-separated games (default: every game with a search bot)")
     parser.add_argument("--pairings", default=None,
                         help="pairings as A,B;C,D (default: " + ";".join(",".join(p) for p in PAIRINGS) + ")")
-    parser.add_argument("--from", dest="dirs", nargs="+", type=Path, default=None,
-                        help="render from these tournament output directories instead of playing")
+    parser.add_argument("--from", dest="dirs", nargs="+", default=None,
+                        help="render from these tournament output directories instead of playing "
+                             "(DIR,DIR,...: the shards of one tournament)")
     parser.add_argument("--out", type=Path, default=Path("docs/strength.md"), help="the page (default docs/strength.md)")
     args = parser.parse_args(argv)
     if args.dirs:
         summaries = []
-        for d in args.dirs:
-            path = d / "summary.json"
-            if not path.is_file():
-                parser.error(f"{path}: no such file (write one with kirifuda tournament --out {d} --time)")
-            summaries.append(json.loads(path.read_text()))
+        for group in args.dirs:
+            shards = []
+            for d in (Path(x) for x in str(group).split(",")):
+                path = d / "summary.json"
+                if not path.is_file():
+                    parser.error(f"{path}: no such file (write one with kirifuda tournament --out {d} --time)")
+                shards.append(json.loads(path.read_text()))
+            summaries.append(shards[0] if len(shards) == 1 else _merged(shards))
     else:
         games = args.games.split(",") if args.games else list(search_games())
         unknown = [g for g in games if g not in search_games()]
