@@ -37,7 +37,8 @@ Kakeya), the mean of the per-deal differences with its 95% interval (± 1.96 sta
 over the deals; the deals are independent).  An interval that holds zero is no measured
 difference.  *p95* is the 95th percentile of each bot's decision times (CPU seconds of one
 core, on the machine that ran the table; "≤": the largest of the p95s of a tournament's
-shards, an upper bound).
+shards, an upper bound).  *commit*: the commit the table was written at (`git show` it for the
+code measured).
 
 Regenerate with `python -m kirifuda.bots.strength --deals N --seed S` (every game with a
 search bot, the pairings below), or render tournaments already played with
