@@ -32,8 +32,8 @@ HEADER = """# Strength of the bots
 
 Duplicate tournaments (`kirifuda tournament`, `docs/bots.md`, "Tournaments"): every deal is
 played once per rotation of the two bots around the table, the same cards each time.  *A − B*
-is the first bot's score minus the second's per deal (points: Meitora, Napoleon, Unsun; chips:
-Kakeya), the mean of the per-deal differences with its 95% interval (± 1.96 standard errors
+is the first bot's score minus the second's per deal (in the game's own unit: points or chips),
+the mean of the per-deal differences with its 95% interval (± 1.96 standard errors
 over the deals; the deals are independent).  An interval that holds zero is no measured
 difference.  *p95* is the 95th percentile of each bot's decision times (CPU seconds of one
 core, on the machine that ran the table; "≤": the largest of the p95s of a tournament's
