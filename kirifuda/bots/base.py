@@ -23,6 +23,8 @@ class Bot(Protocol):
 
 _HEURISTICS: dict[str, Callable[[], Bot]] = {}
 BOT_KINDS = ("random", "heuristic", "search", "search:easy", "search:strong", "oracle")
+"""The kinds offered to players (``search:v1``, the first search bot, is made by ``make_bot``
+for measurement only)."""
 
 
 def load_game_bots() -> None:
@@ -43,7 +45,7 @@ def register_heuristic(game_id: str, factory: Callable[[], Bot]) -> None:
 
 
 def make_bot(kind: str, game: str | None = None) -> Bot:
-    """A bot by kind: ``random``, ``heuristic``, ``search[:easy|normal|strong]`` or ``oracle``
+    """A bot by kind: ``random``, ``heuristic``, ``search[:easy|normal|strong|v1]`` or ``oracle``
     (all but ``random`` need the game; the oracle plays only where it is given the state)."""
     from .random import RandomBot
 

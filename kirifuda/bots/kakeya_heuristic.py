@@ -17,24 +17,15 @@
 from __future__ import annotations
 
 import random
+from typing import Sequence
 
 from ..actions import Action, ChooseLeader, ChooseTrump, Play
-from ..cards import Card
 from ..game import View
-from ..tricks import Trick, strongest
+from ..tricks import strongest
 from ..games.kakeya import FACE_MASK, RENSHO_STRENGTH, STRENGTH, KakeyaView, rensho_of
 from .base import register_heuristic
 
-__all__ = ["KakeyaHeuristicBot"]
-
-
-def best_card(trick: "Trick", strength: list[int]) -> Card:
-    """The card winning a trick so far."""
-    return max(trick.cards, key=lambda c: strength[c.id])
-
-
-def _is_face(card: Card) -> bool:
-    return bool(FACE_MASK >> card.id & 1)
+__all__ = ["KakeyaHeuristicBot", "play_choice"]
 
 
 class KakeyaHeuristicBot:
@@ -65,75 +56,94 @@ class KakeyaHeuristicBot:
 
     def _play(self, view: KakeyaView, plays: list[Play]) -> Action:
         assert view.seat is not None and view.trump is not None
-        trump = view.trump.index
-        trick = view.trick
-        if trick is None or not trick.plays:
-            return self._lead(view, plays, trump)
-        led = trick.plays[0][1].id // 13
-        strength = STRENGTH[trump][led]
-        best_seat, best = strongest(((seat, card.id) for seat, card in trick.plays), strength)
-        half = view.players // 2
-        partner_winning = best_seat % half == view.seat % half
-        last_to_play = len(trick.plays) == 3
-        partner_safe = partner_winning and (last_to_play or best == RENSHO_STRENGTH
-                                            or (len(trick.plays) == 2 and self._boss(view, best_card(trick, strength), trump)))
-        faces_on = sum(1 for _, c in trick.plays if _is_face(c))
-
-        def cheap(p: Play) -> tuple[int, int, int]:
-            """Lowest first, number cards before face cards."""
-            return (_is_face(p.card), strength[p.card.id] > 0, p.card.id % 13)
-
-        if partner_safe:
-            faces = [p for p in plays if _is_face(p.card) and strength[p.card.id] < RENSHO_STRENGTH]
-            if faces:
-                return min(faces, key=lambda p: (p.card.rank == 14, p.card.id % 13))
-            return min(plays, key=cheap)
-        if partner_winning:
-            return min(plays, key=cheap)
-        winners = [p for p in plays if strength[p.card.id] > best]
-        if winners:
-            worth = faces_on > 0 or len(view.hand) <= 3
-            cheapest = min(winners, key=lambda p: strength[p.card.id])
-            if strength[cheapest.card.id] == RENSHO_STRENGTH:
-                if faces_on >= 2 or (faces_on and last_to_play) or len(view.hand) <= 2:
-                    return cheapest
-            elif worth or (last_to_play and strength[cheapest.card.id] < 100):
-                return cheapest
-        return min(plays, key=cheap)
-
-    @staticmethod
-    def _boss(view: KakeyaView, card: Card, trump: int) -> bool:
-        """Whether no card still hidden can beat ``card`` in its suit (face cards captured lie
-        face up; the rensho beats everything): only trumps from a void player remain a risk,
-        and none when ``card`` is a trump."""
-        rensho = rensho_of(trump)
-        seen = {c.id for c in view.hand}
+        trick = tuple((seat, card.id) for seat, card in view.trick.plays) if view.trick is not None else ()
+        seen = 0
+        for c in view.hand:
+            seen |= 1 << c.id
         for faces in view.face_cards:
-            seen.update(c.id for c in faces or ())
-        if view.trick is not None:
-            seen.update(c.id for c in view.trick.cards)
-        if card.id != rensho and rensho not in seen:
-            return False
-        suit = card.id // 13
-        higher = [i for i in range(card.id + 1, suit * 13 + 13) if i != rensho]
-        if any(i not in seen for i in higher):
-            return False
-        return suit == trump
+            for c in faces or ():
+                seen |= 1 << c.id
+        for _, cid in trick:
+            seen |= 1 << cid
+        chosen = play_choice([p.card.id for p in plays], trick, view.trump.index, view.seat, view.players,
+                             len(view.hand), seen)
+        return next(p for p in plays if p.card.id == chosen)
 
-    def _lead(self, view: KakeyaView, plays: list[Play], trump: int) -> Action:
-        rensho = rensho_of(trump)
-        aces = [p for p in plays if p.card.rank == 14 and p.card.id // 13 != trump and p.card.id != rensho]
-        if aces:
-            return aces[0]
-        if len(plays) <= 4:
-            for p in plays:
-                if p.card.id == rensho:
-                    return p
-        counts: dict[int, int] = {}
-        for p in plays:
-            counts[p.card.id // 13] = counts.get(p.card.id // 13, 0) + 1
-        side = [p for p in plays if p.card.id // 13 != trump and not _is_face(p.card)] or plays
-        return min(side, key=lambda p: (_is_face(p.card), -counts[p.card.id // 13], p.card.id % 13))
+
+def _face(cid: int) -> bool:
+    return bool(FACE_MASK >> cid & 1)
+
+
+def play_choice(legal: Sequence[int], trick: Sequence[tuple[int, int]], trump: int, seat: int, players: int,
+                hand_size: int, seen: int) -> int:
+    """The card the heuristic plays (by id) among the ``legal`` card ids, ``trick`` being the
+    cards already in the trick as ``(seat, card id)`` in order and ``seen`` the cards the seat
+    sees (its hand, the captured face cards, the trick).  A pure function of what a seat sees:
+    the search bot's inference uses it as its model of how the others play."""
+    if not trick:
+        return _lead_choice(legal, trump)
+    led = trick[0][1] // 13
+    strength = STRENGTH[trump][led]
+    best_seat, best = strongest(iter(trick), strength)
+    half = players // 2
+    partner_winning = best_seat % half == seat % half
+    last_to_play = len(trick) == 3
+    best_id = max((c for _, c in trick), key=lambda c: strength[c])
+    partner_safe = partner_winning and (last_to_play or best == RENSHO_STRENGTH
+                                        or (len(trick) == 2 and _boss(seen, best_id, trump)))
+    faces_on = sum(1 for _, c in trick if _face(c))
+
+    def cheap(c: int) -> tuple[bool, bool, int]:
+        """Lowest first, number cards before face cards."""
+        return (_face(c), strength[c] > 0, c % 13)
+
+    if partner_safe:
+        faces = [c for c in legal if _face(c) and strength[c] < RENSHO_STRENGTH]
+        if faces:
+            return min(faces, key=lambda c: (c % 13 == 12, c % 13))
+        return min(legal, key=cheap)
+    if partner_winning:
+        return min(legal, key=cheap)
+    winners = [c for c in legal if strength[c] > best]
+    if winners:
+        worth = faces_on > 0 or hand_size <= 3
+        cheapest = min(winners, key=lambda c: strength[c])
+        if strength[cheapest] == RENSHO_STRENGTH:
+            if faces_on >= 2 or (faces_on and last_to_play) or hand_size <= 2:
+                return cheapest
+        elif worth or (last_to_play and strength[cheapest] < 100):
+            return cheapest
+    return min(legal, key=cheap)
+
+
+def _boss(seen: int, card: int, trump: int) -> bool:
+    """Whether no card still hidden can beat ``card`` in its suit (face cards captured lie
+    face up; the rensho beats everything): only trumps from a void player remain a risk, and
+    none when ``card`` is a trump."""
+    rensho = rensho_of(trump)
+    if card != rensho and not seen >> rensho & 1:
+        return False
+    suit = card // 13
+    higher = [i for i in range(card + 1, suit * 13 + 13) if i != rensho]
+    if any(not seen >> i & 1 for i in higher):
+        return False
+    return suit == trump
+
+
+def _lead_choice(legal: Sequence[int], trump: int) -> int:
+    rensho = rensho_of(trump)
+    aces = [c for c in legal if c % 13 == 12 and c // 13 != trump and c != rensho]
+    if aces:
+        return aces[0]
+    if len(legal) <= 4:
+        for c in legal:
+            if c == rensho:
+                return c
+    counts: dict[int, int] = {}
+    for c in legal:
+        counts[c // 13] = counts.get(c // 13, 0) + 1
+    side = [c for c in legal if c // 13 != trump and not _face(c)] or list(legal)
+    return min(side, key=lambda c: (_face(c), -counts[c // 13], c % 13))
 
 
 register_heuristic("kakeya", KakeyaHeuristicBot)

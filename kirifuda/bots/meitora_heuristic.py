@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import random
+from typing import Sequence
 
 from ..actions import Action, Bid, Broken, Discard, Pass, Play
 from ..cards import JOKER_ID, Card
@@ -20,7 +21,7 @@ from ..game import View
 from ..tricks import strongest
 from .base import register_heuristic
 
-__all__ = ["MeitoraHeuristicBot"]
+__all__ = ["MeitoraHeuristicBot", "play_choice", "led_suit_of", "estimate_tricks"]
 
 _TRUMP_OF_STRAIN = {"S": 0, "C": 3, "D": 2, "H": 1, "N": None}
 PARTNER_TRICKS = 2.5
@@ -134,59 +135,82 @@ class MeitoraHeuristicBot:
         assert view.contract is not None and view.seat is not None
         si = _strain_index(view.contract.strain)
         trump = _TRUMP_OF_STRAIN[view.contract.strain]
-        eff = EFF_SUIT[si]
-        trick = view.trick
-        if trick is None or not trick.plays:
-            return self._lead(view, plays, si, trump)
-        led_card = trick.plays[0][1]
-        if led_card.is_joker:
-            req = view.joker_request
-            led = {"S": 0, "H": 1, "D": 2, "C": 3}.get(req or "", NO_SUIT)
-            if req is None and trump is not None:
-                led = trump
-        else:
-            led = eff[led_card.id]
-        strength = STRENGTH[si][led]
-        best_seat, best = strongest(((seat, card.id) for seat, card in trick.plays), strength)
-        partner_winning = best_seat % 2 == view.seat % 2
-        last_to_play = len(trick.plays) == 3
-        non_joker = [p for p in plays if not p.card.is_joker]
-        if not non_joker:
-            return plays[0]
-        if partner_winning and (last_to_play or best >= 113 or best == 1000):
-            return min(non_joker, key=lambda p: (strength[p.card.id] > 0, strength[p.card.id], p.card.id % 13))
-        winners = [p for p in non_joker if strength[p.card.id] > best]
-        if winners:
-            return min(winners, key=lambda p: strength[p.card.id])
-        jokers = [p for p in plays if p.card.is_joker]
-        if jokers and not partner_winning and best >= 100 and len(view.hand) <= 6:
-            return jokers[0]
-        return min(non_joker, key=lambda p: (strength[p.card.id] > 0, strength[p.card.id], p.card.id % 13))
-
-    def _lead(self, view: MeitoraView, plays: list[Play], si: int, trump: int | None) -> Action:
-        eff = EFF_SUIT[si]
-        declarer_side = view.declarer is not None and view.declarer % 2 == view.seat % 2  # type: ignore[operator]
-        jokers = [p for p in plays if p.card.is_joker]
-        non_joker = [p for p in plays if not p.card.is_joker]
-        if not non_joker:
-            want = "any"
-            if trump is not None and declarer_side:
-                want = "SHDC"[trump]
+        trick = tuple((seat, card.id) for seat, card in view.trick.plays) if view.trick is not None else ()
+        ids: list[int] = []
+        for p in plays:
+            if p.card.id not in ids:
+                ids.append(p.card.id)
+        chosen = play_choice(ids, trick, view.joker_request, si, view.seat, view.declarer, len(view.hand))
+        if chosen == JOKER_ID and not trick:
+            jokers = [p for p in plays if p.card.is_joker]
+            declarer_side = view.declarer is not None and view.declarer % 2 == view.seat % 2
+            want = "SHDC"[trump] if trump is not None and declarer_side else "any"
             return next((p for p in jokers if p.request == want), jokers[0])
-        if trump is not None and declarer_side:
-            trumps = [p for p in non_joker if eff[p.card.id] == trump]
-            if trumps:
-                top = max(trumps, key=lambda p: STRENGTH[si][trump][p.card.id])
-                if STRENGTH[si][trump][top.card.id] >= 114:
-                    return top
-        aces = [p for p in non_joker if p.card.id % 13 == 12 and eff[p.card.id] != trump]
-        if aces:
-            return aces[0]
-        counts: dict[int, int] = {}
-        for p in non_joker:
-            counts[eff[p.card.id]] = counts.get(eff[p.card.id], 0) + 1
-        side = [p for p in non_joker if eff[p.card.id] != trump] or non_joker
-        return min(side, key=lambda p: (-counts[eff[p.card.id]], p.card.id % 13))
+        return next(p for p in plays if p.card.id == chosen)
+
+
+def led_suit_of(trick: Sequence[tuple[int, int]], request: str | None, si: int) -> int:
+    """The suit a follower must follow in a trick led as ``trick`` (a joker lead: its request,
+    trump where it asks for none; no suit where it asks for any)."""
+    if trick[0][1] == JOKER_ID:
+        trump = _TRUMP_OF_STRAIN[STRAINS[si]]
+        led = {"S": 0, "H": 1, "D": 2, "C": 3}.get(request or "", NO_SUIT)
+        if request is None and trump is not None:
+            led = trump
+        return led
+    return EFF_SUIT[si][trick[0][1]]
+
+
+def play_choice(legal: Sequence[int], trick: Sequence[tuple[int, int]], request: str | None, si: int,
+                seat: int, declarer: int | None, hand_size: int) -> int:
+    """The card the heuristic plays (by id) among the ``legal`` card ids, ``trick`` being the
+    cards already in the trick as ``(seat, card id)`` in order (a joker lead's ``request``).  A
+    pure function of what a seat sees: the search bot's inference uses it as its model of how
+    the others play (a card not played when this would have played it says something)."""
+    trump = _TRUMP_OF_STRAIN[STRAINS[si]]
+    if not trick:
+        return _lead_choice(legal, si, trump, declarer is not None and declarer % 2 == seat % 2)
+    led = led_suit_of(trick, request, si)
+    strength = STRENGTH[si][led]
+    best_seat, best = strongest(iter(trick), strength)
+    partner_winning = best_seat % 2 == seat % 2
+    last_to_play = len(trick) == 3
+    non_joker = [c for c in legal if c != JOKER_ID]
+    if not non_joker:
+        return legal[0]
+
+    def low(c: int) -> tuple[bool, int, int]:
+        return (strength[c] > 0, strength[c], c % 13)
+
+    if partner_winning and (last_to_play or best >= 113 or best == 1000):
+        return min(non_joker, key=low)
+    winners = [c for c in non_joker if strength[c] > best]
+    if winners:
+        return min(winners, key=lambda c: strength[c])
+    if JOKER_ID in legal and not partner_winning and best >= 100 and hand_size <= 6:
+        return JOKER_ID
+    return min(non_joker, key=low)
+
+
+def _lead_choice(legal: Sequence[int], si: int, trump: int | None, declarer_side: bool) -> int:
+    eff = EFF_SUIT[si]
+    non_joker = [c for c in legal if c != JOKER_ID]
+    if not non_joker:
+        return JOKER_ID
+    if trump is not None and declarer_side:
+        trumps = [c for c in non_joker if eff[c] == trump]
+        if trumps:
+            top = max(trumps, key=lambda c: STRENGTH[si][trump][c])
+            if STRENGTH[si][trump][top] >= 114:
+                return top
+    aces = [c for c in non_joker if c % 13 == 12 and eff[c] != trump]
+    if aces:
+        return aces[0]
+    counts: dict[int, int] = {}
+    for c in non_joker:
+        counts[eff[c]] = counts.get(eff[c], 0) + 1
+    side = [c for c in non_joker if eff[c] != trump] or non_joker
+    return min(side, key=lambda c: (-counts[eff[c]], c % 13))
 
 
 register_heuristic("meitora", MeitoraHeuristicBot)

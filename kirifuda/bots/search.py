@@ -22,16 +22,19 @@ where only views are available.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Callable, Protocol, Sequence, TypeVar
 
 from ..actions import Action
 from ..errors import OptionError
 from ..game import GameState, View
 from .trace import Trace
 
-__all__ = ["Level", "LEVELS", "SearchBot", "OracleBot", "register_search", "search_games"]
+T = TypeVar("T")
+
+__all__ = ["Level", "LEVELS", "pick", "SearchBot", "OracleBot", "register_search", "search_games"]
 
 
 @dataclass(frozen=True)
@@ -52,18 +55,49 @@ class Level:
     discard_samples: int
     discard_candidates: int
     discard_nodes: int
+    inference_pool: int = 0
+    """Inference (読み): the deals to solve are drawn, by their likelihood under the game's
+    model of the players (:mod:`.inference`), from a pool this many times larger; 0 samples
+    every consistent deal alike (the first search bot, ``search:v1``)."""
+    temperature: float = 0.0
+    """Plausible mistakes: where above 0, a choice is drawn with a chance in proportion to
+    ``exp(value / temperature)`` (its mean value over the samples, in the game's points), so a
+    choice worth a little less is often taken, a blunder almost never; 0 always takes the best."""
 
+
+EASY_TEMPERATURE = 0.3
+"""``search:easy``'s temperature, in points (Meitora: a choice worth 0.3 points less than the
+best is taken about e⁻¹ ≈ 0.37 times as often as the best)."""
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", play_samples=6, play_nodes=5_000, bid_samples=3, bid_strains=1, bid_nodes=5_000,
-                  discard_samples=2, discard_candidates=3, discard_nodes=5_000),
+                  discard_samples=2, discard_candidates=3, discard_nodes=5_000, inference_pool=4,
+                  temperature=EASY_TEMPERATURE),
     "normal": Level("normal", play_samples=16, play_nodes=20_000, bid_samples=8, bid_strains=2,
-                    bid_nodes=30_000, discard_samples=6, discard_candidates=4, discard_nodes=30_000),
+                    bid_nodes=30_000, discard_samples=6, discard_candidates=4, discard_nodes=30_000,
+                    inference_pool=4),
     "strong": Level("strong", play_samples=48, play_nodes=200_000, bid_samples=24, bid_strains=3,
-                    bid_nodes=300_000, discard_samples=16, discard_candidates=6, discard_nodes=300_000),
+                    bid_nodes=300_000, discard_samples=16, discard_candidates=6, discard_nodes=300_000,
+                    inference_pool=4),
+    "v1": Level("v1", play_samples=16, play_nodes=20_000, bid_samples=8, bid_strains=2,
+                bid_nodes=30_000, discard_samples=6, discard_candidates=4, discard_nodes=30_000),
 }
-"""The generic levels; a game whose search spends its work otherwise declares its own budgets
+"""The generic levels (``v1``: ``normal``'s budgets without inference, the first search bot,
+kept to measure against); a game whose search spends its work otherwise declares its own budgets
 per level name in its search module (Unsun's ``UNSUN_BUDGETS``, Napoleon's ``BUDGETS``)."""
+
+
+def pick(choices: Sequence[T], value: Callable[[T], float], temperature: float, rng: random.Random) -> T:
+    """The choice to take: the first of the best values where ``temperature`` is 0, else one
+    drawn with a chance in proportion to ``exp(value / temperature)``."""
+    if temperature <= 0:
+        return max(choices, key=value)
+    values = [value(c) for c in choices]
+    top = max(values)
+    if top == float("-inf"):
+        return choices[0]
+    weights = [math.exp((v - top) / temperature) if v > float("-inf") else 0.0 for v in values]
+    return rng.choices(list(choices), weights)[0]
 
 
 class GameSearch(Protocol):

@@ -19,11 +19,14 @@ Decisions:
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 from ..actions import Action, ChooseLeader, ChooseTrump, Play
 from ..game import GameState, View
-from ..games.kakeya import KakeyaState, KakeyaView, Phase, chip_payment, rensho_of
+from ..games.kakeya import FACE_MASK, KakeyaState, KakeyaView, Phase, chip_payment, rensho_of
 from ..solver.kakeya import KakeyaPosition
+from .inference import resample
+from .inference_kakeya import play_log_likelihood
 from .search import Level, register_search
 from .trace import Trace
 from .search_meitora import _mask, _sample
@@ -52,11 +55,23 @@ def _active(view: KakeyaView) -> list[int]:
     return sorted(s for p, seats in enumerate(view.pairs) if p != view.sitting_out for s in seats)
 
 
+class KakeyaEvent(NamedTuple):
+    """One card seen played: by whom, what was in the trick before it, and the face cards
+    captured before its trick (they lie face up)."""
+
+    seat: int
+    card: int
+    before: tuple[tuple[int, int], ...]
+    public: int
+
+
 class KakeyaMemory:
     def __init__(self) -> None:
         self.deal = -1
         self.played: dict[int, int] = {}
         self.voids: set[tuple[int, int]] = set()
+        self.events: list[KakeyaEvent] = []
+        """The plays seen, in the order they were seen (the inference's record of the play)."""
 
     def update(self, view: View) -> None:
         assert isinstance(view, KakeyaView)
@@ -64,6 +79,17 @@ class KakeyaMemory:
             self.deal = view.deal_number
             self.played = {}
             self.voids = set()
+            self.events = []
+        for trick in (view.last_trick, view.trick):
+            if trick is None:
+                continue
+            in_trick = {card.id for _, card in trick.plays}
+            for i, (seat, card) in enumerate(trick.plays):
+                if card.id not in self.played:
+                    done = sum(1 << c for c in self.played if c not in in_trick)
+                    self.events.append(KakeyaEvent(seat, card.id, tuple((s, c.id) for s, c in trick.plays[:i]),
+                                                   done & FACE_MASK))
+                    self.played[card.id] = seat
         for trick in (view.trick, view.last_trick):
             if trick is None or not trick.plays:
                 continue
@@ -143,8 +169,7 @@ class KakeyaSearch:
         trace = self.trace
         if trace is not None:
             trace.start("play", "chips", "face_cards")
-        for _ in range(self.level.play_samples):
-            hands = self._deal(view, rng)
+        for hands in self._deals(view, rng, self.level.play_samples):
             pos = KakeyaPosition(trump, tuple(hands[s] for s in active), leader, cards, maxside)  # type: ignore[arg-type]
             values = pos.move_values(max_nodes=self.level.play_nodes)
             mine_dealt = self._dealt(view, hands, pair)
@@ -156,6 +181,17 @@ class KakeyaSearch:
         if trace is not None:
             trace.resolve({a.card.id: a for a in plays})
         return max(plays, key=lambda a: totals.get(a.card.id, float("-inf")))
+
+    def _deals(self, view: KakeyaView, rng: random.Random, k: int) -> list[dict[int, int]]:
+        """``k`` deals for a card decision: consistent with what the seat has seen, drawn by
+        their likelihood from a pool ``inference_pool`` times larger (where the level infers)."""
+        n = k * self.level.inference_pool
+        if n <= k:
+            return [self._deal(view, rng) for _ in range(k)]
+        assert view.seat is not None and view.trump is not None
+        pool = [self._deal(view, rng) for _ in range(n)]
+        weights = [play_log_likelihood(h, view.seat, self.memory, view.trump.index, view.players) for h in pool]
+        return [pool[i] for i in resample(weights, k, rng)]
 
     def _leader(self, view: KakeyaView, rng: random.Random) -> Action:
         choices = [a for a in view.legal_actions if isinstance(a, ChooseLeader)]

@@ -34,7 +34,7 @@ pass lets the others play).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..actions import CLAIM, Action, Bid, Broken, Claim, Discard, Pass, Play
 from ..cards import JOKER_ID, Card, ids_of
@@ -44,7 +44,9 @@ from ..solver.meitora import MeitoraPosition, position_of
 from ..solver.rules import NO_SUIT
 from ..tricks import Trick
 from .meitora_heuristic import estimate_tricks
-from .search import Level, register_search
+from .inference import resample
+from .inference_meitora import bidding_log_likelihood, log_likelihood
+from .search import Level, pick, register_search
 from .trace import Trace
 
 __all__ = ["MeitoraMemory", "MeitoraSearch", "MeitoraOracle", "deal_points", "claim_is_provable"]
@@ -84,6 +86,16 @@ def _led_suit(first: Card, request: str | None, strain: int) -> int:
     return EFF_SUIT[strain][first.id]
 
 
+class PlayEvent(NamedTuple):
+    """One card seen played: by whom, what was in the trick before it, the suit to follow
+    (``NO_SUIT`` on lead or after a joker lead asking for any suit)."""
+
+    seat: int
+    card: int
+    before: tuple[tuple[int, int], ...]
+    led: int
+
+
 class MeitoraMemory:
     """What one seat has seen of the current deal."""
 
@@ -95,6 +107,8 @@ class MeitoraMemory:
         """(seat, effective suit) pairs shown void."""
         self.joker_lead = "request"
         self.bids: tuple[tuple[int, Action], ...] = ()
+        self.events: list[PlayEvent] = []
+        """The plays seen, in the order they were seen (the inference's record of the play)."""
 
     def update(self, view: View) -> None:
         assert isinstance(view, MeitoraView)
@@ -102,6 +116,7 @@ class MeitoraMemory:
             self.deal = view.deal_number
             self.played = {}
             self.voids = set()
+            self.events = []
         self.bids = view.bids
         if view.options.get("joker_lead") in ("request", "trump"):
             self.joker_lead = str(view.options["joker_lead"])
@@ -127,6 +142,8 @@ class MeitoraMemory:
             else:
                 led = _led_suit(first, request, strain)
             for i, (seat, card) in enumerate(plays):
+                if card.id not in self.played:
+                    self.events.append(PlayEvent(seat, card.id, tuple((s, c.id) for s, c in plays[:i]), led))
                 self.played[card.id] = seat
                 if i and led != NO_SUIT and card.id != JOKER_ID and EFF_SUIT[strain][card.id] != led:
                     self.voids.add((seat, led))
@@ -229,6 +246,33 @@ class MeitoraSearch:
         hands[view.seat] = _mask(c.id for c in view.hand)
         return hands
 
+    def _deals(self, view: MeitoraView, rng: random.Random, k: int) -> list[list[int]]:
+        """``k`` deals for a card decision: consistent with what the seat has seen, drawn by
+        their likelihood from a pool ``inference_pool`` times larger (where the level infers)."""
+        n = k * self.level.inference_pool
+        if n <= k:
+            return [self._deal(view, rng) for _ in range(k)]
+        assert view.seat is not None and view.contract is not None
+        pool = [self._deal(view, rng) for _ in range(n)]
+        strain = STRAINS.index(view.contract.strain)
+        weights = [log_likelihood(h, view.seat, self.memory, strain, view.declarer) for h in pool]
+        return [pool[i] for i in resample(weights, k, rng)]
+
+    def _others(self, pool: list[int], me: int, rng: random.Random, k: int) -> list[tuple[list[int], int]]:
+        """``k`` deals of the cards ``pool`` to the other seats before the play, with the card
+        left over first (the agari), drawn by the bidding's likelihood where the level infers."""
+        n = k * self.level.inference_pool
+
+        def one() -> tuple[list[int], int]:
+            hands = _deal_others(pool, me, rng)
+            return hands, pool[30] if len(pool) > 30 else -1
+
+        if n <= k:
+            return [one() for _ in range(k)]
+        deals = [one() for _ in range(n)]
+        weights = [bidding_log_likelihood(h, me, self.memory) for h, _ in deals]
+        return [deals[i] for i in resample(weights, k, rng)]
+
     # -- play --------------------------------------------------------------------------------
     def _play(self, view: MeitoraView, rng: random.Random) -> Action:
         legal = view.legal_actions
@@ -253,8 +297,8 @@ class MeitoraSearch:
         trace = self.trace
         if trace is not None:
             trace.start("play", "points", "tricks")
-        for _ in range(self.level.play_samples):
-            hands = self._deal(view, rng)
+        deals = self._deals(view, rng, self.level.play_samples)
+        for hands in deals:
             pos = MeitoraPosition(strain, tuple(hands), leader, cards, led, declarer,  # type: ignore[arg-type]
                                   self.memory.joker_lead)
             values = pos.move_values(guess=guess, max_nodes=self.level.play_nodes)
@@ -265,7 +309,9 @@ class MeitoraSearch:
                 if trace is not None:
                     trace.add(key, u - 0.01 * sign * y, y if sign > 0 else 10 - y)
             guess = int(max(values.values()) if sign > 0 else min(values.values()))
-        best = max(plays, key=lambda a: totals.get((a.card.id, a.request), float("-inf")))
+        n = max(1, len(deals))
+        best = pick(plays, lambda a: totals.get((a.card.id, a.request), float("-inf")) / n,
+                    self.level.temperature, rng)
         if trace is not None:
             trace.resolve({(a.card.id, a.request): a for a in plays})
         return best
@@ -286,9 +332,7 @@ class MeitoraSearch:
         mine = _mask(hand)
         pool = [c for c in DECK_IDS if not mine >> c & 1]
         tricks: dict[str, list[float]] = {s: [] for s in ranked}
-        for _ in range(self.level.bid_samples):
-            hands = _deal_others(pool, me, rng)
-            agari = pool[30]
+        for hands, agari in self._others(pool, me, rng, self.level.bid_samples):
             for strain in ranked:
                 si = STRAINS.index(strain)
                 eleven = hand + [agari]
@@ -306,13 +350,18 @@ class MeitoraSearch:
                     self.trace.add(b, deal_points(b.count, t - BID_MARGIN), t - BID_MARGIN, b.count)
             self.trace.add(passing, BID_FLOOR, by_rule=True)
             self.trace.resolve({a: a for a in (*bids, passing)})
+        values: dict[Action, float] = {}
         for b in bids:
             if b.strain not in tricks:
                 continue
             ts = tricks[b.strain]
             ev = sum(deal_points(b.count, t - BID_MARGIN) for t in ts) / len(ts)
+            values[b] = ev
             if ev > best_ev:
                 best, best_ev = b, ev
+        if self.level.temperature > 0:
+            values[passing] = BID_FLOOR
+            return pick(list(values), values.__getitem__, self.level.temperature, rng)
         return best
 
     # -- negri -------------------------------------------------------------------------------
@@ -329,8 +378,7 @@ class MeitoraSearch:
         count = view.contract.count
         totals = {c: 0.0 for c in candidates}
         counts: dict[int, list[float]] = {c: [] for c in candidates}
-        for _ in range(self.level.discard_samples):
-            hands = _deal_others(pool, me, rng)
+        for hands, _ in self._others(pool, me, rng, self.level.discard_samples):
             for c in candidates:
                 h = list(hands)
                 h[me] = mine & ~(1 << c)
@@ -338,7 +386,10 @@ class MeitoraSearch:
                 t = pos.estimate(self.level.discard_nodes, guess=count)
                 totals[c] += deal_points(count, t) + 0.01 * t
                 counts[c].append(t)
-        best = max(candidates, key=lambda c: (totals[c], -candidates.index(c)))
+        if self.level.temperature > 0:
+            best = pick(candidates, lambda c: totals[c] / self.level.discard_samples, self.level.temperature, rng)
+        else:
+            best = max(candidates, key=lambda c: (totals[c], -candidates.index(c)))
         if self.trace is not None:
             self.trace.start("discard", "points", "tricks")
             for c, ts in counts.items():

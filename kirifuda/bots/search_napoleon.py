@@ -98,6 +98,7 @@ BUDGETS: dict[str, Budget] = {
     "strong": Budget(play_samples=32, ahead=3, exact=6, bid_samples=16, adjutant_candidates=4,
                      discard_candidates=10, nodes=1_000_000, decision_nodes=40_000_000),
 }
+BUDGETS["v1"] = BUDGETS["normal"]  # no inference here yet: search:v1 plays as search
 
 
 def horizon_for(left: int, budget: Budget) -> int:

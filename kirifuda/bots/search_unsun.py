@@ -311,6 +311,7 @@ UNSUN_BUDGETS: dict[str, UnsunBudget] = {
     "strong": UnsunBudget(worlds=64, exact_tricks=3, nodes=200_000, rollouts=2),
 }
 """Per level name (the levels of :data:`~.search.LEVELS`)."""
+UNSUN_BUDGETS["v1"] = UNSUN_BUDGETS["normal"]  # no inference here yet: search:v1 plays as search
 
 
 class UnsunSearch:
