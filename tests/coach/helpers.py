@@ -25,7 +25,7 @@ def played_deal(game: str, seed: int, kinds: tuple[str, ...] = ("heuristic",),
         state.deal_random(rng)
         deal = state.deal_number
         played = False
-        while state.deal_number == deal and not state.is_over:
+        while state.deal_number == deal and not state.is_over and not state.needs_deal:  # four jacks: over at once
             if stop is not None and stop(state):
                 return state
             seat = state.to_act
