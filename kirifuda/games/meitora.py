@@ -50,7 +50,7 @@ class MeitoraOptions:
     claim_failure: Literal["chombo", "refuse"] = "chombo"
     """What an invalid claim (オープン) costs: a chombo, or it is refused and play goes on."""
     joker_lead: Literal["request", "trump"] = "request"
-    """``request``: a joker lead names a suit or ``any``; ``trump`` (seed 001): it asks for trump."""
+    """``request``: a joker lead names a suit or ``any``; ``trump`` (the later summary's rule): it asks for trump."""
 
     def __post_init__(self) -> None:
         if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
@@ -1307,8 +1307,8 @@ UI: dict[str, Any] = {
                                   "What a wrong claim (オープン) costs: a chombo (5 to the other team), or it is refused and play goes on."),
                           "choices": {"chombo": ("チョンボ", "chombo"), "refuse": ("断られて続行", "refused, play goes on")}},
         "joker_lead": {"label": ("ジョーカーの出し始め", "Joker lead"),
-                       "doc": ("ジョーカーで始めるとき: 請求 (スートか何でも) を言うか、切り札を求めるか (001 の流儀)。",
-                               "Leading the joker: name a request (a suit or anything), or it asks for trump (seed 001)."),
+                       "doc": ("ジョーカーで始めるとき: 請求 (スートか何でも) を言うか、切り札を求めるか (後年のまとめの規則)。",
+                               "Leading the joker: name a request (a suit or anything), or it asks for trump (the rule of the game's later summary)."),
                        "choices": {"request": ("請求を言う", "names a request"), "trump": ("切り札を求める", "asks for trump")}},
     },
 }
