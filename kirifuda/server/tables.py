@@ -478,10 +478,10 @@ class LiveTable:
                     view = self.view(seat)
                     rng = random.Random(f"{self.secret}:bot:{version}")
                     action = await asyncio.get_running_loop().run_in_executor(_BOT_THREAD, bot.choose, view, rng)
-                    standin = seat not in self._bots and seat not in self.away
+                    if seat not in self._bots and seat not in self.away:
+                        # said in the frame this move sends (frames are built once per version)
+                        self.standin_played = (seat, self.version + 1)
                     await self._apply(seat, action)
-                    if standin:
-                        self.standin_played = (seat, self.version)
         except Exception:
             log.exception("table %s: the driver stopped", self.id)
 

@@ -48,7 +48,7 @@ add_terms(messages={
 
 _WORDS = ("tutorial.page", "tutorial.pick", "tutorial.restart", "tutorial.lobby", "tutorial.others",
           "tutorial.on_table", "tutorial.discard_button", "tutorial.next_button", "tutorial.choose", "tutorial.result",
-          "your_hand", "your_turn", "legal", "score")
+          "your_hand", "your_turn", "legal", "score", "web.face_down", "web.joker")
 
 
 def _lang(lang: str) -> str:

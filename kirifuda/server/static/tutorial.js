@@ -3,6 +3,10 @@
 // frame comes from /api/tutorials/{game}/{step}, built from the learner's view.
 "use strict";
 
+// cards.js names a face-down card and the joker through t(), as the table page does
+let WORDS = {};
+function t(key) { return WORDS["web." + key] || key; }
+
 const Tutorial = {
   game: null, lang: "ja", step: 0, frame: null, picked: new Set(), busy: false,
 
@@ -30,6 +34,7 @@ const Tutorial = {
   },
 
   words(w) {
+    WORDS = w;
     document.getElementById("others").textContent = w["tutorial.others"];
     document.getElementById("others").href = "/tutorial?lang=" + this.lang;
     document.getElementById("lobby").textContent = w["tutorial.lobby"];
