@@ -25,7 +25,7 @@ import typing
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable, ClassVar, Mapping, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Mapping, Protocol, Sequence, TypeVar
 
 from .actions import Action, Chombo
 from .cards import Card
@@ -33,7 +33,7 @@ from .errors import IllegalActionError, OptionError
 
 _NO_OPTIONS: Mapping[str, Any] = types.MappingProxyType({})
 
-__all__ = ["GameState", "View", "Outcome", "GameInfo", "ActionSpace", "ACTION_FAMILIES", "SEAT_FIELD_NAMES",
+__all__ = ["GameState", "DealLog", "View", "Outcome", "GameInfo", "ActionSpace", "ACTION_FAMILIES", "SEAT_FIELD_NAMES",
            "options_from_json", "options_to_json", "public_options",
            "parse_option_assignments", "to_jsonable"]
 
@@ -101,6 +101,19 @@ class View:
 
 
 S = TypeVar("S", bound="GameState")
+
+
+class DealLog(Protocol):
+    """A deal as it ended (or as it stands), as a game keeps it in its deal log
+    (:attr:`GameState._results`): its replay summary and its record are built when asked for."""
+
+    def summary(self) -> dict[str, Any]:
+        """The deal's replay JSON (record spec §3)."""
+        ...
+
+    def record(self) -> dict[str, Any]:
+        """The deal as a record deal: ``hands``, ``rest``, ``actions`` with seats."""
+        ...
 
 
 def _copy_fields(cls: type) -> tuple[str, ...]:
@@ -312,10 +325,32 @@ class GameState(ABC):
         raise NotImplementedError(f"{type(self).__name__} declares no fields to copy (__slots__ or COPY_FIELDS) "
                                   "and writes no copy()")
 
+    # -- the deal log --------------------------------------------------------------------
+    _results: tuple[DealLog, ...]
+    """The deals played so far, each as it ended."""
+    _log: list[tuple[int, Action]]
+    """The current deal's actions with their seats."""
+
+    def _deal_in_progress(self) -> DealLog | None:
+        """The deal being played as it stands (``None`` between deals)."""
+        return None
+
+    def deal_logs(self) -> list[DealLog]:
+        """The deals so far: those played, then the one in progress."""
+        logs = list(self._results)
+        current = self._deal_in_progress()
+        if current is not None:
+            logs.append(current)
+        return logs
+
+    def deal_summaries(self) -> list[dict[str, Any]]:
+        """The deals so far as replay JSON (``summary()``'s ``deals``)."""
+        return [d.summary() for d in self.deal_logs()]
+
     # -- records -------------------------------------------------------------------------
-    @abstractmethod
     def record_deals(self) -> list[dict[str, Any]]:
         """The deals so far as record JSON: ``hands``, ``rest``, ``actions`` with seats."""
+        return [d.record() for d in self.deal_logs()]
 
     @abstractmethod
     def options_json(self) -> dict[str, Any]: ...

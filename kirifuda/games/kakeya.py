@@ -738,10 +738,11 @@ class KakeyaState(GameState):
         top = tuple(p for p, c in enumerate(self._chips) if c == best)
         return Outcome(self.chips, top[0] if len(top) == 1 else top)
 
+    def _deal_in_progress(self) -> "_DealLog | None":
+        return self._snapshot("in-progress", [0] * self._half) if self._phase in _IN_GAME else None
+
     def summary(self) -> dict[str, Any]:
-        deals = [d.summary() for d in self._results]
-        if self._phase in _IN_GAME:
-            deals.append(self._snapshot("in-progress", [0] * self._half).summary())
+        deals = self.deal_summaries()
         out = self.outcome()
         winner: Any = None
         if out is not None:
@@ -755,12 +756,6 @@ class KakeyaState(GameState):
         }
 
     # -- records -------------------------------------------------------------------------
-    def record_deals(self) -> list[dict[str, Any]]:
-        deals = [d.record() for d in self._results]
-        if self._phase in _IN_GAME:
-            deals.append(self._snapshot("in-progress", [0] * self._half).record())
-        return deals
-
     def options_json(self) -> dict[str, Any]:
         return options_to_json(self.options)
 

@@ -963,10 +963,13 @@ class _MeitoraRules(_RulesBase):
         winner = 0 if self._totals[0] >= 2 * self.options.target else 1
         return Outcome(self.totals, winner)
 
-    def summary(self) -> dict[str, Any]:
-        deals = [d.summary() for d in self._results]
+    def _deal_in_progress(self) -> "_DealLog | None":
         if self._phase in (Phase.BIDDING, Phase.DISCARD, Phase.PLAY):
-            deals.append(self._snapshot("in-progress", [0, 0]).summary())
+            return self._snapshot("in-progress", [0, 0])
+        return None
+
+    def summary(self) -> dict[str, Any]:
+        deals = self.deal_summaries()
         out = self.outcome()
         return {
             "game": "meitora",
@@ -977,12 +980,6 @@ class _MeitoraRules(_RulesBase):
         }
 
     # -- records -------------------------------------------------------------------------
-    def record_deals(self) -> list[dict[str, Any]]:
-        deals = [d.record() for d in self._results]
-        if self._phase in (Phase.BIDDING, Phase.DISCARD, Phase.PLAY):
-            deals.append(self._snapshot("in-progress", [0, 0]).record())
-        return deals
-
     def options_json(self) -> dict[str, Any]:
         return options_to_json(self.options)
 

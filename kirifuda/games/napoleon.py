@@ -972,10 +972,11 @@ class NapoleonState(GameState):
         winners = tuple(s for s, v in enumerate(self._totals) if v == best)
         return Outcome(self.totals, winners[0] if len(winners) == 1 else winners)
 
+    def _deal_in_progress(self) -> "_DealLog | None":
+        return self._snapshot("in-progress", [0] * self._n, None) if self._phase in _IN_DEAL else None
+
     def summary(self) -> dict[str, Any]:
-        deals = [d.summary() for d in self._results]
-        if self._phase in _IN_DEAL:
-            deals.append(self._snapshot("in-progress", [0] * self._n, None).summary())
+        deals = self.deal_summaries()
         out = self.outcome()
         winner: Any = None
         if out is not None:
@@ -989,12 +990,6 @@ class NapoleonState(GameState):
         }
 
     # -- records -------------------------------------------------------------------------
-    def record_deals(self) -> list[dict[str, Any]]:
-        deals = [d.record() for d in self._results]
-        if self._phase in _IN_DEAL:
-            deals.append(self._snapshot("in-progress", [0] * self._n, None).record())
-        return deals
-
     def options_json(self) -> dict[str, Any]:
         out = options_to_json(self.options)
         out["deals"] = self.options.match_length

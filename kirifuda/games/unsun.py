@@ -634,10 +634,11 @@ class UnsunState(GameState):
         winners = tuple(s for s in range(self._n) if self._totals[s] == top)
         return Outcome(self.totals, winners[0] if len(winners) == 1 else winners)
 
+    def _deal_in_progress(self) -> "_DealLog | None":
+        return self._snapshot("in-progress", None) if self._phase is Phase.PLAY else None
+
     def summary(self) -> dict[str, Any]:
-        deals = [d.summary() for d in self._results]
-        if self._phase is Phase.PLAY:
-            deals.append(self._snapshot("in-progress", None).summary())
+        deals = self.deal_summaries()
         out = self.outcome()
         winner: int | list[int] | None = None
         if out is not None:
@@ -652,12 +653,6 @@ class UnsunState(GameState):
         }
 
     # -- records -------------------------------------------------------------------------
-    def record_deals(self) -> list[dict[str, Any]]:
-        deals = [d.record() for d in self._results]
-        if self._phase is Phase.PLAY:
-            deals.append(self._snapshot("in-progress", None).record())
-        return deals
-
     def options_json(self) -> dict[str, Any]:
         return options_to_json(self.options)
 
