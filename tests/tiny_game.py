@@ -77,6 +77,12 @@ class TwelveState(GameState):
     DEAL_PHASE: ClassVar[Enum] = Phase.DEAL
     DONE_PHASE: ClassVar[Enum] = Phase.DONE
 
+    # its fields, and which hold lists it changes in place: the core writes its copy()
+    __slots__ = ("options", "first", "num_players", "_phase", "_to_act", "_legal", "_deal_no", "_totals",
+                 "_results", "_records", "_hands", "_dealt", "_log", "_trick", "_tricks", "_won", "_leader")
+    COPY_LISTS = ("_totals", "_results", "_records", "_hands", "_log", "_trick", "_tricks", "_won")
+    COPY_NESTED = ("_dealt",)
+
     def __init__(self, options: TwelveOptions | None = None, first: int = 0) -> None:
         if first not in range(N):
             raise OptionError(f"first must be a seat from 0 to {N - 1}, got {first!r}")
@@ -236,20 +242,6 @@ class TwelveState(GameState):
 
     def options_json(self) -> dict[str, Any]:
         return options_to_json(self.options)
-
-    def copy(self) -> TwelveState:
-        new = object.__new__(TwelveState)
-        new.__dict__.update(self.__dict__)
-        new._totals = list(self._totals)
-        new._results = list(self._results)
-        new._records = list(self._records)
-        new._hands = list(self._hands)
-        new._dealt = [list(h) for h in self._dealt]
-        new._log = list(self._log)
-        new._trick = list(self._trick)
-        new._tricks = list(self._tricks)
-        new._won = list(self._won)
-        return new
 
 
 def _action_from_json(data: Mapping[str, Any], seat: int | None) -> Action:

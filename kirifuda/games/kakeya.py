@@ -359,6 +359,8 @@ class KakeyaState(GameState):
                  "_active", "_log", "_dealt", "_hands", "_dealt_pair", "_trump", "_trump_decided",
                  "_leader", "_first_leader", "_trick", "_led", "_tricks", "_faces", "_legal",
                  "_last", "_strength", "_game_next")
+    COPY_LISTS = ("_chips", "_log", "_hands", "_trick", "_tricks")
+    COPY_NESTED = ("_faces",)
 
     def __init__(self, options: KakeyaOptions | None = None, first: int = 0) -> None:
         self.options = options or KakeyaOptions()
@@ -736,10 +738,11 @@ class KakeyaState(GameState):
         top = tuple(p for p, c in enumerate(self._chips) if c == best)
         return Outcome(self.chips, top[0] if len(top) == 1 else top)
 
+    def _deal_in_progress(self) -> "_DealLog | None":
+        return self._snapshot("in-progress", [0] * self._half) if self._phase in _IN_GAME else None
+
     def summary(self) -> dict[str, Any]:
-        deals = [d.summary() for d in self._results]
-        if self._phase in _IN_GAME:
-            deals.append(self._snapshot("in-progress", [0] * self._half).summary())
+        deals = self.deal_summaries()
         out = self.outcome()
         winner: Any = None
         if out is not None:
@@ -753,52 +756,8 @@ class KakeyaState(GameState):
         }
 
     # -- records -------------------------------------------------------------------------
-    def record_deals(self) -> list[dict[str, Any]]:
-        deals = [d.record() for d in self._results]
-        if self._phase in _IN_GAME:
-            deals.append(self._snapshot("in-progress", [0] * self._half).record())
-        return deals
-
     def options_json(self) -> dict[str, Any]:
         return options_to_json(self.options)
-
-    # -- copying -------------------------------------------------------------------------
-    def copy(self) -> "KakeyaState":
-        new = object.__new__(KakeyaState)
-        new.options = self.options
-        new.first = self.first
-        new.num_players = self.num_players
-        new._half = self._half
-        new._phase = self._phase
-        new._to_act = self._to_act
-        new._deal_no = self._deal_no
-        new._chips = self._chips[:]
-        new._results = self._results
-        new._dealing = self._dealing
-        new._leading = self._leading
-        new._playing = self._playing
-        new._sitting = self._sitting
-        new._next = self._next
-        new._game_next = self._game_next
-        new._active = self._active
-        new._log = self._log[:]
-        new._dealt = self._dealt
-        new._hands = self._hands[:]
-        new._dealt_pair = self._dealt_pair
-        new._trump = self._trump
-        new._trump_decided = self._trump_decided
-        new._leader = self._leader
-        new._first_leader = self._first_leader
-        new._trick = self._trick[:]
-        new._led = self._led
-        new._tricks = self._tricks[:]
-        new._faces = [f[:] for f in self._faces]
-        new._legal = self._legal
-        new._last = self._last
-        new._strength = self._strength
-        return new
-
-    __copy__ = copy
 
 
 @dataclass(frozen=True, slots=True)

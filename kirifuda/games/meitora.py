@@ -22,7 +22,7 @@ import os
 import random
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Self, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Sequence
 
 from ..actions import (BROKEN, CLAIM, PASS, Action, Bid, Broken, Chombo, Claim, Discard, Pass, Play,
                        RefusedClaim, action_from_json)
@@ -502,6 +502,14 @@ class _MeitoraRules(_RulesBase):
     DEAL_PHASE = Phase.DEAL
     DONE_PHASE = Phase.DONE
     num_players = 4
+    COPY_FIELDS = ("options", "first", "_claim_always", "_joker_request", "_phase", "_to_act", "_deal_no",
+                   "_first_bidder", "_totals", "_results", "_last_deal_cache", "_log", "_dealt", "_agari",
+                   "_hands", "_bid_turns", "_high", "_declarer", "_negri", "_leader", "_trick", "_led",
+                   "_request", "_tricks", "_team_tricks", "_legal", "_play_mask", "_last", "_shown", "_strain",
+                   "_eff", "_masks", "_strength")
+    """The play core's fields (C or Python) and the rules' own (``__dict__``): copied by the
+    ``copy()`` the core generates, the lists below each its own."""
+    COPY_LISTS = ("_totals", "_log", "_trick", "_tricks", "_team_tricks")
 
     def __init__(self, options: MeitoraOptions | None = None, first: int = 0) -> None:
         self.options = options or MeitoraOptions()
@@ -955,10 +963,13 @@ class _MeitoraRules(_RulesBase):
         winner = 0 if self._totals[0] >= 2 * self.options.target else 1
         return Outcome(self.totals, winner)
 
-    def summary(self) -> dict[str, Any]:
-        deals = [d.summary() for d in self._results]
+    def _deal_in_progress(self) -> "_DealLog | None":
         if self._phase in (Phase.BIDDING, Phase.DISCARD, Phase.PLAY):
-            deals.append(self._snapshot("in-progress", [0, 0]).summary())
+            return self._snapshot("in-progress", [0, 0])
+        return None
+
+    def summary(self) -> dict[str, Any]:
+        deals = self.deal_summaries()
         out = self.outcome()
         return {
             "game": "meitora",
@@ -969,56 +980,8 @@ class _MeitoraRules(_RulesBase):
         }
 
     # -- records -------------------------------------------------------------------------
-    def record_deals(self) -> list[dict[str, Any]]:
-        deals = [d.record() for d in self._results]
-        if self._phase in (Phase.BIDDING, Phase.DISCARD, Phase.PLAY):
-            deals.append(self._snapshot("in-progress", [0, 0]).record())
-        return deals
-
     def options_json(self) -> dict[str, Any]:
         return options_to_json(self.options)
-
-    # -- copying -------------------------------------------------------------------------
-    def copy(self) -> Self:
-        cls = type(self)
-        new = cls.__new__(cls)
-        new.options = self.options
-        new.first = self.first
-        new._claim_always = self._claim_always
-        new._joker_request = self._joker_request
-        new._phase = self._phase
-        new._to_act = self._to_act
-        new._deal_no = self._deal_no
-        new._first_bidder = self._first_bidder
-        new._totals = self._totals[:]
-        new._results = self._results
-        new._last_deal_cache = self._last_deal_cache
-        new._log = self._log[:]
-        new._dealt = self._dealt
-        new._agari = self._agari
-        new._hands = self._hands
-        new._bid_turns = self._bid_turns
-        new._high = self._high
-        new._declarer = self._declarer
-        new._negri = self._negri
-        new._leader = self._leader
-        new._trick = self._trick[:]
-        new._led = self._led
-        new._request = self._request
-        new._tricks = self._tricks[:]
-        new._team_tricks = self._team_tricks[:]
-        new._legal = self._legal
-        new._play_mask = self._play_mask
-        new._last = self._last
-        new._shown = self._shown
-        new._strain = self._strain
-        new._eff = self._eff
-        new._masks = self._masks
-        new._strength = self._strength
-        return new
-
-    def __copy__(self) -> Self:
-        return self.copy()
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickling (OpenSpiel serialises states): the play core's fields and the rest."""

@@ -416,6 +416,7 @@ class NapoleonState(GameState):
                  "_adj_card", "_adjutant", "_solo", "_discard", "_proposal", "_approvals", "_trump",
                  "_leader", "_trick", "_led", "_request", "_called", "_tricks", "_taken",
                  "_adj_shown", "_legal", "_last")
+    COPY_LISTS = ("_totals", "_log", "_hands", "_approvals", "_trick", "_tricks", "_taken")
 
     def __init__(self, options: NapoleonOptions | None = None, first: int = 0) -> None:
         self.options = opts = options or NapoleonOptions()
@@ -971,10 +972,11 @@ class NapoleonState(GameState):
         winners = tuple(s for s, v in enumerate(self._totals) if v == best)
         return Outcome(self.totals, winners[0] if len(winners) == 1 else winners)
 
+    def _deal_in_progress(self) -> "_DealLog | None":
+        return self._snapshot("in-progress", [0] * self._n, None) if self._phase in _IN_DEAL else None
+
     def summary(self) -> dict[str, Any]:
-        deals = [d.summary() for d in self._results]
-        if self._phase in _IN_DEAL:
-            deals.append(self._snapshot("in-progress", [0] * self._n, None).summary())
+        deals = self.deal_summaries()
         out = self.outcome()
         winner: Any = None
         if out is not None:
@@ -988,63 +990,10 @@ class NapoleonState(GameState):
         }
 
     # -- records -------------------------------------------------------------------------
-    def record_deals(self) -> list[dict[str, Any]]:
-        deals = [d.record() for d in self._results]
-        if self._phase in _IN_DEAL:
-            deals.append(self._snapshot("in-progress", [0] * self._n, None).record())
-        return deals
-
     def options_json(self) -> dict[str, Any]:
         out = options_to_json(self.options)
         out["deals"] = self.options.match_length
         return out
-
-    # -- copying -------------------------------------------------------------------------
-    def copy(self) -> "NapoleonState":
-        new = object.__new__(NapoleonState)
-        new.options = self.options
-        new.first = self.first
-        new.num_players = self.num_players
-        new._n = self._n
-        new._hand_size = self._hand_size
-        new._deck_ids = self._deck_ids
-        new._bids = self._bids
-        new._bid_index = self._bid_index
-        new._phase = self._phase
-        new._to_act = self._to_act
-        new._deal_no = self._deal_no
-        new._played = self._played
-        new._first_bidder = self._first_bidder
-        new._results = self._results
-        new._dealt = self._dealt
-        new._middle = self._middle
-        new._high = self._high
-        new._napoleon = self._napoleon
-        new._passes = self._passes
-        new._declared = self._declared
-        new._adj_card = self._adj_card
-        new._adjutant = self._adjutant
-        new._solo = self._solo
-        new._discard = self._discard
-        new._proposal = self._proposal
-        new._trump = self._trump
-        new._leader = self._leader
-        new._led = self._led
-        new._request = self._request
-        new._called = self._called
-        new._adj_shown = self._adj_shown
-        new._legal = self._legal
-        new._last = self._last
-        new._totals = self._totals[:]
-        new._log = self._log[:]
-        new._hands = self._hands[:]
-        new._approvals = self._approvals[:]
-        new._trick = self._trick[:]
-        new._tricks = self._tricks[:]
-        new._taken = self._taken[:]
-        return new
-
-    __copy__ = copy
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -338,6 +338,7 @@ class UnsunState(GameState):
                  "_to_act", "_deal_no", "_dealer", "_totals", "_deals_won", "_results", "_log",
                  "_dealt", "_rest", "_trump", "_hands", "_start", "_trick", "_tricks", "_won",
                  "_legal", "_last", "_fd_mask")
+    COPY_LISTS = ("_totals", "_deals_won", "_log", "_hands", "_trick", "_tricks", "_won")
 
     def __init__(self, options: UnsunOptions | None = None, first: int = 0) -> None:
         self.options = options or UnsunOptions()
@@ -633,10 +634,11 @@ class UnsunState(GameState):
         winners = tuple(s for s in range(self._n) if self._totals[s] == top)
         return Outcome(self.totals, winners[0] if len(winners) == 1 else winners)
 
+    def _deal_in_progress(self) -> "_DealLog | None":
+        return self._snapshot("in-progress", None) if self._phase is Phase.PLAY else None
+
     def summary(self) -> dict[str, Any]:
-        deals = [d.summary() for d in self._results]
-        if self._phase is Phase.PLAY:
-            deals.append(self._snapshot("in-progress", None).summary())
+        deals = self.deal_summaries()
         out = self.outcome()
         winner: int | list[int] | None = None
         if out is not None:
@@ -651,46 +653,8 @@ class UnsunState(GameState):
         }
 
     # -- records -------------------------------------------------------------------------
-    def record_deals(self) -> list[dict[str, Any]]:
-        deals = [d.record() for d in self._results]
-        if self._phase is Phase.PLAY:
-            deals.append(self._snapshot("in-progress", None).record())
-        return deals
-
     def options_json(self) -> dict[str, Any]:
         return options_to_json(self.options)
-
-    # -- copying -------------------------------------------------------------------------
-    def copy(self) -> "UnsunState":
-        new = object.__new__(UnsunState)
-        new.options = self.options
-        new.first = self.first
-        new.num_players = self.num_players
-        new._n = self._n
-        new._hand_size = self._hand_size
-        new._fd_all = self._fd_all
-        new._phase = self._phase
-        new._to_act = self._to_act
-        new._deal_no = self._deal_no
-        new._dealer = self._dealer
-        new._totals = self._totals[:]
-        new._deals_won = self._deals_won[:]
-        new._results = self._results
-        new._log = self._log[:]
-        new._dealt = self._dealt
-        new._rest = self._rest
-        new._trump = self._trump
-        new._hands = self._hands[:]
-        new._start = self._start
-        new._trick = self._trick[:]
-        new._tricks = self._tricks[:]
-        new._won = self._won[:]
-        new._legal = self._legal
-        new._last = self._last
-        new._fd_mask = self._fd_mask
-        return new
-
-    __copy__ = copy
 
 
 @dataclass(frozen=True, slots=True)
