@@ -256,6 +256,7 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.coach.col_loss": ("損", "Loss"),
     "web.coach.choice": ("宣言など", "bid or choice"),
     "web.coach.estimated": ("推定", "estimated"),
+    "web.coach.amount": ("{amount}{unit}", "{amount} {unit}"),
     "web.coach.seat_estimated": ("{who} の推定の損: {amount}{unit} ({where})",
                                  "{who} lost about {amount} {unit} (estimated): {where}"),
     "web.coach.full_text": ("検討の全文", "The whole review"),

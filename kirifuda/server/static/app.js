@@ -997,8 +997,8 @@ function reviewHTML(r) {
     if (!lines.length) lines.push(t("coach.seat_clean", { who }));
     const costly = d.marks.filter((m) => m.seat === s.seat && m.loss > 0 && m.best);
     const rows = costly.map((m) => `<tr><td>${m.trick === null ? esc(t("coach.choice")) : esc(t("coach.trick_no", { n: m.trick }))}</td>
-      <td>${esc(actionText(m.action))}</td><td>${esc(actionText(m.best))}</td>
-      <td>${esc(coachNum(m.loss))} ${esc(unitText(m.unit, m.loss))}${m.method === "rollouts" || m.method === "sampled" ? ` <small>(${esc(t("coach.estimated"))})</small>` : ""}</td></tr>`).join("");
+      <td>${esc(m.label || actionText(m.action))}</td><td>${esc(m.best_label || actionText(m.best))}</td>
+      <td>${esc(t("coach.amount", { amount: coachNum(m.loss), unit: unitText(m.unit, m.loss) }))}${m.method === "rollouts" || m.method === "sampled" ? ` <small>(${esc(t("coach.estimated"))})</small>` : ""}</td></tr>`).join("");
     return `<div class="seatreview" data-seat="${s.seat}"><h4>${esc(seatName(s.seat))}</h4>${lines.map((x) => `<p>${esc(x)}</p>`).join("")}
       ${costly.length ? `<div class="scroll"><table class="costly"><caption>${esc(t("coach.costly"))}</caption><tr><th scope="col">${esc(t("coach.col_trick"))}</th><th scope="col">${esc(t("coach.col_card"))}</th><th scope="col">${esc(t("coach.col_best"))}</th><th scope="col">${esc(t("coach.col_loss"))}</th></tr>${rows}</table></div>` : `<p class="muted">${esc(t("coach.none_costly"))}</p>`}</div>`;
   }).join("");
