@@ -153,3 +153,34 @@ def test_the_page_holds_no_coach_words_of_its_own() -> None:
     source = (Path(__file__).resolve().parents[2] / "kirifuda" / "server" / "static" / "app.js").read_text("utf-8")
     assert "/hint`" in source and "/review?" in source
     assert not JAPANESE.search(source)
+
+
+def test_a_card_hint_marks_the_card_and_goes_when_the_player_acts(server: Server, browser: Any) -> None:
+    from .test_table import act_once
+
+    made = make(server.url, {0})
+    ctx = context(browser, DESKTOP, "en")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    for _ in range(40):
+        my_turn(page)
+        if frame(page)["view"]["phase"] == "play":
+            break
+        before = frame(page)["version"]
+        act_once(page)
+        page.wait_for_function(f"Table.frame.version > {before} || !document.querySelector('#overlay').hidden")
+        if page.locator("#overlay:not([hidden])").count():
+            act_once(page)
+    assert frame(page)["view"]["phase"] == "play"
+    page.locator('.toolbar [data-tool="hint"]').click()
+    page.wait_for_selector("#coach .reason", timeout=30000)
+    card = page.evaluate("Table.coach.data.hint.action.play")
+    assert page.locator(f'#hand .card.suggested[data-code="{card}"]').count() == 1
+    assert page.locator('[data-tool="hint"]').get_attribute("aria-expanded") == "true"
+    shot(page, "coach-hint-desktop-en-play")
+    before = frame(page)["version"]
+    page.locator(f'#hand .card.suggested[data-code="{card}"]').click()
+    page.wait_for_function(f"Table.frame.version > {before}")
+    assert page.locator("#coach").count() == 0 or page.evaluate("Table.coach.version") == frame(page)["version"]
+    assert page.locator("#hand .card.suggested").count() == 0 or page.locator("#coach").count() == 1
+    ctx.close()
