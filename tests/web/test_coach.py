@@ -184,3 +184,25 @@ def test_a_card_hint_marks_the_card_and_goes_when_the_player_acts(server: Server
     assert page.locator("#coach").count() == 0 or page.evaluate("Table.coach.version") == frame(page)["version"]
     assert page.locator("#hand .card.suggested").count() == 0 or page.locator("#coach").count() == 1
     ctx.close()
+
+
+def test_an_uploaded_record_is_reviewed_in_the_replay_viewer(server: Server, browser: Any, tmp_path: Path) -> None:
+    made = make(server.url, set(), options={"target": 1})
+    deadline = time.time() + 60
+    while not httpx.get(f"{server.url}/api/tables/{made['id']}").json()["over"]:
+        assert time.time() < deadline
+        time.sleep(0.05)
+    path = tmp_path / "match.json"
+    path.write_text(httpx.get(f"{server.url}/api/tables/{made['id']}/record").text, encoding="utf-8")
+    ctx = context(browser, DESKTOP, "ja")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#upload")
+    page.locator("#upload").set_input_files(str(path))
+    page.wait_for_selector("#steplabel")
+    page.locator('[data-go="last"]').click()
+    page.locator(".toolbar [data-review]").click()
+    page.wait_for_selector("#overlay .seatreview", timeout=60000)
+    assert page.locator("#overlay .seatreview").count() == 4
+    assert "第1回の検討" in page.locator("#overlay h3").inner_text()
+    ctx.close()

@@ -964,12 +964,16 @@ function unitText(unit, x) {
 }
 function coachNum(x) { return String(Math.round(x * 100) / 100); }
 const Review = {
-  cache: new Map(),
+  cache: new Map(), records: 0,
   get(table, deal) {
-    const key = `${table}|${deal}|${LANG}`;
+    if (!table && !Replay.data.reviewId) Replay.data.reviewId = ++this.records;   // the open record, once
+    const key = `${table || "record:" + Replay.data.reviewId}|${deal}|${LANG}`;
     if (!this.cache.has(key)) {
       const q = new URLSearchParams({ lang: LANG }); if (deal !== null) q.set("deal", deal);
-      const p = api(`/api/tables/${encodeURIComponent(table)}/review?${q}`).catch((e) => { this.cache.delete(key); return { error: e.message }; });
+      // a table's deal, or (no table) the deal of the record open in the replay viewer
+      const p = (table ? api(`/api/tables/${encodeURIComponent(table)}/review?${q}`)
+        : api(`/api/review?${q}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: Replay.data.record_text })
+          .then((r) => Object.assign({ deal: r.review.deals.length ? r.review.deals[0].deal : deal }, r))).catch((e) => { this.cache.delete(key); return { error: e.message }; });
       this.cache.set(key, p);
     }
     return this.cache.get(key);
@@ -1122,7 +1126,7 @@ const Replay = {
       ${tableHTML(f, { live: false })}
       <div class="hands">${handsHTML(st.hands, this.seat)}</div>
       ${lastOfDeal && dealSum.outcome && dealSum.outcome !== "in-progress" ? `<div class="panel result" data-deal="${st.deal}"><h4>${esc(t("deal_result", { n: st.deal + 1 }))}</h4>${dealResultHTML(Object.assign({}, dealSum, { hands: undefined, tricks: undefined }), game, f.view, n)}</div>` : ""}
-      <p class="toolbar"><a class="button" id="dl" download="${esc(game)}-record.json">${esc(t("download"))}</a> <button data-tool="sheet">${esc(t("sheet"))}</button>${this.table && dealSum.outcome && dealSum.outcome !== "in-progress" ? ` ${reviewButton(this.table, st.deal)}` : ""}</p>
+      <p class="toolbar"><a class="button" id="dl" download="${esc(game)}-record.json">${esc(t("download"))}</a> <button data-tool="sheet">${esc(t("sheet"))}</button>${dealSum.outcome && dealSum.outcome !== "in-progress" ? ` ${reviewButton(this.table || "", st.deal)}` : ""}</p>
     </section>`;
     const blob = new Blob([d.record_text], { type: "application/json" });
     $("#dl").href = URL.createObjectURL(blob);
