@@ -306,6 +306,7 @@ const Lobby = {
       <div class="panel"><h2>${esc(t("options"))}</h2><div class="opts">${g.options.map((o) => this.optionHTML(g, o)).join("")}</div></div>
       <div class="panel"><h2>${esc(t("seats"))}</h2><div id="seats"></div>
         <label class="row">${esc(t("timer"))} <select name="timer">${[0, 30, 60, 120].map((s) => `<option value="${s}">${esc(s ? t("sec", { n: s }) : t("off"))}</option>`).join("")}</select></label>
+        <div class="opt"><label for="hints"><span>${esc(t("coach.allow_hints"))}</span> <input type="checkbox" id="hints" checked></label><small>${esc(t("coach.allow_hints_doc"))}</small></div>
         <button id="create" class="primary">${esc(t("create"))}</button>
         <div id="created"></div></div>
       <div class="panel"><h2>${esc(t("tables"))}</h2><div id="tables">…</div>
@@ -351,7 +352,7 @@ const Lobby = {
     });
     try {
       const res = await api("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ game: g.id, options: this.options(g), seats, timer: parseInt($('[name="timer"]').value, 10) }) });
+        body: JSON.stringify({ game: g.id, options: this.options(g), seats, timer: parseInt($('[name="timer"]').value, 10), hints: $("#hints").checked }) });
       Keys.setHost(res.id, { host: res.host.split("#host=")[1], links: res.links, watch: res.watch, game: g.id });
       const mine = res.tokens.findIndex((x) => x);
       if (mine >= 0) Keys.setSeat(res.id, res.tokens[mine], mine);
@@ -397,6 +398,10 @@ const Table = {
   queue: [], pumping: false, holdUntil: 0,
   async open(id) {
     current = this; this.id = id; this.frame = null; this.seenDeal = null; this.prev = null; this.selected = [];
+    this.coach = null; this.coachOn = false;
+    api(`/api/tables/${encodeURIComponent(id)}/coach`).then((r) => {
+      if (current === this && this.id === id) { this.coachOn = !!r.hints; this.render(); }
+    }).catch(() => {});
     this.queue = []; this.holdUntil = 0;
     const tok = /token=([^&]+)/.exec(location.hash), host = /host=([^&]+)/.exec(location.hash);
     if (tok) Keys.setSeat(id, decodeURIComponent(tok[1]));
@@ -541,17 +546,21 @@ const Table = {
       ${this.hint(f)}
       <div class="controls" id="controls" role="group" aria-label="${esc(t("controls_label"))}"></div>
       <div class="hand" id="hand" role="group" aria-label="${esc(t("hand_label"))}"></div>
+      ${this.coachHTML(f)}
       <div class="toolbar">
         <button data-tool="last">${esc(t("last_trick"))}</button>${sheetBtn}
         <button data-tool="deal" ${v.last_deal || f.finished_deal ? "" : "disabled"}>${esc(t("last_deal"))}</button>
         <button data-tool="rules">${esc(t("rules"))}</button>
         ${host && host.host ? `<button data-tool="host">${esc(t("host"))}</button>` : ""}
         ${canClaim ? `<button data-tool="claim" class="claimbtn">${esc(t("claim"))}</button>` : ""}
+        ${this.canHint(f) ? `<button data-tool="hint" class="hintbtn" aria-controls="coach" aria-expanded="${this.coachShown(f)}">${esc(t("coach.hint_button"))}</button>` : ""}
         ${f.table.over ? `<a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${esc(t("download"))}</a><a class="button" href="/replay?table=${esc(f.table.id)}">${esc(t("replay"))}</a>` : ""}
       </div>
       <details class="info" id="info"><summary>${esc(t("details"))}</summary>${infoHTML(v, f.table.game, f.table.seats.length)}</details>
     </section>`;
-    this.renderHand(); this.renderControls(); this.tick();
+    this.renderHand(); this.renderControls(); this.markSuggested(); this.tick();
+    const shut = $("#coach [data-coach-close]");
+    if (shut) shut.addEventListener("click", () => { this.coach = null; this.render(); const b = $('[data-tool="hint"]'); if (b) b.focus(); });
     $$(".toolbar [data-tool]").forEach((b) => b.addEventListener("click", () => this.tool(b.dataset.tool)));
     this.restoreFocus(focus);
   },
@@ -710,6 +719,64 @@ const Table = {
     else if (k === "rules") dialog(rulesHTML(f.table.game));
     else if (k === "claim") this.claim();
     else if (k === "host") Host.open(f.table.id);
+    else if (k === "hint") this.askHint();
+  },
+  // -- the coach: a hint at your turn (it shows, it never plays) ------------------------------
+  canHint(f) {
+    return this.coachOn && !!this.token && f.seat !== null && f.seat !== undefined && !f.table.over
+      && f.view.to_act === f.seat && f.legal.length > 0;
+  },
+  coachShown(f) { return !!(this.coach && this.coach.version === f.version); },
+  async askHint() {
+    const f = this.frame, version = f.version;
+    if (this.coach && this.coach.version === version && this.coach.state !== "error") {
+      const p = $("#coach"); if (p) p.scrollIntoView({ block: "nearest" });
+      if (this.coach.state === "done") announce(this.coachWords(this.coach.data));
+      return;
+    }
+    this.coach = { version, state: "wait" }; this.render(); announce(t("coach.thinking"));
+    let state;
+    try {
+      const data = await api(`/api/tables/${encodeURIComponent(this.id)}/hint`, { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ token: this.token, lang: LANG, version, seat: f.seat }) });
+      state = { version, state: "done", data };
+    } catch (e) { state = { version, state: "error", message: e.message }; }
+    if (current !== this || !this.coach || this.coach.version !== version) return;
+    this.coach = state; this.render();
+    announce(state.state === "done" ? this.coachWords(state.data) : `${t("coach.failed")}: ${state.message}`);
+  },
+  coachWords(d) { return `${t("coach.suggest", { action: actionText(d.hint.action) })}. ${d.reasons[LANG] || d.hint.reason}`; },
+  coachHTML(f) {
+    if (!this.coachShown(f)) return "";
+    const c = this.coach;
+    let body;
+    if (c.state === "wait") body = `<p class="thinking">${esc(t("coach.thinking"))}</p>`;
+    else if (c.state === "error") body = `<p class="warn">${esc(t("coach.failed"))}: ${esc(c.message)}</p>`;
+    else {
+      const h = c.data.hint, alts = h.alternatives || [];
+      const pct = (x) => Math.round(100 * x);
+      const altWhy = (o) => o.make_share !== null && o.make_share !== undefined ? t("coach.alt_makes", { pct: pct(o.make_share) })
+        : o.best_share !== null && o.best_share !== undefined ? t("coach.alt_best", { pct: pct(o.best_share) })
+          : o.score !== null && o.score !== undefined ? t("coach.alt_score", { score: o.score.toFixed(1) }) : "";
+      body = `<p class="suggest" id="coach-suggest">${esc(t("coach.suggest", { action: "" }))}<b>${esc(actionText(h.action))}</b></p>
+        <p class="reason">${esc(c.data.reasons[LANG] || h.reason)}</p>
+        ${alts.length ? `<h4>${esc(t("coach.alternatives"))}</h4><ul class="alts">${alts.map((o) => `<li><b>${esc(actionText(o.action))}</b> <small>${esc(altWhy(o))}</small></li>`).join("")}</ul>` : ""}
+        <p class="muted yours">${esc(t("coach.yours"))}</p>`;
+    }
+    return `<section class="coach" id="coach" aria-labelledby="coach-h" aria-busy="${c.state === "wait"}"><h3 id="coach-h">${esc(t("coach.hint"))}</h3>
+      <button class="shut" data-coach-close aria-label="${esc(t("coach.close"))}" title="${esc(t("coach.close"))}">×</button>${body}</section>`;
+  },
+  // the suggested card or button stands out; nothing is chosen for the player
+  markSuggested() {
+    const f = this.frame;
+    if (!this.coachShown(f) || this.coach.state !== "done") return;
+    const a = this.coach.data.hint.action;
+    const canon = (x) => JSON.stringify(x, Object.keys(x).sort());
+    let els = [];
+    if ("play" in a) els = $$("#hand .card").filter((b) => b.dataset.code === a.play);
+    else if ("discard" in a) els = $$("#hand .card").filter((b) => a.discard.includes(b.dataset.code));
+    else els = $$("#controls [data-act]").filter((b) => { try { return canon(JSON.parse(b.dataset.act)) === canon(a); } catch (e) { return false; } });
+    for (const el of els) { el.classList.add("suggested"); el.setAttribute("aria-describedby", "coach-suggest"); }
   },
   lastDeal() {
     const f = this.frame, v = f.view;
@@ -723,7 +790,8 @@ const Table = {
     const d = this.lastDeal(); if (!d) return;
     const f = this.frame;
     dialogLater((words) => `<h3>${esc(t("deal_result", { n: f.view.deal_number }))}</h3>` +
-      dealResultHTML(Object.assign({}, d, { sentences: words && words[0] }), f.table.game, f.view, f.table.seats.length),
+      dealResultHTML(Object.assign({}, d, { sentences: words && words[0] }), f.table.game, f.view, f.table.seats.length) +
+      `<p class="links">${reviewButton(f.table.id, null)}</p>`,
     this.withSentences([d]), "wide");
   },
   showOver() {
@@ -736,7 +804,7 @@ const Table = {
     dialogLater((ws) => `<h3>${esc(t("match_over"))}</h3><p class="winner">${esc(w.length ? t("match_winner", { who }) : t("match_draw"))}</p>` +
       sheetHTML(f.sheet, f.table.game, v, n, ws && ws[0]) +
       (last ? `<h4>${esc(t("last_deal"))}</h4>` + dealResultHTML(Object.assign({}, last, { sentences: ws && ws[1][0] }), f.table.game, v, n) : "") +
-      `<p class="links"><a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${esc(t("download"))}</a> <a class="button primary" href="/replay?table=${esc(f.table.id)}">${esc(t("replay"))}</a></p>`, words, "wide");
+      `<p class="links"><a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${esc(t("download"))}</a> <a class="button primary" href="/replay?table=${esc(f.table.id)}">${esc(t("replay"))}</a> ${last ? reviewButton(f.table.id, null) : ""}</p>`, words, "wide");
   },
 };
 
@@ -884,6 +952,65 @@ function rulesHTML(game) {
   return `<h3>${esc(t("rules"))}</h3><ul class="rules">${t("rules." + game).split("\n").map((x) => `<li>${x}</li>`).join("")}</ul>`;
 }
 
+// -- the coach's review of a finished deal ----------------------------------------------------
+function reviewButton(table, deal) {
+  return `<button class="reviewbtn" data-review data-table="${esc(table)}" data-deal="${deal === null ? "" : deal}">${esc(t("coach.review_button"))}</button>`;
+}
+function unitText(unit, x) {
+  const one = Math.abs(x) === 1;
+  const u = { tricks: one ? t("coach.unit.tricks.one") : t("coach.unit.tricks"), face_cards: one ? t("coach.unit.face_cards.one") : t("coach.unit.face_cards"),
+    points: one ? t("coach.unit.points.one") : t("coach.unit.points"), chips: one ? t("coach.unit.chips.one") : t("coach.unit.chips") }[unit];
+  return u ?? String(unit || "");
+}
+function coachNum(x) { return String(Math.round(x * 100) / 100); }
+const Review = {
+  cache: new Map(), records: 0,
+  get(table, deal) {
+    if (!table && !Replay.data.reviewId) Replay.data.reviewId = ++this.records;   // the open record, once
+    const key = `${table || "record:" + Replay.data.reviewId}|${deal}|${LANG}`;
+    if (!this.cache.has(key)) {
+      const q = new URLSearchParams({ lang: LANG }); if (deal !== null) q.set("deal", deal);
+      // a table's deal, or (no table) the deal of the record open in the replay viewer
+      const p = (table ? api(`/api/tables/${encodeURIComponent(table)}/review?${q}`)
+        : api(`/api/review?${q}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: Replay.data.record_text })
+          .then((r) => Object.assign({ deal: r.review.deals.length ? r.review.deals[0].deal : deal }, r))).catch((e) => { this.cache.delete(key); return { error: e.message }; });
+      this.cache.set(key, p);
+    }
+    return this.cache.get(key);
+  },
+  open(table, deal) {
+    announce(t("coach.reviewing"));
+    const title = (n) => `<h3>${esc(n ? t("coach.review_title", { n }) : t("coach.review_button"))}</h3>`;
+    const later = this.get(table, deal).then((r) => { announce(r.error ? t("coach.review_failed") : t("coach.review_title", { n: r.deal + 1 })); return r; });
+    dialogLater((r) => {
+      if (!r) return title(deal === null ? null : deal + 1) + `<p class="thinking" role="status">${esc(t("coach.reviewing"))}</p>`;
+      if (r.error) return title(deal === null ? null : deal + 1) + `<p class="warn">${esc(t("coach.review_failed"))}: ${esc(r.error)}</p>`;
+      return title(r.deal + 1) + reviewHTML(r);
+    }, later, "wide review");
+  },
+};
+function reviewHTML(r) {
+  const d = r.review.deals[0];
+  if (!d) return `<pre class="reviewtext">${esc(r.text)}</pre>`;
+  const trickList = (ks) => ks.map((n) => t("coach.trick_no", { n })).join(", ");
+  const seats = d.seats.map((s) => {
+    const who = seatName(s.seat), lines = [];
+    if (s.lost > 0) lines.push(t("coach.seat_lost", { who, amount: coachNum(s.lost), unit: unitText(d.unit, s.lost), where: trickList(s.tricks) }));
+    if (s.estimated > 0) lines.push(t("coach.seat_estimated", { who, amount: coachNum(s.estimated), unit: unitText(d.unit, s.estimated), where: trickList(s.estimated_tricks) }));
+    if (s.decisions > 0) lines.push(t("coach.seat_decisions", { who, amount: coachNum(s.decisions), unit: unitText(d.score_unit, s.decisions) }));
+    if (!lines.length) lines.push(t("coach.seat_clean", { who }));
+    const costly = d.marks.filter((m) => m.seat === s.seat && m.loss > 0 && m.best);
+    const rows = costly.map((m) => `<tr><td>${m.trick === null ? esc(t("coach.choice")) : esc(t("coach.trick_no", { n: m.trick }))}</td>
+      <td>${esc(m.label || actionText(m.action))}</td><td>${esc(m.best_label || actionText(m.best))}</td>
+      <td>${esc(t("coach.amount", { amount: coachNum(m.loss), unit: unitText(m.unit, m.loss) }))}${m.method === "rollouts" || m.method === "sampled" ? ` <small>(${esc(t("coach.estimated"))})</small>` : ""}</td></tr>`).join("");
+    return `<div class="seatreview" data-seat="${s.seat}"><h4>${esc(seatName(s.seat))}</h4>${lines.map((x) => `<p>${esc(x)}</p>`).join("")}
+      ${costly.length ? `<div class="scroll"><table class="costly"><caption>${esc(t("coach.costly"))}</caption><tr><th scope="col">${esc(t("coach.col_trick"))}</th><th scope="col">${esc(t("coach.col_card"))}</th><th scope="col">${esc(t("coach.col_best"))}</th><th scope="col">${esc(t("coach.col_loss"))}</th></tr>${rows}</table></div>` : `<p class="muted">${esc(t("coach.none_costly"))}</p>`}</div>`;
+  }).join("");
+  return `<h4>${esc(t("coach.summary"))}</h4><div class="seatreviews">${seats}</div>
+    ${d.positions ? `<p class="muted">${esc(t("coach.exact_share", { solved: d.exact, total: d.positions }))}</p>` : ""}
+    <details><summary>${esc(t("coach.full_text"))}</summary><pre class="reviewtext">${esc(r.text)}</pre></details>`;
+}
+
 // -- the host -------------------------------------------------------------------------------
 const Host = {
   async open(id) {
@@ -932,6 +1059,7 @@ const Replay = {
     current = this; Table.frame = null;
     const q = new URLSearchParams(location.search);
     try {
+      this.table = q.get("table");
       if (q.get("table")) this.data = await api(`/api/tables/${encodeURIComponent(q.get("table"))}/replay`);
       else { const s = sessionStorage.getItem("kf:replay"); this.data = s ? JSON.parse(s) : null; }
     } catch (e) { $("#app").innerHTML = `<p class="center">${esc(e.message)}</p>`; return; }
@@ -998,7 +1126,7 @@ const Replay = {
       ${tableHTML(f, { live: false })}
       <div class="hands">${handsHTML(st.hands, this.seat)}</div>
       ${lastOfDeal && dealSum.outcome && dealSum.outcome !== "in-progress" ? `<div class="panel result" data-deal="${st.deal}"><h4>${esc(t("deal_result", { n: st.deal + 1 }))}</h4>${dealResultHTML(Object.assign({}, dealSum, { hands: undefined, tricks: undefined }), game, f.view, n)}</div>` : ""}
-      <p class="toolbar"><a class="button" id="dl" download="${esc(game)}-record.json">${esc(t("download"))}</a> <button data-tool="sheet">${esc(t("sheet"))}</button></p>
+      <p class="toolbar"><a class="button" id="dl" download="${esc(game)}-record.json">${esc(t("download"))}</a> <button data-tool="sheet">${esc(t("sheet"))}</button>${dealSum.outcome && dealSum.outcome !== "in-progress" ? ` ${reviewButton(this.table || "", st.deal)}` : ""}</p>
     </section>`;
     const blob = new Blob([d.record_text], { type: "application/json" });
     $("#dl").href = URL.createObjectURL(blob);
@@ -1037,6 +1165,10 @@ const Replay = {
       if (e.shiftKey && i <= 0) { els[els.length - 1].focus(); e.preventDefault(); }
       else if (!e.shiftKey && i === els.length - 1) { els[0].focus(); e.preventDefault(); }
     }
+  });
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest && e.target.closest("[data-review]");
+    if (b) Review.open(b.dataset.table, b.dataset.deal === "" ? null : +b.dataset.deal);
   });
   window.addEventListener("popstate", route);
   try { await boot(); } catch (e) { $("#app").innerHTML = `<p class="center">${esc(e.message)}</p>`; return; }
