@@ -111,6 +111,7 @@ kf_coach = Table(
 )
 _ready: "weakref.WeakSet[Store]" = weakref.WeakSet()
 _cache: "weakref.WeakKeyDictionary[Store, dict[str, bool]]" = weakref.WeakKeyDictionary()
+_locks: "weakref.WeakKeyDictionary[Store, asyncio.Lock]" = weakref.WeakKeyDictionary()
 
 
 def hints_setting(body: dict[str, Any]) -> bool:
@@ -122,10 +123,16 @@ def hints_setting(body: dict[str, Any]) -> bool:
 
 
 async def _ensure(store: Store) -> None:
-    if store not in _ready:
-        async with store.engine.begin() as conn:
-            await conn.run_sync(lambda c: _coach_meta.create_all(c, checkfirst=True))
-        _ready.add(store)
+    """The coach's table, made once per database; tables created at the same moment wait for
+    the first to make it (two CREATE TABLEs racing fail the second)."""
+    if store in _ready:
+        return
+    lock = _locks.setdefault(store, asyncio.Lock())
+    async with lock:
+        if store not in _ready:
+            async with store.engine.begin() as conn:
+                await conn.run_sync(lambda c: _coach_meta.create_all(c, checkfirst=True))
+            _ready.add(store)
 
 
 async def save_hints(store: Store, table_id: str, hints: bool) -> None:
