@@ -1266,8 +1266,9 @@ UI: dict[str, Any] = {
         "target": {"label": ("目標点", "Target"), "doc": ("この点数に先に届いたチームの勝ち (17点先取)。",
                                                       "Points to win the match (first to 17).")},
         "claim_failure": {"label": ("オープン失敗", "Failed claim"),
-                          "doc": ("オープン (残り全部取る宣言) が外れたとき: チョンボ (相手に5点) か、断られて続行か。",
-                                  "What a wrong claim (オープン) costs: a chombo (5 to the other team), or it is refused and play goes on."),
+                          "doc": ("オープン (残り全部取る宣言) が外れたとき: チョンボ (相手に5点) か、断られて続行か (手札はその回の終わりまで公開)。",
+                                  "What a wrong claim (オープン) costs: a chombo (5 to the other team), or it is refused and play goes on"
+                                  " with the claimant's hand face up until the deal ends."),
                           "choices": {"chombo": ("チョンボ", "chombo"), "refuse": ("断られて続行", "refused, play goes on")}},
         "joker_lead": {"label": ("ジョーカーの出し始め", "Joker lead"),
                        "doc": ("ジョーカーで始めるとき: 請求 (スートか何でも) を言うか、切り札を求めるか (後年のまとめの規則)。",
