@@ -42,6 +42,7 @@ from sqlalchemy.exc import IntegrityError
 from .. import record as records
 from ..games import GAMES
 from ..i18n import add_terms, t
+from . import clubwords  # noqa: F401  (the refusals' words)
 from .accounts import _LEVEL_NAMES, COOKIE, Accounts, clubs, matches, members, metadata, presets, users
 from .protocol import ProtocolError
 
@@ -76,14 +77,6 @@ add_terms({
                              "a rated table is a club's: choose the club (ratings are a club's leaderboard)"),
     "clubs.api.rated_humans": ("レート戦の卓には人間の席が少なくとも一つ要ります",
                                "a rated table has at least one human seat"),
-    "web.err.rated_sign_in": ("レート戦の席には、クラブの会員がサインインして座ります。サインインしてからもう一度開いてください",
-                              "A rated table's seats are for the club's signed-in members: sign in, then open the link again"),
-    "web.err.rated_member": ("この卓のクラブの会員ではありません: レート戦の席には座れません",
-                             "You are not a member of this table's club: you cannot sit at its rated table"),
-    "web.err.rated_taken": ("この席はほかのアカウントの席です", "This seat is held by another account"),
-    "web.err.rated_twice": ("この卓ではすでに別の席に座っています", "You already sit at another seat of this table"),
-    "web.err.rated_abandoned": ("このレート戦を途中で離れたため、席はボットが最後まで打ちます (負け扱い)。観戦はできます",
-                                "You left this rated match: a bot finishes your seat and the match counts as your loss. You may watch"),
 })
 
 
