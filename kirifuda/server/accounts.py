@@ -658,7 +658,7 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
             rev = await _run_review(rec, [deal], language)
         except KirifudaError as exc:
             raise HTTPException(400, f"this deal cannot be reviewed: {exc}") from None
-        return {"match": match_id, "deal": deal, "review": rev.to_json(language),
+        return {"match": match_id, "deal": deal, "players": rec.players, "review": rev.to_json(language),
                 "text": review_text(rev, language)}
 
     @router.get("/api/clubs/{club_id}/leaderboard")

@@ -165,7 +165,7 @@ const Clubs = {
         const head = `<h3>${esc(t("coach.review_title", { n: deal + 1 }))}</h3>`;
         if (!r) return head + `<p class="thinking" role="status">${esc(t("coach.reviewing"))}</p>`;
         if (r.error) return head + `<p class="warn">${esc(t("coach.review_failed"))}: ${esc(r.error)}</p>`;
-        return head + reviewHTML(r);
+        return head + named(reviewHTML(r), r.players);
       }, later, "wide review");
     }));
   },
@@ -205,6 +205,11 @@ const Clubs = {
     } catch (e) { toast(`${t("clubs.passkey_failed")}: ${e.message}`); }
   },
 };
+// the review is drawn for a table's seats: here, outside a table, each seat by its player's name
+function named(html, players) {
+  (players || []).forEach((p, s) => { html = html.split(esc(t("seat", { n: s }))).join(esc(p)); });
+  return html;
+}
 function b64u(s) {
   const b = atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4));
   return Uint8Array.from(b, (c) => c.charCodeAt(0)).buffer;
