@@ -1,4 +1,4 @@
-// Clubs in the lobby (クラブ): signing in (a password, or a passkey where the browser offers
+// Clubs in the lobby: signing in (a password, or a passkey where the browser offers
 // them), my clubs' rule presets offered first when creating a table, a club's table or a rated
 // one, each club's open tables, and my matches with their replay and the coach's review.
 // app.js calls Clubs.lobby() after drawing the lobby, Clubs.tableFields() when creating a table.
