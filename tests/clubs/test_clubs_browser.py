@@ -205,6 +205,7 @@ def test_presets_first_a_rated_table_and_review_links(browser: Any, server: Serv
     page.wait_for_selector("#dialog-body .seatreview", timeout=60_000)
     assert not page.query_selector("#dialog-body .warn")
     assert page.eval_on_selector_all("#dialog-body .seatreview", "s => s.length") == 4
+    assert page.text_content("#dialog-body .seatreview h4") == member  # seats by their players' names
     shot(page, f"review-{lang}-{'phone' if phone else 'desktop'}")
     assert errors == []
     context.close()
