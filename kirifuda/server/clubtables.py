@@ -160,7 +160,13 @@ class ClubTables:
                         self._spawn(self.settle(table))
 
     def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
+        async def guarded() -> None:
+            try:
+                await coro
+            except Exception:
+                log.exception("a club table's save or abandonment failed (a restart retries the save)")
+
+        task = asyncio.get_running_loop().create_task(guarded())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -213,8 +219,15 @@ class ClubTables:
     async def seat_gate(self, table: Any, seat: int, cookie: str | None) -> str | None:
         """Before a seat's token joins: ``None`` at any table but a rated one; there the seat's
         account's name (the seat is taken on first join), or ProtocolError saying why not."""
+        if self._loaded and not table.tags.get("rated"):
+            return None  # no database at a hello but a rated table's
         if not self._loaded:
-            await self.load()
+            try:
+                await self.load()
+            except Exception as exc:
+                log.warning("the clubs' tables could not be read (%s)", type(exc).__name__)
+                raise ProtocolError("unavailable", "the table could not check its seats (its database "
+                                    "is busy or down): try again in a moment") from None
         m = self.meta.get(table.id)
         if m is None or not m.rated:
             return None

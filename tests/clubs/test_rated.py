@@ -239,3 +239,29 @@ def test_presets_of_my_clubs_come_first_and_a_club_lists_its_open_tables(tmp_pat
         assert httpx.get(f"{srv.url}/api/tables/{mine['id']}/coach").json()["hints"] is True
         with connect(f"ws://127.0.0.1:{srv.port}/ws/{mine['id']}") as ws:
             assert _hello(ws, mine["tokens"][0])["type"] == "welcome"
+
+
+def test_a_restart_keeps_a_rated_table_rated_and_its_seats_held(tmp_path: Any) -> None:
+    db = _sqlite(tmp_path)
+    with ServerThread(db, bot_delay=0) as srv:
+        aki, bo, chie, club = _club(srv)
+        made = aki.post("/api/tables", json={"game": "unsun", "options": {"deals": 1}, "club": club, "rated": True,
+                                             "seats": [{"kind": "human"}, {"kind": "human"}] + BOTS3[:2]}).json()
+        tid, tokens = made["id"], made["tokens"]
+        with bo.ws(tid) as ws:
+            assert _hello(ws, tokens[1])["type"] == "welcome"
+    with ServerThread(db, bot_delay=0) as srv:
+        deadline = time.time() + 10
+        while not srv.app.state.club_tables._loaded and time.time() < deadline:
+            time.sleep(0.02)
+        info = httpx.get(f"{srv.url}/api/tables/{tid}").json()
+        assert info["rated"] is True and info["club"]["name"] == "KIT"
+        assert httpx.get(f"{srv.url}/api/tables/{tid}/coach").json()["hints"] is False
+        with connect(f"ws://127.0.0.1:{srv.port}/ws/{tid}") as ws:
+            assert _hello(ws, tokens[0])["code"] == "rated_sign_in"
+        aki.srv = bo.srv = srv  # the login sessions are the database's: they outlive the restart
+        with aki.ws(tid) as ws:
+            assert _hello(ws, tokens[1])["code"] == "rated_taken"
+        with bo.ws(tid) as ws:
+            assert _hello(ws, tokens[1])["type"] == "welcome"
+        assert bo.get(f"/api/clubs/{club}/tables").json()[0]["free"] == [0]
