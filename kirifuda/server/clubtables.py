@@ -105,7 +105,9 @@ class TableMeta:
     """Seat → (account id, account name) of a rated table's seats taken."""
 
     def tags(self) -> dict[str, Any]:
-        return {"club": {"id": self.club_id, "name": self.club_name}, "rated": self.rated}
+        """What anyone who sees the table learns: that it is a club's, whether rated (not which
+        club: only its members see a club; they find it in the club's tables list)."""
+        return {"club_table": True, "rated": self.rated}
 
 
 @dataclass(frozen=True)
@@ -336,6 +338,7 @@ def club_tables_router(acc: Accounts, service: ClubTables,
             if m.club_id != club_id or table is None or table.over:
                 continue
             info = table.summary_info()
+            info["club"] = {"id": m.club_id, "name": m.club_name}
             info["free"] = [i for i, s in enumerate(table.seats)
                             if s.get("kind") == "human" and (not m.rated or i not in m.players)]
             info["created"] = table.created

@@ -11,6 +11,7 @@ __all__ = ["CLUB_WORDS"]
 CLUB_WORDS: dict[str, tuple[str, str]] = {
     "web.clubs.title": ("クラブ", "Clubs"),
     "web.clubs.rated": ("レート戦", "Rated"),
+    "web.clubs.club_table": ("クラブの卓", "Club table"),
     "web.clubs.preset": ("ルールのプリセット", "Rules preset"),
     "web.clubs.preset_none": ("選ばない (下で決める)", "none (set the rules below)"),
     "web.clubs.preset_doc": ("自分のクラブのプリセットが先に並びます", "Your clubs' presets come first"),

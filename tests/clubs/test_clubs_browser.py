@@ -20,6 +20,7 @@ import pytest
 from kirifuda import record as records
 from kirifuda.bots import make_bot
 from kirifuda.games import GAMES
+from kirifuda.server import messages
 
 from ..server.conftest import ServerThread
 
@@ -116,7 +117,8 @@ def test_a_passkey_is_registered_and_signs_in(browser: Any, server: ServerThread
     assert page.is_visible("#kf-pk-login")  # the browser offers passkeys: the page does
     sign_up_in_page(page, "Kei")
     page.click("#kf-pk-add")
-    page.wait_for_selector("#toast:not([hidden])")
+    added = messages.catalogue("en")["web.clubs.passkey_added"]
+    page.wait_for_function(f"document.querySelector('#toast').textContent === '{added}'")
     creds = cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})["credentials"]
     assert len(creds) == 1 and creds[0]["isResidentCredential"]
     page.click("#kf-sign-out")
@@ -195,7 +197,8 @@ def test_presets_first_a_rated_table_and_review_links(browser: Any, server: Serv
     # the member's own seat: taken while signed in, with no Hint button, the title saying rated
     page.goto(base(server) + page.eval_on_selector("#created a[data-seat]", "a => a.getAttribute('href')")
               if page.query_selector("#created a[data-seat]") else base(server) + f"/t/{tid}")
-    page.wait_for_function(f"document.querySelector('#title').textContent.includes('KIT {lang}')")
+    rated_word = messages.catalogue(lang)["web.clubs.rated"]
+    page.wait_for_function(f"document.querySelector('#title').textContent.includes('{rated_word}')")
     assert not page.query_selector('[data-tool="hint"]')
     shot(page, f"rated-table-{lang}-{'phone' if phone else 'desktop'}")
     # a match of the profile: its review opens in a dialog

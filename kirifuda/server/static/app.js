@@ -388,7 +388,7 @@ const Lobby = {
     $("#tables").innerHTML = this.tables.length ? `<ul class="tables">${this.tables.slice(0, 30).map((x) => {
       const mine = Keys.seat(x.id), host = Keys.host(x.id);
       return `<li><a href="/t/${esc(x.id)}" class="tablelink" data-id="${esc(x.id)}">${esc(x.name[LANG])} <code>${esc(x.id)}</code></a> ${x.seats.map((s) => esc(s.name)).join(" · ")}
-      ${x.rated ? `<span class="tag rated">${esc(t("clubs.rated"))}</span>` : ""}${x.club ? ` <span class="tag">${esc(x.club.name)}</span>` : ""}
+      ${x.rated ? `<span class="tag rated">${esc(t("clubs.rated"))}</span>` : ""}${x.club_table && !x.rated ? `<span class="tag">${esc(t("clubs.club_table"))}</span>` : ""}
       ${mine ? `<span class="tag mine">${esc(t("your_seat"))}</span>` : ""}${host ? ` <span class="tag">${esc(t("host"))}</span>` : ""}
       ${x.over ? `<span class="tag">${esc(t("match_over"))}</span> <a href="/replay?table=${esc(x.id)}">${esc(t("replay"))}</a>` : ""}</li>`;
     }).join("")}</ul>` : `<p>${esc(t("no_tables"))}</p>`;
@@ -542,7 +542,7 @@ const Table = {
     if (current !== this || !this.frame) return;
     const f = this.frame, v = f.view;
     const focus = this.focusKey();
-    $("#title").textContent = f.table.name[LANG] + (f.table.rated ? ` · ${t("clubs.rated")} (${f.table.club.name})` : "");
+    $("#title").textContent = f.table.name[LANG] + (f.table.rated ? ` · ${t("clubs.rated")}` : "");
     const sheetBtn = `<button data-tool="sheet">${esc(t("sheet"))}</button>`;
     const canClaim = f.legal.some((e) => "claim" in e.action);
     const host = Keys.host(f.table.id);
