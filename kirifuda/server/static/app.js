@@ -542,7 +542,7 @@ const Table = {
     if (current !== this || !this.frame) return;
     const f = this.frame, v = f.view;
     const focus = this.focusKey();
-    $("#title").textContent = f.table.name[LANG] + (f.table.rated ? ` · ${t("clubs.rated")}` : "");
+    $("#title").textContent = (f.table.rated ? `${t("clubs.rated")} · ` : "") + f.table.name[LANG];   // first: a phone cuts the end
     const sheetBtn = `<button data-tool="sheet">${esc(t("sheet"))}</button>`;
     const canClaim = f.legal.some((e) => "claim" in e.action);
     const host = Keys.host(f.table.id);
