@@ -19,7 +19,7 @@ from websockets.sync.client import connect
 
 from kirifuda.games import GAMES
 
-from ..server.conftest import ServerThread
+from ..server.conftest import ServerThread, db_url, postgres  # noqa: F401 (fixtures: SQLite and PostgreSQL)
 from ..server.test_protocol import recv_until
 
 pytestmark = pytest.mark.slow
@@ -120,8 +120,8 @@ def test_rated_tables_are_a_clubs_and_bad_requests_are_refused_in_words(tmp_path
         assert len(srv.app.state.manager.tables) == before  # nothing was made
 
 
-def test_a_rated_match_seats_members_refuses_hints_and_updates_the_ratings_once(tmp_path: Any) -> None:
-    with ServerThread(_sqlite(tmp_path), bot_delay=0) as srv:
+def test_a_rated_match_seats_members_refuses_hints_and_updates_the_ratings_once(db_url: str) -> None:
+    with ServerThread(db_url, bot_delay=0) as srv:
         aki, bo, chie, club = _club(srv)
         made = aki.post("/api/tables", json={"game": "unsun", "options": {"deals": 1}, "club": club, "rated": True,
                                              "hints": True, "seats": [{"kind": "human"}, {"kind": "human"}] + BOTS3[:2]})
@@ -176,8 +176,8 @@ def test_a_rated_match_seats_members_refuses_hints_and_updates_the_ratings_once(
         assert r.status_code == 409 and "club" in r.json()["detail"]
 
 
-def test_abandoning_a_rated_match_is_a_loss_and_a_bot_finishes_the_seat(tmp_path: Any) -> None:
-    with ServerThread(_sqlite(tmp_path), bot_delay=0, grace=0.3) as srv:
+def test_abandoning_a_rated_match_is_a_loss_and_a_bot_finishes_the_seat(db_url: str) -> None:
+    with ServerThread(db_url, bot_delay=0, grace=0.3) as srv:
         aki, bo, chie, club = _club(srv)
         made = aki.post("/api/tables", json={"game": "unsun", "options": {"deals": 1}, "club": club, "rated": True,
                                              "seats": [{"kind": "human"}] + BOTS3}).json()
