@@ -16,7 +16,7 @@ ratings are a club's leaderboard).  Then:
 - a player who **abandons** the match — gone past the grace period — is replaced by the
   stand-in bot, which finishes the match; the player cannot take the seat back
   (``rated_abandoned``) and the match counts as their loss (the first seat to abandon; ranked
-  last by :class:`kirifuda.ratings.MatchResult`).
+  last by :class:`kirifuda.ratings.MatchResult`); so does a member's seat the host hands to a bot.
 
 A rated match is saved unrated when it cannot be rated fairly: a human seat never taken by an
 account, or a match the server cut at its deal limit without anyone abandoning.
@@ -285,10 +285,11 @@ class ClubTables:
         log.info("table %s: seat %d abandoned the rated match: a bot finishes it", table_id, seat)
 
     def players_of(self, table: Any, m: TableMeta) -> list[str]:
-        """The record's names: a seat taken by an account, its name; a bot, its level."""
+        """The record's names: a seat taken by an account, its name (even if the host gave it
+        to a bot since); a bot's seat, its level."""
         names = table.players()
-        return [_LEVEL_NAMES.get(s["bot"], s["bot"]) if s.get("kind") == "bot"
-                else m.players[i][1] if i in m.players else names[i]
+        return [m.players[i][1] if i in m.players
+                else _LEVEL_NAMES.get(s["bot"], s["bot"]) if s.get("kind") == "bot" else names[i]
                 for i, s in enumerate(table.seats)]
 
     async def settle(self, table: Any) -> str | None:
@@ -299,6 +300,9 @@ class ClubTables:
             return None
         rec = table.record()
         rec.players = self.players_of(table, m)
+        if m.rated and m.abandoned_by is None:  # a member's seat the host gave to a bot: left it
+            m.abandoned_by = next((i for i, s in enumerate(table.seats)
+                                   if i in m.players and s.get("kind") == "bot"), None)
         humans = [i for i, s in enumerate(table.seats) if s.get("kind") != "bot"]
         rated = (m.rated and all(i in m.players for i in humans)
                  and (table.state.is_over or m.abandoned_by is not None))
@@ -310,6 +314,8 @@ class ClubTables:
                 .values(match_id=match_id))
             if res.rowcount != 1:
                 return None
+            await conn.execute(update(club_tables).where(club_tables.c.table_id == table.id)
+                               .values(abandoned_by=m.abandoned_by))
             await conn.execute(insert(matches).values(
                 id=match_id, club_id=m.club_id, game=rec.game, record=records.dumps(rec), rated=rated,
                 abandoned_by=m.abandoned_by if rated else None, saved_by=m.created_by,

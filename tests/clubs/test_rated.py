@@ -266,3 +266,24 @@ def test_a_restart_keeps_a_rated_table_rated_and_its_seats_held(tmp_path: Any) -
         with bo.ws(tid) as ws:
             assert _hello(ws, tokens[1])["type"] == "welcome"
         assert bo.get(f"/api/clubs/{club}/tables").json()[0]["free"] == [0]
+
+
+def test_a_members_seat_given_to_a_bot_by_the_host_counts_as_abandoned(tmp_path: Any) -> None:
+    with ServerThread(_sqlite(tmp_path), bot_delay=0) as srv:
+        aki, bo, chie, club = _club(srv)
+        made = aki.post("/api/tables", json={"game": "unsun", "options": {"deals": 1}, "club": club, "rated": True,
+                                             "seats": [{"kind": "human"}] + BOTS3}).json()
+        tid, token, host = made["id"], made["tokens"][0], made["host"].split("#host=")[1]
+        with bo.ws(tid) as ws:
+            assert _hello(ws, token)["type"] == "welcome"
+            r = httpx.post(f"{srv.url}/api/tables/{tid}/host/bot", json={"host": host, "seat": 0})
+            assert r.status_code == 200, r.text
+        table = srv.app.state.manager.tables[tid]
+        deadline = time.time() + 60
+        while not table.over and time.time() < deadline:
+            time.sleep(0.05)
+        _settled(srv)
+        (match,) = bo.get(f"/api/clubs/{club}/matches").json()
+        assert match["rated"] and match["players"][0] == "Bo"  # rated under the member's name
+        board = [r["name"] for r in bo.get(f"/api/clubs/{club}/leaderboard", params={"game": "unsun"}).json()]
+        assert board[-1] == "Bo"
