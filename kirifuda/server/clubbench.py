@@ -27,6 +27,7 @@ def main(argv: list[str] | None = None) -> None:
     import uvicorn
     from websockets.sync.client import connect
 
+    from ..games import GAMES
     from .app import create_app
     from .limits import Limits
 
@@ -51,9 +52,11 @@ def main(argv: list[str] | None = None) -> None:
             cookie = r.headers["set-cookie"].split(";")[0]
             auth = {"Cookie": cookie}
             club = httpx.post(url + "/api/clubs", json={"name": "Bench club"}, headers=auth).json()["id"]
-            seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
-            plain = httpx.post(url + "/api/tables", json={"game": "meitora", "seats": seats}).json()
-            rated = httpx.post(url + "/api/tables", json={"game": "meitora", "seats": seats, "club": club,
+            info = next(iter(GAMES.values()))  # any game: the check is the same for all
+            n = info.new_state(info.options({})).num_players
+            seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (n - 1)
+            plain = httpx.post(url + "/api/tables", json={"game": info.id, "seats": seats}).json()
+            rated = httpx.post(url + "/api/tables", json={"game": info.id, "seats": seats, "club": club,
                                                           "rated": True}, headers=auth).json()
             for name, made in (("plain table", plain), ("rated table", rated)):
                 times = []
