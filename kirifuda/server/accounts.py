@@ -278,6 +278,11 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
     router = APIRouter()
     router.accounts = acc  # type: ignore[attr-defined]
     router.include_router(keeper_router())
+    from .clubtables import ClubTables, club_tables_router
+    from .passkeys import passkeys_router
+
+    service = ClubTables(acc, get_tables)
+    router.club_tables = service  # type: ignore[attr-defined]
 
     async def club_for(club_id: str, user: dict[str, Any], *, admin: bool = False) -> dict[str, Any]:
         engine = await acc.engine()
@@ -306,6 +311,9 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
             if r["rated"]:
                 book.rate(result_of(records.loads(r["record"]), rated=True, abandoned_by=r["abandoned_by"]))
         return book
+
+    router.include_router(club_tables_router(acc, service, club_for))
+    router.include_router(passkeys_router(acc))
 
     # -- accounts ----------------------------------------------------------------------------
     @router.post("/api/accounts")
@@ -419,7 +427,9 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
                          "totals": summary["totals"], "finished": summary["finished"],
                          "winner": summary["winner"], "created": r["created"],
                          "record": f"/api/clubs/{r['club_id']}/matches/{r['id']}/record",
-                         "replay": f"/api/clubs/{r['club_id']}/matches/{r['id']}/replay"})
+                         "replay": f"/api/clubs/{r['club_id']}/matches/{r['id']}/replay",
+                         "reviews": [f"/api/clubs/{r['club_id']}/matches/{r['id']}/review?deal={d}"
+                                     for d, deal in enumerate(rec.deals) if deal.scored is None]})
         return {"name": user["name"], "matches": mine, "stats": player_stats(recs, user["name"])}
 
     # -- clubs -------------------------------------------------------------------------------
@@ -572,6 +582,9 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         table = (get_tables() if get_tables else {}).get(table_id)
         if table is None:
             raise HTTPException(404, f"no table {table_id!r}")
+        await service.load()
+        if table_id in service.meta:
+            raise HTTPException(409, "this is a club's table: its match is saved to its club by itself when it ends")
         if not table.state.is_over and body.abandoned_by is None:
             raise HTTPException(409, "the match is not over (or name the seat that abandoned it)")
         rec = table.record()
@@ -621,6 +634,32 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
             raise HTTPException(404, f"no match {match_id!r} in this club")
         rec = records.loads(row["record"])
         return {"steps": replay_steps(rec), "summary": records.replay(rec).summary()}
+
+    @router.get("/api/clubs/{club_id}/matches/{match_id}/review")
+    async def match_review(club_id: str, match_id: str, deal: int, lang: str = "en",
+                           kf_session: str | None = Cookie(None)) -> dict[str, Any]:
+        """The coach's review of one deal of a club match (a deal played card by card; a scored
+        deal has no cards to review)."""
+        from ..coach import review_text
+        from .coach import _run_review  # one review at a time, beside the tables' own
+
+        user = await acc.require(kf_session)
+        await club_for(club_id, user)
+        row = next((r for r in await club_records(club_id) if r["id"] == match_id), None)
+        if row is None:
+            raise HTTPException(404, f"no match {match_id!r} in this club")
+        rec = records.loads(row["record"])
+        if not 0 <= deal < len(rec.deals):
+            raise HTTPException(404, f"this match has no deal {deal} (counted from 0)")
+        if rec.deals[deal].scored is not None:
+            raise HTTPException(400, f"deal {deal} was scored by its facts (score keeper): it has no cards to review")
+        language = "ja" if lang == "ja" else "en"
+        try:
+            rev = await _run_review(rec, [deal], language)
+        except KirifudaError as exc:
+            raise HTTPException(400, f"this deal cannot be reviewed: {exc}") from None
+        return {"match": match_id, "deal": deal, "players": rec.players, "review": rev.to_json(language),
+                "text": review_text(rev, language)}
 
     @router.get("/api/clubs/{club_id}/leaderboard")
     async def leaderboard(club_id: str, game: str, kf_session: str | None = Cookie(None)) -> list[dict[str, Any]]:

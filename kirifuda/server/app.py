@@ -228,6 +228,7 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
         store = await Store.open(db_url)
         manager = TableManager(store, grace=grace, bot_delay=bot_delay, limits=limits,
                                deal_secret=deal_secret)
+        manager.hooks.append(app.state.club_tables.on_table)  # clubs' tables: their matches, rated
         await manager.load()
         state["store"] = store
         state["manager"] = manager
@@ -257,7 +258,9 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
     app.include_router(coach_router)
     from .accounts import accounts_router  # accounts, clubs, score keeper's matches
 
-    app.include_router(accounts_router(lambda: state["store"], lambda: state["manager"].tables))
+    clubs_api = accounts_router(lambda: state["store"], lambda: state["manager"].tables)
+    app.include_router(clubs_api)
+    app.state.club_tables = clubs_api.club_tables  # type: ignore[attr-defined]
     return app
 
 
@@ -317,11 +320,16 @@ def api_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRo
         if not created.allow(who):
             raise HTTPException(429, f"at most {limits.tables_per_minute} tables a minute may be "
                                 "opened from one address: wait a moment")
+        # a club's table, a rated one: checked (HTTPException) before anything is made
+        clubs = getattr(request.app.state, "club_tables", None)
+        club = await clubs.admit(request, body) if clubs is not None else None
         try:
             table, tokens = await manager.create(
                 body.game, dict(body.options), [s.model_dump(exclude_none=True) for s in body.seats],
                 timer=body.timer, first=body.first, creator=who)
-            await save_hints(manager.store, table.id, body.hints)
+            await save_hints(manager.store, table.id, body.hints and not body.rated)  # rated: no hints
+            if clubs is not None:
+                await clubs.register(table, club)
         except (OptionError, KirifudaError) as exc:
             raise HTTPException(400, str(exc)) from None
         except (SQLAlchemyError, OSError) as exc:
@@ -460,9 +468,14 @@ def ws_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRou
                         seat = table.seat_of_token(msg.token)
                         if seat is None:
                             raise ProtocolError("unauthenticated", "this invitation link is not valid for this table")
+                    name = msg.name
+                    clubs = getattr(websocket.app.state, "club_tables", None)
+                    if seat is not None and clubs is not None:  # a rated seat: a signed-in member's
+                        name = await clubs.seat_gate(
+                            table, seat, websocket.cookies.get("kf_session")) or name
                     client = Client(seat, websocket.send_text)
-                    if seat is not None and msg.name and msg.name != table.seats[seat].get("name"):
-                        table.seats[seat]["name"] = msg.name
+                    if seat is not None and name and name != table.seats[seat].get("name"):
+                        table.seats[seat]["name"] = name
                         try:
                             await table.store.set_seats(table.id, table.seats)
                         except Exception as exc:   # the name holds until a restart

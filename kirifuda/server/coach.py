@@ -16,7 +16,7 @@ Endpoints (an :class:`~fastapi.APIRouter` that :func:`kirifuda.server.app.create
 
 Refusals are ``{"detail": {"code": str, "message": str}}`` with the message in the request's
 language; codes: ``malformed``, ``unknown_table``, ``unauthenticated``, ``wrong_seat``,
-``hints_off``, ``not_your_turn``, ``stale``, ``over``, ``no_deal``, ``deal_not_over``,
+``hints_off``, ``rated`` (a rated table), ``not_your_turn``, ``stale``, ``over``, ``no_deal``, ``deal_not_over``,
 ``bad_record``, ``too_big``, ``too_many_deals``, ``busy``, ``failed``.
 
 The table setting ``hints`` (``true`` by default) is given with the other settings when the
@@ -71,6 +71,7 @@ add_terms({
     "coach.api.wrong_seat": ("あなたの席は {mine} 番で、{asked} 番ではありません",
                              "your token holds seat {mine}, not seat {asked}"),
     "coach.api.hints_off": ("この卓ではヒントが使えません (卓の設定)", "this table does not allow hints"),
+    "coach.api.rated": ("レート戦の卓ではヒントは使えません", "hints are off at a rated table"),
     "coach.api.not_your_turn": ("あなたの番ではありません: {who} の番です",
                                 "it is not your decision: {who} is to act"),
     "coach.api.no_one": ("誰の番でもありません", "no one"),
@@ -255,6 +256,8 @@ async def api_hint(request: Request, table_id: str) -> dict[str, Any]:
         raise _refuse(403, "unauthenticated", lang)
     if body.seat is not None and body.seat != seat:
         raise _refuse(403, "wrong_seat", lang, mine=seat, asked=body.seat)
+    if table.tags.get("rated"):  # a rated table (kirifuda.server.clubtables): never hints
+        raise _refuse(403, "rated", lang)
     if not await hints_allowed(table.store, table.id):
         raise _refuse(403, "hints_off", lang)
     state, version = table.state, table.version  # replaced, never changed, by the table

@@ -265,6 +265,7 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
 """The page's words: key → (Japanese, English)."""
 
 i18n.add_terms(messages=WEB_MESSAGES)
+from . import clubwords  # noqa: E402,F401  (the clubs' words: static/clubs.js)
 
 
 def catalogue(lang: str) -> dict[str, str]:

@@ -83,6 +83,10 @@ class CreateTable(_Strict):
     first: Annotated[int, Field(ge=0, le=9)] = 0
     hints: StrictBool = True
     """Whether the seats may ask the coach for hints (kirifuda.server.coach)."""
+    club: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+    """The club whose table this is (its members see it in the club's tables list)."""
+    rated: StrictBool = False
+    """A rated table (a club's, seats for its signed-in members; no hints): kirifuda.server.clubtables."""
 
 
 class HelloMessage(_Strict):

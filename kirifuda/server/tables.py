@@ -72,6 +72,10 @@ def new_secret() -> str:
     return secrets.token_hex(32)
 
 
+TableHook = Callable[["LiveTable", str, "int | None"], None]
+"""A hook of :attr:`LiveTable.hooks`: the table, what happened, the seat concerned."""
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -124,8 +128,13 @@ class LiveTable:
     """A table held in memory, mirrored in the database event by event."""
 
     def __init__(self, stored: StoredTable, store: Store, *, grace: float, bot_delay: float,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, hooks: list[TableHook] | None = None) -> None:
         self.id = stored.id
+        self.hooks: list[TableHook] = hooks if hooks is not None else []
+        """Told when a seat is dropped (``"away"``) and when the match is over (``"over"``):
+        clubs' tables rate their matches (kirifuda.server.clubtables)."""
+        self.tags: dict[str, Any] = {}
+        """Public facts others add to the table's info (a club's table: ``club``, ``rated``)."""
         self.info: GameInfo = GAMES[stored.game]
         self.options = self.info.options(stored.options)
         self.seats = stored.seats
@@ -239,6 +248,7 @@ class LiveTable:
             "over": self.over,
             "version": self.version,
             **presence(self),
+            **self.tags,
         }
 
     def summary_info(self) -> dict[str, Any]:
@@ -344,6 +354,16 @@ class LiveTable:
         self._timed_out = None
         self._arm_timer()
         self.broadcast()
+        if new_state.is_over:
+            self.notify("over")
+
+    def notify(self, kind: str, seat: int | None = None) -> None:
+        """Tell the hooks (each must not raise, nor block: it may start a task)."""
+        for hook in self.hooks:
+            try:
+                hook(self, kind, seat)
+            except Exception:
+                log.exception("table %s: a hook failed on %s", self.id, kind)
 
     def _observe(self) -> None:
         """Every bot, and every stand-in that is following its seat, is shown what its seat
@@ -506,6 +526,7 @@ class LiveTable:
         except Exception as exc:
             log.warning("table %s: could not mark the cut match finished (%s)", self.id, type(exc).__name__)
         self.broadcast()
+        self.notify("over")
 
     # -- clocks --------------------------------------------------------------------------
     def _arm_timer(self) -> None:
@@ -548,6 +569,7 @@ class LiveTable:
         self.away.add(seat)
         self.drop_at.pop(seat, None)
         log.info("table %s: seat %d dropped; the stand-in plays", self.id, seat)
+        self.notify("away", seat)
         self._arm_timer()
         self.broadcast()
         self.kick()
@@ -638,16 +660,20 @@ class TableManager:
         """Fixes every new table's secret (tests and benchmarks only: anyone knowing it knows
         every deal); None: each table draws its own."""
         self.tables: dict[str, LiveTable] = {}
+        self.hooks: list[TableHook] = []
+        """Given to every table (:attr:`LiveTable.hooks`); told ``"loaded"`` for each table
+        reloaded at start."""
 
     async def load(self) -> None:
         for st in await self.store.load_tables():
             try:
                 table = LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay,
-                                  limits=self.limits)
+                                  limits=self.limits, hooks=self.hooks)
             except (KirifudaError, KeyError) as exc:
                 log.error("table %s cannot be reloaded: %s", st.id, exc)
                 continue
             self.tables[st.id] = table
+            table.notify("loaded")
             table.kick()
 
     def open_tables_of(self, creator: str) -> int:
@@ -704,7 +730,8 @@ class TableManager:
                          timer=timer, created=time.time(), finished=False,
                          secret=secret or self.deal_secret or new_secret())
         await self.store.create_table(st)
-        table = LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay, limits=self.limits)
+        table = LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay, limits=self.limits,
+                          hooks=self.hooks)
         table.creator = creator
         self.tables[table_id] = table
         table.kick()

@@ -319,6 +319,7 @@ const Lobby = {
     $("#upload").addEventListener("change", (e) => Replay.upload(e.target.files[0]));
     if (this.created) this.showCreated();
     if (this.tables) this.renderTables();
+    if (typeof Clubs !== "undefined") Clubs.lobby(this);   // clubs.js: presets, rated tables, clubs
   },
   optionHTML(g, o) {
     const id = `opt-${o.name}`, key = `opt.${g.id}.${o.name}`;
@@ -351,8 +352,9 @@ const Lobby = {
         : { kind: "bot", bot: v.slice(4), name: name || t("bot_default", { n: i + 1 }) };
     });
     try {
-      const res = await api("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ game: g.id, options: this.options(g), seats, timer: parseInt($('[name="timer"]').value, 10), hints: $("#hints").checked }) });
+      const club = typeof Clubs !== "undefined" ? Clubs.tableFields() : {};   // a club's table, rated or not
+      const res = await api(`/api/tables?lang=${LANG}`, { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(Object.assign({ game: g.id, options: this.options(g), seats, timer: parseInt($('[name="timer"]').value, 10), hints: $("#hints").checked }, club)) });
       Keys.setHost(res.id, { host: res.host.split("#host=")[1], links: res.links, watch: res.watch, game: g.id });
       const mine = res.tokens.findIndex((x) => x);
       if (mine >= 0) Keys.setSeat(res.id, res.tokens[mine], mine);
@@ -386,6 +388,7 @@ const Lobby = {
     $("#tables").innerHTML = this.tables.length ? `<ul class="tables">${this.tables.slice(0, 30).map((x) => {
       const mine = Keys.seat(x.id), host = Keys.host(x.id);
       return `<li><a href="/t/${esc(x.id)}" class="tablelink" data-id="${esc(x.id)}">${esc(x.name[LANG])} <code>${esc(x.id)}</code></a> ${x.seats.map((s) => esc(s.name)).join(" · ")}
+      ${x.rated ? `<span class="tag rated">${esc(t("clubs.rated"))}</span>` : ""}${x.club_table && !x.rated ? `<span class="tag">${esc(t("clubs.club_table"))}</span>` : ""}
       ${mine ? `<span class="tag mine">${esc(t("your_seat"))}</span>` : ""}${host ? ` <span class="tag">${esc(t("host"))}</span>` : ""}
       ${x.over ? `<span class="tag">${esc(t("match_over"))}</span> <a href="/replay?table=${esc(x.id)}">${esc(t("replay"))}</a>` : ""}</li>`;
     }).join("")}</ul>` : `<p>${esc(t("no_tables"))}</p>`;
@@ -455,6 +458,9 @@ const Table = {
       if (m.code === "unauthenticated" && this.token) {      // a retired link: watch instead
         Keys.dropSeat(this.id); this.token = null; toast(t("err.unauthenticated"));
         this.ws.send(JSON.stringify({ type: "hello", token: null })); return;
+      }
+      if (m.code.startsWith("rated_")) {   // a rated table's seat (clubs.js): say why, and watch
+        this.refused(m); this.ws.send(JSON.stringify({ type: "hello", token: null })); return;
       }
       if (m.code === "replaced") { Keys.dropSeat(this.id); this.token = null; toast(t("replaced")); return; }
       this.refused(m);
@@ -536,7 +542,7 @@ const Table = {
     if (current !== this || !this.frame) return;
     const f = this.frame, v = f.view;
     const focus = this.focusKey();
-    $("#title").textContent = f.table.name[LANG];
+    $("#title").textContent = (f.table.rated ? `${t("clubs.rated")} · ` : "") + f.table.name[LANG];   // first: a phone cuts the end
     const sheetBtn = `<button data-tool="sheet">${esc(t("sheet"))}</button>`;
     const canClaim = f.legal.some((e) => "claim" in e.action);
     const host = Keys.host(f.table.id);

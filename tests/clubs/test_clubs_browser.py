@@ -1,0 +1,214 @@
+"""The clubs' part of the lobby (static/clubs.js) in Debian's Chromium, driven by Playwright:
+a passkey registered and used to sign in through Chromium's virtual authenticator (CDP
+``WebAuthn.addVirtualAuthenticator``); the member's clubs' presets offered first; a rated club
+table created, listed with its tag in the lobby and in the club's tab, taken by the signed-in
+member with no Hint button; a review opened from a match of the profile; both languages, at
+desktop and phone sizes, axe-core finding no serious violation."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+from kirifuda import record as records
+from kirifuda.bots import make_bot
+from kirifuda.games import GAMES
+from kirifuda.server import messages
+
+from ..server.conftest import ServerThread
+
+CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+SHOTS = Path(os.environ.get("KIRIFUDA_SHOTS", "/tmp/kirifuda-clubs-shots"))
+AXE = Path(__file__).parents[1] / "web" / "node_modules" / "axe-core" / "axe.min.js"
+PASSWORD = "correct horse battery"
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)",
+                allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    db = tmp_path_factory.mktemp("clubs") / "kirifuda.db"
+    with ServerThread(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60, deal_secret="5") as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+def base(srv: ServerThread) -> str:
+    return f"http://localhost:{srv.port}"  # a passkey's relying party is a domain, not an address
+
+
+def open_page(browser: Any, srv: ServerThread, *, phone: bool = False, lang: str = "en") -> tuple[Any, Any, list[str]]:
+    size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
+    context = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone,
+                                  locale="ja-JP" if lang == "ja" else "en-US")
+    context.add_init_script(f"localStorage.setItem('kf:lang', '{lang}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base(srv) + "/")
+    page.wait_for_selector("#clubs")
+    return context, page, errors
+
+
+def sign_up_in_page(page: Any, name: str) -> None:
+    page.fill("#kf-name", name)
+    page.fill("#kf-password", PASSWORD)
+    page.click("#kf-sign-up")
+    page.wait_for_selector("#kf-sign-out")
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def axe(page: Any, where: str) -> None:
+    if not AXE.exists():
+        pytest.skip(f"axe-core not installed: cd {AXE.parents[2]} && npm install (done by .ci/run)")
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})")
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, (where, bad)
+
+
+class Admin:
+    """The club's administrator, over HTTP (the cookie by hand: it is Secure, the server plain)."""
+
+    def __init__(self, srv: ServerThread, name: str) -> None:
+        self.srv = srv
+        r = httpx.post(srv.url + "/api/accounts", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 200, r.text
+        self.headers = {"Cookie": r.headers["set-cookie"].split(";")[0]}
+
+    def call(self, method: str, path: str, **kw: Any) -> Any:
+        r = httpx.request(method, self.srv.url + path, headers=self.headers, **kw)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+
+def test_a_passkey_is_registered_and_signs_in(browser: Any, server: ServerThread) -> None:
+    context, page, errors = open_page(browser, server)
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    auth = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+        "isUserVerified": True, "automaticPresenceSimulation": True}})["authenticatorId"]
+    assert page.is_visible("#kf-pk-login")  # the browser offers passkeys: the page does
+    sign_up_in_page(page, "Kei")
+    page.click("#kf-pk-add")
+    added = messages.catalogue("en")["web.clubs.passkey_added"]
+    page.wait_for_function(f"document.querySelector('#toast').textContent === '{added}'")
+    creds = cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})["credentials"]
+    assert len(creds) == 1 and creds[0]["isResidentCredential"]
+    page.click("#kf-sign-out")
+    page.wait_for_selector("#kf-pk-login")
+    assert page.evaluate("fetch('/api/me').then(r => r.status)") == 401
+    page.click("#kf-pk-login")  # no name, no password: the passkey says who
+    page.wait_for_selector("#kf-sign-out")
+    assert page.evaluate("fetch('/api/me').then(r => r.json())")["name"] == "Kei"
+    assert cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})["credentials"][0]["signCount"] >= 1
+    # a replayed answer (same challenge) is refused in words, and nothing signs in
+    page.click("#kf-sign-out")
+    page.wait_for_selector("#kf-pk-login")
+    r = page.evaluate("""async () => {
+        const o = await (await fetch('/api/passkeys/login/options', {method: 'POST'})).json();
+        const body = JSON.stringify({flow: o.flow, credential: {id: 'nope', rawId: 'nope', type: 'public-key', response: {}}});
+        const first = await fetch('/api/passkeys/login', {method: 'POST', headers: {'Content-Type': 'application/json'}, body});
+        const again = await fetch('/api/passkeys/login', {method: 'POST', headers: {'Content-Type': 'application/json'}, body});
+        return [first.status, (await first.json()).detail, again.status, (await again.json()).detail];
+    }""")
+    assert r[0] == 401 and "not registered" in r[1] and r[2] == 400 and "expired" in r[3]
+    assert errors == []
+    context.close()
+
+
+def _profile_match(players: list[str]) -> dict[str, Any]:
+    """A one-deal match played card by card by bots, under the given players' names."""
+    info = GAMES["unsun"]
+    state = info.new_state(info.options({"deals": 1}))
+    bots = [make_bot("heuristic", "unsun") for _ in range(state.num_players)]
+    rng = random.Random(3)
+    state.deal_random(rng)
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        state.apply(bots[seat].choose(state.view(seat), rng), seat)
+    return json.loads(records.dumps(records.from_state(state, players=players)))
+
+
+@pytest.mark.parametrize("lang,phone", [("en", False), ("ja", True)])
+def test_presets_first_a_rated_table_and_review_links(browser: Any, server: ServerThread, lang: str,
+                                                      phone: bool) -> None:
+    member = f"Mio{lang}"
+    admin = Admin(server, f"Admin{lang}")
+    club = admin.call("POST", "/api/clubs", json={"name": f"KIT {lang}"})["id"]
+    admin.call("PUT", f"/api/clubs/{club}/presets/KIT 2002 rules", json={"game": "meitora", "options": {"target": 11}})
+    context, page, errors = open_page(browser, server, phone=phone, lang=lang)
+    sign_up_in_page(page, member)
+    admin.call("POST", f"/api/clubs/{club}/members", json={"name": member})
+    admin.call("POST", f"/api/clubs/{club}/matches", json={
+        "record": _profile_match([member, f"Admin{lang}", "heuristic", "heuristic"]), "rated": True})
+    page.reload()
+    page.wait_for_selector("#kf-sign-out")
+    # the club's preset is offered first, and choosing it sets the game and its rules
+    groups = page.eval_on_selector_all("#kf-preset optgroup", "gs => gs.map(g => g.label)")
+    assert groups[0] == f"KIT {lang}" and len(groups) == 2
+    first = page.eval_on_selector("#kf-preset optgroup", "g => g.querySelector('option').textContent")
+    assert first == "KIT 2002 rules"
+    page.select_option("#kf-preset", label="KIT 2002 rules")
+    assert page.input_value('[name="opt-target"]') == "11"
+    assert page.input_value("#kf-club") == club
+    shot(page, f"lobby-{lang}-{'phone' if phone else 'desktop'}")
+    axe(page, "lobby with clubs")
+    # a rated table: no hints; created for the club; tagged in the lobby and the club's tab
+    page.check("#kf-rated")
+    assert page.is_disabled("#hints") and not page.is_checked("#hints")
+    for i in range(1, 4):
+        page.select_option(f'#seats select[data-seat="{i}"]', index=1)
+    page.click("#create")
+    page.wait_for_selector("#created .invite")
+    tid = page.eval_on_selector("#created a[data-seat]", "a => a.getAttribute('href')").split("/t/")[1].split("#")[0]
+    assert httpx.get(f"{server.url}/api/tables/{tid}").json()["rated"] is True
+    page.wait_for_selector(f'#tables a[data-id="{tid}"]')
+    assert page.is_visible(f'#tables li:has(a[data-id="{tid}"]) .tag.rated')
+    page.reload()
+    page.wait_for_selector(f'#kf-club-panel a[href="/t/{tid}"]')
+    # the member's own seat: taken while signed in, with no Hint button, the title saying rated
+    page.goto(base(server) + page.eval_on_selector("#created a[data-seat]", "a => a.getAttribute('href')")
+              if page.query_selector("#created a[data-seat]") else base(server) + f"/t/{tid}")
+    rated_word = messages.catalogue(lang)["web.clubs.rated"]
+    page.wait_for_function(f"document.querySelector('#title').textContent.includes('{rated_word}')")
+    assert not page.query_selector('[data-tool="hint"]')
+    shot(page, f"rated-table-{lang}-{'phone' if phone else 'desktop'}")
+    # a match of the profile: its review opens in a dialog
+    page.goto(base(server) + "/")
+    page.wait_for_selector("[data-review-url]")
+    page.click("[data-review-url]")
+    page.wait_for_selector("#dialog-body .seatreview", timeout=60_000)
+    assert not page.query_selector("#dialog-body .warn")
+    assert page.eval_on_selector_all("#dialog-body .seatreview", "s => s.length") == 4
+    assert page.text_content("#dialog-body .seatreview h4") == member  # seats by their players' names
+    shot(page, f"review-{lang}-{'phone' if phone else 'desktop'}")
+    assert errors == []
+    context.close()
