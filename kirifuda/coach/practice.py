@@ -10,6 +10,12 @@ deal, with everything the bots did after it, as long as:
 
 :func:`may_undo` decides, from the match and the seat's own views alone, without changing
 anything; :func:`undone` gives the match as it was before the decision.
+
+Replaying a deal (もう一度): :func:`rewound` gives the match as it was at any point of any deal
+played so far (the later deals dropped), and :func:`trick_start` finds where a trick of a deal
+was led, so that a deal can be played again from its start or from a chosen trick.  Replaying
+is the player's own choice to see a position again, knowing what they saw: unlike undo it is not
+bound by :func:`may_undo` (a practice table is never rated).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from ..i18n import add_terms, t
 from ..record import from_state, replay
 from .hint import seat_views
 
-__all__ = ["UndoVerdict", "may_undo", "undone"]
+__all__ = ["UndoVerdict", "may_undo", "undone", "rewound", "trick_start"]
 
 UNDO_TERMS: dict[str, tuple[str, str]] = {
     "undo.allowed": ("{action} を取り消せます", "{action} can be taken back"),
@@ -32,6 +38,12 @@ UNDO_TERMS: dict[str, tuple[str, str]] = {
     "undo.nothing": ("この回にあなたの手はまだありません", "you have made no decision in this deal"),
     "undo.revealed": ("その後に見えた札があります: {cards}", "cards have been shown to you since: {cards}"),
     "undo.deal_over": ("この回は終わっています", "the deal is over"),
+    "practice.no_deal": ("第 {deal} 回 (0 から数えて) はまだありません: 配られたのは {dealt} 回です",
+                         "there is no deal {deal} (counted from 0): {dealt} have been dealt"),
+    "practice.no_actions": ("第 {deal} 回の手は {n} 手です ({asked} 手目まではありません)",
+                            "deal {deal} has {n} actions, not {asked}"),
+    "practice.no_trick": ("第 {deal} 回の第 {trick} トリックはまだ始まっていません ({started} トリックまで)",
+                          "trick {trick} of deal {deal} has not been led (tricks led: {started})"),
 }
 add_terms(UNDO_TERMS)
 
@@ -113,3 +125,52 @@ def undone(state: GameState, verdict: UndoVerdict) -> GameState:
     rec = from_state(state)
     rec.deals[-1].actions = rec.deals[-1].actions[:verdict.keep]
     return replay(rec)
+
+
+def rewound(state: GameState, deal: int, actions: int) -> GameState:
+    """The match as it was in deal ``deal`` (0-based) after its first ``actions`` actions, the
+    later deals dropped (a new state).  Refused with words where the match has no such point."""
+    rec = from_state(state)
+    if not isinstance(deal, int) or not 0 <= deal < len(rec.deals):
+        raise KirifudaError(t("practice.no_deal", "en", deal=deal, dealt=len(rec.deals)))
+    n = len(rec.deals[deal].actions)
+    if not isinstance(actions, int) or not 0 <= actions <= n:
+        raise KirifudaError(t("practice.no_actions", "en", deal=deal, n=n, asked=actions))
+    rec.deals = rec.deals[:deal + 1]
+    rec.deals[deal].actions = rec.deals[deal].actions[:actions]
+    return replay(rec)
+
+
+def trick_start(state: GameState, deal: int, trick: int) -> int:
+    """How many actions of deal ``deal`` come before trick ``trick`` (1-based) is led; trick 0:
+    none (the deal from its very start, bidding included).  Refused with words where that
+    trick has not been led."""
+    from ..actions import Play
+
+    rec = from_state(state)
+    if not isinstance(deal, int) or not 0 <= deal < len(rec.deals):
+        raise KirifudaError(t("practice.no_deal", "en", deal=deal, dealt=len(rec.deals)))
+    if not isinstance(trick, int) or trick < 0:
+        raise KirifudaError(t("practice.no_trick", "en", deal=deal, trick=trick, started=0))
+    if trick == 0:
+        return 0
+    rec.deals = rec.deals[:deal + 1]
+    actions = rec.deals[deal].actions
+    rec.deals[deal].actions = []
+    st = replay(rec)
+    started = 0
+    for j, data in enumerate(actions):
+        action = rec.info.action_from_json(data, data["seat"])
+        if isinstance(action, Play) and len(getattr(st, "tricks", ())) == started and \
+                started < trick and _leads(st):
+            started += 1
+            if started == trick:
+                return j
+        st.apply(action, data["seat"])
+    raise KirifudaError(t("practice.no_trick", "en", deal=deal, trick=trick, started=started))
+
+
+def _leads(state: GameState) -> bool:
+    """The seat to act leads a trick (no card of the trick in play yet)."""
+    trick = getattr(state.view(None), "trick", None)
+    return not trick
