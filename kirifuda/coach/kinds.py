@@ -80,13 +80,14 @@ def deal_kinds(game_id: str) -> tuple[DealKind, ...]:
         return ()
 
 
-def find_kind(game_id: str, key: str) -> DealKind:
-    """A game's kind by its key; refused (KirifudaError, naming the known ones) otherwise."""
+def find_kind(game_id: str, key: str, lang: str = "en") -> DealKind:
+    """A game's kind by its key; refused (KirifudaError, naming the known ones, in ``lang``)
+    otherwise."""
     kinds = deal_kinds(game_id)
     for k in kinds:
         if k.key == key:
             return k
-    raise KirifudaError(t("practice.kind.unknown", "en", game=game_id, kind=key,
+    raise KirifudaError(t("practice.kind.unknown", lang, game=game_id, kind=key,
                           known=", ".join(k.key for k in kinds) or "-"))
 
 

@@ -72,6 +72,12 @@ class SeatSpec(_Strict):
     name: Name | None = None
 
 
+class PracticeSpec(_Strict):
+    """A practice table's setting: the kind of its deals (a key of the game's kinds), or null."""
+
+    kind: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+
+
 class CreateTable(_Strict):
     """The body of ``POST /api/tables``.  No seed: the server draws each table's secret."""
 
@@ -83,6 +89,15 @@ class CreateTable(_Strict):
     first: Annotated[int, Field(ge=0, le=9)] = 0
     hints: StrictBool = True
     """Whether the seats may ask the coach for hints (kirifuda.server.coach)."""
+    practice: PracticeSpec | None = None
+    """A practice table (kirifuda.server.practice): one human with bots, undo, deal kinds."""
+
+    def settings(self) -> dict[str, Any]:
+        """The table's stored settings (``kf_tables.settings``)."""
+        out: dict[str, Any] = {"hints": self.hints}
+        if self.practice is not None:
+            out["practice"] = self.practice.model_dump()
+        return out
 
 
 class HelloMessage(_Strict):
