@@ -20,10 +20,11 @@ bound by :func:`may_undo` (a practice table is never rated).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Collection
 
-from ..cards import parse_card
+from ..cards import Card
 from ..errors import KirifudaError
 from ..game import GameState, View
 from ..i18n import add_terms, t
@@ -42,8 +43,8 @@ UNDO_TERMS: dict[str, tuple[str, str]] = {
                          "there is no deal {deal} (counted from 0): {dealt} have been dealt"),
     "practice.no_actions": ("第 {deal} 回の手は {n} 手です ({asked} 手目まではありません)",
                             "deal {deal} has {n} actions, not {asked}"),
-    "practice.no_trick": ("第 {deal} 回の第 {trick} トリックはまだ始まっていません ({started} トリックまで)",
-                          "trick {trick} of deal {deal} has not been led (tricks led: {started})"),
+    "practice.no_trick": ("この回の第 {trick} トリックはまだ始まっていません ({started} トリックまで)",
+                          "trick {trick} of this deal has not been led (tricks led: {started})"),
 }
 add_terms(UNDO_TERMS)
 
@@ -66,27 +67,37 @@ class UndoVerdict:
         return t(self.key, lang, **params)
 
 
+_NOT_SHOWN_NOW = frozenset({"legal_actions", "attempts", "last_deal"})
+"""View fields whose cards are not news of the current deal: the seat's own choices, and the
+previous deal's result, shown face up, which holds every card of the deck."""
+
+
 def _cards_in(view: View) -> set[str]:
-    """Every card code a view shows."""
+    """Every card a view shows of the current deal: the :class:`~kirifuda.cards.Card` values
+    in its fields (not strings: a Meitora bid such as ``6C`` is spelled like a card)."""
     out: set[str] = set()
 
-    def walk(v: Any) -> None:
-        if isinstance(v, str):
-            try:
-                out.add(parse_card(v).code)
-            except KirifudaError:
-                pass
+    def walk(v: Any, depth: int) -> None:
+        if isinstance(v, Card):
+            out.add(v.code)
+        elif isinstance(v, (str, bytes, int, float, bool)) or v is None or depth > 8:
+            return
         elif isinstance(v, dict):
             for x in v.values():
-                walk(x)
-        elif isinstance(v, (list, tuple)):
+                walk(x, depth + 1)
+        elif isinstance(v, (list, tuple, set, frozenset)):
             for x in v:
-                walk(x)
+                walk(x, depth + 1)
+        elif dataclasses.is_dataclass(v) and not isinstance(v, type):
+            for f in dataclasses.fields(v):
+                walk(getattr(v, f.name), depth + 1)
+        else:
+            for name in getattr(type(v), "__slots__", ()):
+                walk(getattr(v, name, None), depth + 1)
 
-    data = view.to_json()
-    data.pop("legal_actions", None)
-    data.pop("attempts", None)
-    walk(data)
+    for f in dataclasses.fields(view):
+        if f.name not in _NOT_SHOWN_NOW:
+            walk(getattr(view, f.name), 0)
     return out
 
 
@@ -127,21 +138,21 @@ def undone(state: GameState, verdict: UndoVerdict) -> GameState:
     return replay(rec)
 
 
-def rewound(state: GameState, deal: int, actions: int) -> GameState:
+def rewound(state: GameState, deal: int, actions: int, lang: str = "en") -> GameState:
     """The match as it was in deal ``deal`` (0-based) after its first ``actions`` actions, the
     later deals dropped (a new state).  Refused with words where the match has no such point."""
     rec = from_state(state)
     if not isinstance(deal, int) or not 0 <= deal < len(rec.deals):
-        raise KirifudaError(t("practice.no_deal", "en", deal=deal, dealt=len(rec.deals)))
+        raise KirifudaError(t("practice.no_deal", lang, deal=deal, dealt=len(rec.deals)))
     n = len(rec.deals[deal].actions)
     if not isinstance(actions, int) or not 0 <= actions <= n:
-        raise KirifudaError(t("practice.no_actions", "en", deal=deal, n=n, asked=actions))
+        raise KirifudaError(t("practice.no_actions", lang, deal=deal, n=n, asked=actions))
     rec.deals = rec.deals[:deal + 1]
     rec.deals[deal].actions = rec.deals[deal].actions[:actions]
     return replay(rec)
 
 
-def trick_start(state: GameState, deal: int, trick: int) -> int:
+def trick_start(state: GameState, deal: int, trick: int, lang: str = "en") -> int:
     """How many actions of deal ``deal`` come before trick ``trick`` (1-based) is led; trick 0:
     none (the deal from its very start, bidding included).  Refused with words where that
     trick has not been led."""
@@ -149,9 +160,9 @@ def trick_start(state: GameState, deal: int, trick: int) -> int:
 
     rec = from_state(state)
     if not isinstance(deal, int) or not 0 <= deal < len(rec.deals):
-        raise KirifudaError(t("practice.no_deal", "en", deal=deal, dealt=len(rec.deals)))
+        raise KirifudaError(t("practice.no_deal", lang, deal=deal, dealt=len(rec.deals)))
     if not isinstance(trick, int) or trick < 0:
-        raise KirifudaError(t("practice.no_trick", "en", deal=deal, trick=trick, started=0))
+        raise KirifudaError(t("practice.no_trick", lang, deal=deal, trick=trick, started=0))
     if trick == 0:
         return 0
     rec.deals = rec.deals[:deal + 1]
@@ -167,7 +178,7 @@ def trick_start(state: GameState, deal: int, trick: int) -> int:
             if started == trick:
                 return j
         st.apply(action, data["seat"])
-    raise KirifudaError(t("practice.no_trick", "en", deal=deal, trick=trick, started=started))
+    raise KirifudaError(t("practice.no_trick", lang, deal=deal, trick=trick, started=started))
 
 
 def _leads(state: GameState) -> bool:

@@ -339,8 +339,8 @@ async def api_replay(request: Request, table_id: str) -> dict[str, Any]:
         _check_version(p, body.version, body.lang)
         deal = len(table.state.record_deals()) - 1 if body.deal is None else body.deal
         try:
-            keep = trick_start(table.state, deal, body.trick)
-            new = rewound(table.state, deal, keep)
+            keep = trick_start(table.state, deal, body.trick, body.lang)
+            new = rewound(table.state, deal, keep, body.lang)
         except KirifudaError as exc:
             raise _refuse(400, "bad_point", body.lang, what=str(exc)) from None
         await _commit(p, {"rewind": {"deal": deal, "actions": keep}}, new, body.lang)

@@ -65,6 +65,38 @@ def test_a_card_is_not_undone_once_a_bot_has_played_after_it() -> None:
     assert shown in v.reason("en")
 
 
+def test_after_a_deal_passed_out_a_card_answered_by_a_bot_is_not_undone() -> None:
+    """A deal passed out is shown face up, every hand, in the next deal's views: those cards are
+    not counted as seen in this deal, so a bot's card after the seat's is still news."""
+    import random
+
+    from kirifuda.bots import make_bot
+    from kirifuda.games import find_game
+
+    def after_a_redeal(s: GameState) -> bool:
+        if s.needs_deal or s.deal_number < 1:
+            return False
+        acts = _actions(s)
+        return s.deal_summaries()[-2]["outcome"] != "played" and len(acts) >= 2 and "play" in acts[-2] \
+            and acts[-2]["seat"] == 0 and acts[-1]["seat"] != 0
+
+    rng = random.Random(5)
+    state = find_game("meitora").new_state()
+    bots = [make_bot("heuristic", "meitora") for _ in range(state.num_players)]
+    while not after_a_redeal(state):
+        assert not state.is_over
+        if state.needs_deal:
+            state.deal_random(rng)
+            continue
+        seat = state.to_act
+        assert seat is not None
+        state.apply(bots[seat].choose(state.view(seat), rng), seat)
+    assert getattr(state.view(0), "last_deal", None)
+    v = may_undo(state, 0, humans={0})
+    assert not v.allowed and v.key == "undo.revealed"
+    assert _actions(state)[-1]["play"] in v.params["cards"].split()
+
+
 def test_a_card_is_undone_before_anyone_answers_it() -> None:
     def just_played(s: GameState) -> bool:
         acts = _actions(s)
