@@ -572,6 +572,9 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         table = (get_tables() if get_tables else {}).get(table_id)
         if table is None:
             raise HTTPException(404, f"no table {table_id!r}")
+        if getattr(table, "practice", None) is not None:  # kirifuda.server.practice
+            raise HTTPException(403, "a practice table's match is never saved to a club: it is not rated "
+                                "and not counted in the club's statistics")
         if not table.state.is_over and body.abandoned_by is None:
             raise HTTPException(409, "the match is not over (or name the seat that abandoned it)")
         rec = table.record()

@@ -378,3 +378,36 @@ def test_old_databases_keep_their_hints_setting(tmp_path: Path) -> None:
     with ServerThread(db, bot_delay=5) as srv:
         assert httpx.get(f"{srv.url}/api/tables/old1/coach").json()["hints"] is False
         assert srv.app.state.manager.tables["old1"].practice is None
+
+
+def test_a_practice_table_is_never_saved_to_a_club(db_url: str) -> None:
+    """Never rated, never in a club's statistics: a club refuses to save its match, saying why."""
+    from types import SimpleNamespace
+
+    from fastapi import FastAPI
+
+    from kirifuda.server.accounts import accounts_router
+
+    from ..clubs.test_accounts import sign_up
+
+    fake = SimpleNamespace(practice=object(), state=SimpleNamespace(is_over=True))
+
+    async def scenario(browser: Any, clock: Any, store: Store) -> None:
+        async with browser() as kan:
+            await sign_up(kan, "Kan")
+            cid = (await kan.post("/api/clubs", json={"name": "Practice"})).json()["id"]
+            r = await kan.post(f"/api/clubs/{cid}/tables/t1", json={"rated": False})
+            assert r.status_code == 403 and "practice" in r.text and "rated" in r.text
+            assert (await kan.get(f"/api/clubs/{cid}/matches")).json() == []
+
+    async def main() -> None:
+        s = await Store.open(db_url)
+        app = FastAPI()
+        app.include_router(accounts_router(lambda: s, lambda: {"t1": fake}))
+        transport = httpx.ASGITransport(app=app)
+        try:
+            await scenario(lambda: httpx.AsyncClient(transport=transport, base_url="https://testserver"), None, s)
+        finally:
+            await s.close()
+
+    asyncio.run(main())
