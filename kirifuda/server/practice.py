@@ -17,7 +17,8 @@ a rewind the bots are made anew and shown the seat's views of that line only, so
 a card of a line taken back.  The deals after a rewind are dealt from the secret with the number
 of rewinds so far, so a deal played again after them is a new one.
 
-Endpoints (each with ``{"token": str, "lang": "en"|"ja", …}``, the human seat's token):
+Endpoints (``GET /api/practice/kinds``: every game's kinds, named in both languages; the others
+with ``{"token": str, "lang": "en"|"ja", …}``, the human seat's token):
 
 - ``POST /api/tables/{id}/practice`` — the table's practice status: the kind, the kinds of the
   game, whether the last deal was of the kind, whether an undo is allowed now and why (not),
@@ -77,6 +78,26 @@ add_terms({
                               "a practice table always allows hints: not hints: false"),
     "practice.api.practice_setting": ("practice は {{\"kind\": 配り方または null}} です",
                                       "practice must be {{\"kind\": a kind or null}}"),
+    # the page's words (static/practice.js)
+    "web.practice.title": ("練習", "Practice"),
+    "web.practice.lobby": ("練習卓 (あなたとボットだけ)", "Practice table (you and bots)"),
+    "web.practice.lobby_doc": ("取り消し・やり直し・配り方を選べます。人間の席は 1 つ。レーティングにもクラブの成績にも数えません",
+                               "Undo, play a deal again, choose the kind of deals. One human seat. "
+                               "Never rated, never counted in a club's statistics"),
+    "web.practice.kind": ("配り方", "Deals"),
+    "web.practice.kind_none": ("ふつうの配り", "ordinary deals"),
+    "web.practice.kind_next": ("次の回から", "from the next deal"),
+    "web.practice.kind_set": ("次の回から: {kind}", "From the next deal: {kind}"),
+    "web.practice.undo": ("取り消し", "Undo"),
+    "web.practice.undone": ("取り消しました: {what}", "Taken back: {what}"),
+    "web.practice.again": ("この回をもう一度", "Play this deal again"),
+    "web.practice.again_prev": ("前の回をもう一度", "Play the last deal again"),
+    "web.practice.from": ("どこから", "From"),
+    "web.practice.from_start": ("最初から", "its start"),
+    "web.practice.from_trick": ("第 {n} トリック", "trick {n}"),
+    "web.practice.replayed": ("やり直します", "Playing it again"),
+    "web.practice.unrated": ("練習卓: レーティングにもクラブの成績にも数えません",
+                             "Practice table: never rated, never counted in a club's statistics"),
 })
 
 
@@ -301,6 +322,14 @@ async def _commit(p: PracticeTable, event: dict[str, Any], new: GameState | None
 
 
 router = APIRouter()
+
+
+@router.get("/api/practice/kinds")
+async def api_kinds() -> dict[str, list[dict[str, Any]]]:
+    """Every game's practice deal kinds, with their names in both languages (for the lobby)."""
+    from ..games import GAMES
+
+    return {game: [k.to_json() for k in deal_kinds(game)] for game in GAMES}
 
 
 @router.post("/api/tables/{table_id}/practice")
