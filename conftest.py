@@ -77,7 +77,7 @@ SLOW = {
 """Test functions (``path::name``, every case) marked ``slow``."""
 
 BROWSER = {"tests/server/test_browser.py", "tests/web/test_table.py", "tests/tutorials/test_browser.py",
-           "tests/clubs/test_keeper_browser.py"}
+           "tests/clubs/test_keeper_browser.py", "tests/web/test_practice.py"}
 """Test files that drive Chromium (marked ``browser`` and ``slow``)."""
 
 

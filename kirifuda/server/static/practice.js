@@ -136,13 +136,13 @@ window.Practice = Practice;
 // its look, kept with it (the page's style sheet stays the table's)
 (function practiceStyle() {
   const css = `.practice { background: #fff; border: 2px solid #2f7d32; border-radius: 8px; padding: .4em .8em .5em; max-width: 40em;
-      margin: 0 auto; width: 100%; box-sizing: border-box; font-size: .92em; }
+      margin: 0 auto; width: 100%; min-width: 0; box-sizing: border-box; font-size: .92em; }
     .practice h3 { margin: 0 0 .2em; font-size: 1em; color: #1f5e22; }
     .practice p { margin: .2em 0; }
     .practice-row { display: flex; flex-wrap: wrap; gap: .4em .6em; align-items: center; margin: .25em 0; }
     .practice-row label { display: inline-flex; gap: .3em; align-items: center; }
     .practice .practice-kind { flex-direction: column; align-items: flex-start; width: 100%; }
-    .practice .practice-kind select { max-width: 100%; }
+    .practice .practice-kind, .practice select { max-width: 100%; min-width: 0; }
     .practice button[aria-disabled="true"] { opacity: .6; }
     .practice-note { font-size: .85em; text-align: center; }
     .practice-opt .row { display: flex; gap: .4em; align-items: center; margin-top: .3em; }`;
