@@ -145,8 +145,9 @@ def _table(request: Request, table_id: str, lang: str) -> LiveTable:
 
 _hint_jobs: dict[tuple[str, int], tuple[int, "asyncio.Future[Hint]"]] = {}
 """Per table and seat, the hint of the latest state asked for (asked again: the same answer)."""
-_review_jobs: dict[tuple[str, int], "asyncio.Future[Review]"] = {}
-"""Per table and finished deal, its review (a finished deal never changes)."""
+_review_jobs: dict[tuple[str, int, int], "asyncio.Future[Review]"] = {}
+"""Per table, finished deal and line, its review (a finished deal never changes, but a practice
+table may play it again: its rewinds so far name the line)."""
 _queued = 0
 
 
@@ -255,7 +256,7 @@ async def api_table_review(request: Request, table_id: str, deal_param: str | No
         raise _refuse(404, "no_deal", lang, deal=deal)
     if deal not in over:
         raise _refuse(403, "deal_not_over", lang)
-    key = (table.id, deal)
+    key = (table.id, deal, table.practice.rewinds if table.practice is not None else 0)
     job = _review_jobs.get(key)
     if job is None or (job.done() and (job.cancelled() or job.exception() is not None)):
         rec = table.record()
