@@ -154,3 +154,25 @@ def test_an_allowed_undo_restores_the_seats_decision_and_shows_nothing_new(game:
 
         seen = set().union(*(_cards_in(w) for w in views[:v.keep + 1]))
         assert _cards_in(state.view(seat)) <= seen
+
+
+@settings(max_examples=12, deadline=None)
+@given(game=st.sampled_from(GAMES), seed=st.integers(0, 50), trick=st.integers(0, 4))
+def test_a_deal_goes_back_to_the_lead_of_any_trick_led(game: str, seed: int, trick: int) -> None:
+    """``trick_start`` and ``rewound``: the same cards, the tricks before it complete, nothing of
+    it played; a trick not yet led is refused in words."""
+    from kirifuda.coach.practice import rewound, trick_start
+
+    state = played_deal(game, seed, stop=lambda s: len(getattr(s, "tricks", ())) >= 3)
+    deal = len(state.record_deals()) - 1
+    keep = trick_start(state, deal, trick) if trick <= 3 else None
+    if keep is None:
+        with pytest.raises(KirifudaError, match="not been led"):
+            trick_start(state, deal, trick)
+        return
+    back = rewound(state, deal, keep)
+    assert back.record_deals()[-1]["hands"] == state.record_deals()[-1]["hands"]
+    assert back.record_deals()[-1]["actions"] == _actions(state)[:keep]
+    assert len(back.tricks) == max(0, trick - 1)  # type: ignore[attr-defined]
+    if trick:
+        assert back.to_act is not None and not getattr(back.view(None), "trick", None)
