@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
@@ -57,6 +58,12 @@ if TYPE_CHECKING:
 __all__ = ["PracticeTable", "check_practice", "router"]
 
 log = logging.getLogger("kirifuda.server")
+
+KIND_DEAL_SECONDS = 0.3
+"""A deal of a kind reaches the table no sooner than this after dealing began.  Testing every
+candidate, always, makes the work the same whatever the cards but for the small part each
+candidate's own test takes (a bidding that ends sooner); waiting for a fixed time, longer than
+dealing takes (under 0.1 s of one core: docs/benchmarks.md), leaves no difference to time."""
 
 add_terms({
     "practice.api.malformed": ("リクエストの形が正しくありません: {what}", "malformed request: {what}"),
@@ -210,11 +217,15 @@ class PracticeTable:
 
     async def deal(self, new: GameState) -> None:
         """Deal ``new`` (a copy of the table's state that needs a deal): of the kind where one
-        is chosen (:func:`kirifuda.coach.kinds.deal_of_kind`, in a worker thread)."""
+        is chosen (:func:`kirifuda.coach.kinds.deal_of_kind`, in a worker thread), arriving no
+        sooner than :data:`KIND_DEAL_SECONDS` after dealing began."""
         table = self.table
         seed = f"{table.secret}:{new.deal_number}" + (f":r{self.rewinds}" if self.rewinds else "")
         kind = self._kind()
+        start = time.monotonic()
         found = await asyncio.get_running_loop().run_in_executor(None, deal_of_kind, new, kind, self.seat, seed)
+        if kind is not None:  # the same wait whatever the cards
+            await asyncio.sleep(max(0.0, KIND_DEAL_SECONDS - (time.monotonic() - start)))
         new.deal(found.hands, found.rest)
         self.found = found.found
 
