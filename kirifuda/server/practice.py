@@ -63,7 +63,7 @@ KIND_DEAL_SECONDS = 0.3
 """A deal of a kind reaches the table no sooner than this after dealing began.  Testing every
 candidate, always, makes the work the same whatever the cards but for the small part each
 candidate's own test takes (a bidding that ends sooner); waiting for a fixed time, longer than
-dealing takes (under 0.1 s of one core: docs/benchmarks.md), leaves no difference to time."""
+dealing takes (under 0.2 s of one core: docs/benchmarks.md), leaves no difference to time."""
 
 add_terms({
     "practice.api.malformed": ("リクエストの形が正しくありません: {what}", "malformed request: {what}"),

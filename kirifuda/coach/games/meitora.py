@@ -57,6 +57,7 @@ add_terms({
     "practice.kind.meitora.should_bid": ("競りに出るべき手", "a hand that should bid"),
     "practice.kind.meitora.close": ("きわどい契約 (ちょうど入るか 1 トリック足りない)",
                                     "a close contract (made exactly or down one)"),
+    "practice.kind.meitora.defend_nt": ("相手のノートランプを守る配り", "you defend against no-trump"),
 })
 
 
@@ -64,6 +65,15 @@ def _declarer(state: GameState, seat: int, rng: random.Random) -> bool:
     """The heuristic bots bidding at every seat (yours too) leave the contract to you."""
     play_out(state, rng, until=lambda s: s.view(None).declarer is not None)  # type: ignore[attr-defined]
     return bool(state.view(None).declarer == seat)  # type: ignore[attr-defined]
+
+
+def _defend_nt(state: GameState, seat: int, rng: random.Random) -> bool:
+    """The heuristic bots bidding at every seat (yours too) leave a no-trump contract to the
+    other team."""
+    play_out(state, rng, until=lambda s: s.view(None).declarer is not None)  # type: ignore[attr-defined]
+    view = state.view(None)
+    declarer, contract = view.declarer, view.contract  # type: ignore[attr-defined]
+    return declarer is not None and declarer % 2 != seat % 2 and contract is not None and contract.strain == "N"
 
 
 def _close(state: GameState, seat: int, rng: random.Random) -> bool:
@@ -80,6 +90,7 @@ DEAL_KINDS = (
     DealKind("declarer", "practice.kind.meitora.declarer", _declarer),
     DealKind("should_bid", "practice.kind.meitora.should_bid", first_bid),
     DealKind("close", "practice.kind.meitora.close", _close, tries=32),
+    DealKind("defend_nt", "practice.kind.meitora.defend_nt", _defend_nt, tries=256),
 )
 
 
