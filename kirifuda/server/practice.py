@@ -364,7 +364,7 @@ async def api_undo(request: Request, table_id: str) -> dict[str, Any]:
         deal = len(table.state.record_deals()) - 1
         new = rewound(table.state, deal, verdict.keep)
         await _commit(p, {"rewind": {"deal": deal, "actions": verdict.keep}}, new, body.lang)
-        undone = verdict.reason(body.lang)
+        undone = verdict.params["action"].label(body.lang)
     table.kick()
     return {**p.status(body.lang), "undone": undone}
 

@@ -141,7 +141,7 @@ def test_undo_restores_the_exact_earlier_view_and_is_refused_in_words(db_url: st
             assert st["undo"]["allowed"] is True, st
             r = _post(srv, tid, "undo", {"token": token, "version": st["version"]})
             assert r.status_code == 200, r.text
-            assert r.json()["undone"]
+            assert r.json()["undone"] == frame["legal"][-1]["label"]["en"]  # what was taken back
             again = seat.until(lambda m: m["view"]["to_act"] == 0 and m["version"] > frame["version"])
             assert again["view"] == before
             assert again["legal"] == frame["legal"] and again["hand"] == frame["hand"]
