@@ -91,6 +91,8 @@ add_terms({
     "web.practice.lobby_doc": ("取り消し・やり直し・配り方を選べます。人間の席は 1 つ。レーティングにもクラブの成績にも数えません",
                                "Undo, play a deal again, choose the kind of deals. One human seat. "
                                "Never rated, never counted in a club's statistics"),
+    "web.practice.one_human": ("練習卓の人間の席はちょうど 1 つです (いまは {n})",
+                               "A practice table has exactly one human seat (now {n})"),
     "web.practice.kind": ("配り方", "Deals"),
     "web.practice.kind_none": ("ふつうの配り", "ordinary deals"),
     "web.practice.kind_next": ("次の回から", "from the next deal"),

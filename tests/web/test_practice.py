@@ -45,6 +45,13 @@ def test_practice_from_the_lobby_undo_and_again(server: Server, browser: Any, la
     assert page.locator("#hints").is_disabled() and page.locator("#hints").is_checked()
     page.wait_for_function("document.querySelectorAll('#practice-kind option').length > 1")
     page.select_option("#practice-kind", "should_bid")
+    # two human seats: said in the page's language before anything is asked of the server
+    page.select_option('#seats select[data-seat="1"]', "human")
+    page.click("#create")
+    page.wait_for_selector("#toast:not([hidden])")
+    toast = page.locator("#toast").inner_text()
+    assert ("ちょうど 1 つ" in toast) if lang == "ja" else ("exactly one human seat" in toast), toast
+    page.select_option('#seats select[data-seat="1"]', "bot:heuristic")
     shot(page, f"practice-lobby-{lang}")
     page.click("#create")
     page.wait_for_selector('#created a[data-seat="0"]')

@@ -43,6 +43,8 @@ const Practice = {
   createBody() {
     const box = $("#practice");
     if (!box || !box.checked) return {};
+    const humans = $$("#seats .seat-row select").filter((el) => el.value === "human").length;
+    if (humans !== 1) throw new Error(t("practice.one_human", { n: humans }));   // said before asking
     const kind = $("#practice-kind").value;
     return { practice: { kind: kind || null }, hints: true };
   },
