@@ -80,6 +80,10 @@ class PracticeGame(TerminalGame):
                                         kind=self.kind.label(self.lang))))
 
     # -- the user's commands ---------------------------------------------------------------
+    def _show_help(self) -> None:
+        super()._show_help()
+        self.console.print(escape(t("practice.terminal.banner", self.lang)))
+
     def _ask(self) -> Any:
         while True:
             try:

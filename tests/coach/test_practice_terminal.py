@@ -43,7 +43,8 @@ def test_undo_is_refused_in_words_then_allowed_and_the_record_is_the_final_line(
 
 
 def test_undo_and_replay_in_japanese(tmp_path: Path) -> None:
-    text, _ = _play(tmp_path, ["取消", "1", "1", "取消", "もう一度 7", "q"], lang="ja")
+    text, _ = _play(tmp_path, ["取消", "?", "1", "1", "取消", "もう一度 7", "q"], lang="ja")
+    assert text.count("u (取消)") == 2  # at the start, and in the help
     assert "この回にあなたの手はまだありません" in text
     assert "取り消しました" in text and "この回の第 7 トリックはまだ始まっていません" in text
     assert "練習:" in text
