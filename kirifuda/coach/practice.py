@@ -24,7 +24,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Collection
 
-from ..cards import Card
+from ..cards import Card, format_card, parse_card
 from ..errors import KirifudaError
 from ..game import GameState, View
 from ..i18n import add_terms, t
@@ -64,6 +64,8 @@ class UndoVerdict:
         params = dict(self.params)
         if "action" in params:
             params["action"] = params["action"].label(lang)
+        if "cards" in params:  # codes in ``params`` (for programs), the cards' faces in words
+            params["cards"] = " ".join(format_card(parse_card(c), lang) for c in str(params["cards"]).split())
         return t(self.key, lang, **params)
 
 

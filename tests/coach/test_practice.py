@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kirifuda.actions import Bid, Play
+from kirifuda.cards import format_card, parse_card
 from kirifuda.coach.hint import seat_views
 from kirifuda.coach.practice import may_undo, undone
 from kirifuda.errors import KirifudaError
@@ -62,7 +63,8 @@ def test_a_card_is_not_undone_once_a_bot_has_played_after_it() -> None:
     assert not v.allowed and v.key == "undo.revealed"
     shown = _actions(state)[-1]["play"]
     assert shown in v.params["cards"].split()
-    assert shown in v.reason("en")
+    assert format_card(parse_card(shown), "en") in v.reason("en")  # the card's face, not its code
+    assert format_card(parse_card(shown), "ja") in v.reason("ja")
 
 
 def test_after_a_deal_passed_out_a_card_answered_by_a_bot_is_not_undone() -> None:

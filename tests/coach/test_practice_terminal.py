@@ -35,7 +35,7 @@ def test_undo_is_refused_in_words_then_allowed_and_the_record_is_the_final_line(
     # takes the trick (the last card of it: nothing new shown), so it may be taken back
     text, rec = _play(tmp_path, ["u", "1", "u", "1", "u", "1", "u", "q"])
     assert "you have made no decision in this deal" in text
-    assert "cards have been shown to you since: 7C 8C JS" in text
+    assert "cards have been shown to you since: 7♣ 8♣ J♠" in text
     assert text.count("Taken back: Joker") == 2
     last = rec.deals[-1].actions
     assert last[-1] == {"seat": 3, "play": "7C"}  # the joker taken back is not in the record
