@@ -389,7 +389,7 @@ const Lobby = {
     $("#tables").innerHTML = this.tables.length ? `<ul class="tables">${this.tables.slice(0, 30).map((x) => {
       const mine = Keys.seat(x.id), host = Keys.host(x.id);
       return `<li><a href="/t/${esc(x.id)}" class="tablelink" data-id="${esc(x.id)}">${esc(x.name[LANG])} <code>${esc(x.id)}</code></a> ${x.seats.map((s) => esc(s.name)).join(" · ")}
-      ${mine ? `<span class="tag mine">${esc(t("your_seat"))}</span>` : ""}${host ? ` <span class="tag">${esc(t("host"))}</span>` : ""}
+      ${mine ? `<span class="tag mine">${esc(t("your_seat"))}</span>` : ""}${host ? ` <span class="tag">${esc(t("host"))}</span>` : ""}${window.Practice ? Practice.tag(x) : ""}
       ${x.over ? `<span class="tag">${esc(t("match_over"))}</span> <a href="/replay?table=${esc(x.id)}">${esc(t("replay"))}</a>` : ""}</li>`;
     }).join("")}</ul>` : `<p>${esc(t("no_tables"))}</p>`;
   },

@@ -40,6 +40,7 @@ const Practice = {
     });
     if (box.checked && $("#hints")) { $("#hints").checked = true; $("#hints").disabled = true; }
   },
+  tag(info) { return info.practice ? ` <span class="tag">${esc(t("practice.title"))}</span>` : ""; },
   createBody() {
     const box = $("#practice");
     if (!box || !box.checked) return {};
