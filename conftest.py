@@ -73,11 +73,19 @@ SLOW = {
     "tests/coach/test_review.py::test_budgeted_positions_give_proven_bounds",
     "tests/coach/test_review.py::test_card_marks_match_brute_force_in_the_ending",
     "tests/coach/test_review.py::test_the_oracle_loses_nothing_where_it_solves_exactly",
+    "tests/server/test_practice.py::test_a_practice_table_is_checked_when_created",
+    "tests/server/test_practice.py::test_undo_restores_the_exact_earlier_view_and_is_refused_in_words",
+    "tests/server/test_practice.py::test_a_deal_is_played_again_from_its_start_or_a_trick",
+    "tests/server/test_practice.py::test_practice_frames_show_no_hidden_card",
+    "tests/server/test_practice.py::test_each_kind_holds_for_the_deal_dealt",
+    "tests/server/test_practice.py::test_the_kind_is_changed_and_kept_over_a_restart",
+    "tests/server/test_practice.py::test_a_practice_table_is_never_saved_to_a_club",
 }
 """Test functions (``path::name``, every case) marked ``slow``."""
 
 BROWSER = {"tests/server/test_browser.py", "tests/web/test_table.py", "tests/tutorials/test_browser.py",
-           "tests/clubs/test_keeper_browser.py", "tests/clubs/test_clubs_browser.py"}
+           "tests/clubs/test_keeper_browser.py", "tests/clubs/test_clubs_browser.py",
+           "tests/web/test_practice.py"}
 """Test files that drive Chromium (marked ``browser`` and ``slow``)."""
 
 

@@ -183,8 +183,17 @@ def _cmd_play(args: argparse.Namespace) -> int:
             _check_record_path(path, args.force)
     bots = args.bots or default_bot(info.id)
     make_bot(bots, info.id)
-    game = TerminalGame(info, options, seat=seat or 0, bots=bots, seed=args.seed, lang=args.lang,
-                        record_path=path, first=args.first, state=state, name=args.name, names=names)
+    if args.kind and not args.practice:
+        raise OptionError("--kind is for practice: add --practice")
+    if args.practice:  # undo, replay and deals of a kind (kirifuda.coach.practice_terminal)
+        from .coach.practice_terminal import PracticeGame
+
+        game: TerminalGame = PracticeGame(info, options, kind=args.kind, seat=seat or 0, bots=bots, seed=args.seed,
+                                          lang=args.lang, record_path=path, first=args.first, state=state,
+                                          name=args.name, names=names)
+    else:
+        game = TerminalGame(info, options, seat=seat or 0, bots=bots, seed=args.seed, lang=args.lang,
+                            record_path=path, first=args.first, state=state, name=args.name, names=names)
     if path is None:
         _check_record_path(game.record_path, False)
     try:
@@ -476,6 +485,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite the --record file if it exists")
     p.add_argument("--resume", metavar="RECORD",
                    help="go on with a stopped match from its record (saved back to it unless --record)")
+    p.add_argument("--practice", action="store_true",
+                   help="practice: u takes back your last decision, again N replays the deal from trick N")
+    p.add_argument("--kind", metavar="KIND", help="with --practice: deals of a kind (e.g. declarer, should_bid, "
+                                                  "close; see docs/coach.md)")
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("replay", help="check a game record and print what happened")

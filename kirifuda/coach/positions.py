@@ -107,6 +107,8 @@ class CoachPart:
     claim_after: Callable[[GameState, int], Bounds] | None = None
     """Where the game has claims: the claiming side's count after a claim by ``seat``
     (``claim_after(state, seat)``; the engine checks the claim against every defence)."""
+    deal_kinds: Sequence[Any] = ()
+    """The practice deal kinds (:class:`kirifuda.coach.kinds.DealKind`) the game offers."""
 
 
 def coach_part(game_id: str) -> CoachPart:

@@ -10,21 +10,28 @@ deal, with everything the bots did after it, as long as:
 
 :func:`may_undo` decides, from the match and the seat's own views alone, without changing
 anything; :func:`undone` gives the match as it was before the decision.
+
+Replaying a deal (もう一度): :func:`rewound` gives the match as it was at any point of any deal
+played so far (the later deals dropped), and :func:`trick_start` finds where a trick of a deal
+was led, so that a deal can be played again from its start or from a chosen trick.  Replaying
+is the player's own choice to see a position again, knowing what they saw: unlike undo it is not
+bound by :func:`may_undo` (a practice table is never rated).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Collection
 
-from ..cards import parse_card
+from ..cards import Card, format_card, parse_card
 from ..errors import KirifudaError
 from ..game import GameState, View
 from ..i18n import add_terms, t
 from ..record import from_state, replay
 from .hint import seat_views
 
-__all__ = ["UndoVerdict", "may_undo", "undone"]
+__all__ = ["UndoVerdict", "may_undo", "undone", "rewound", "trick_start"]
 
 UNDO_TERMS: dict[str, tuple[str, str]] = {
     "undo.allowed": ("{action} を取り消せます", "{action} can be taken back"),
@@ -32,6 +39,12 @@ UNDO_TERMS: dict[str, tuple[str, str]] = {
     "undo.nothing": ("この回にあなたの手はまだありません", "you have made no decision in this deal"),
     "undo.revealed": ("その後に見えた札があります: {cards}", "cards have been shown to you since: {cards}"),
     "undo.deal_over": ("この回は終わっています", "the deal is over"),
+    "practice.no_deal": ("第 {deal} 回 (0 から数えて) はまだありません: 配られたのは {dealt} 回です",
+                         "there is no deal {deal} (counted from 0): {dealt} have been dealt"),
+    "practice.no_actions": ("第 {deal} 回の手は {n} 手です ({asked} 手目まではありません)",
+                            "deal {deal} has {n} actions, not {asked}"),
+    "practice.no_trick": ("この回の第 {trick} トリックはまだ始まっていません ({started} トリックまで)",
+                          "trick {trick} of this deal has not been led (tricks led: {started})"),
 }
 add_terms(UNDO_TERMS)
 
@@ -51,30 +64,42 @@ class UndoVerdict:
         params = dict(self.params)
         if "action" in params:
             params["action"] = params["action"].label(lang)
+        if "cards" in params:  # codes in ``params`` (for programs), the cards' faces in words
+            params["cards"] = " ".join(format_card(parse_card(c), lang) for c in str(params["cards"]).split())
         return t(self.key, lang, **params)
 
 
+_NOT_SHOWN_NOW = frozenset({"legal_actions", "attempts", "last_deal"})
+"""View fields whose cards are not news of the current deal: the seat's own choices, and the
+previous deal's result, shown face up, which holds every card of the deck."""
+
+
 def _cards_in(view: View) -> set[str]:
-    """Every card code a view shows."""
+    """Every card a view shows of the current deal: the :class:`~kirifuda.cards.Card` values
+    in its fields (not strings: a Meitora bid such as ``6C`` is spelled like a card)."""
     out: set[str] = set()
 
-    def walk(v: Any) -> None:
-        if isinstance(v, str):
-            try:
-                out.add(parse_card(v).code)
-            except KirifudaError:
-                pass
+    def walk(v: Any, depth: int) -> None:
+        if isinstance(v, Card):
+            out.add(v.code)
+        elif isinstance(v, (str, bytes, int, float, bool)) or v is None or depth > 8:
+            return
         elif isinstance(v, dict):
             for x in v.values():
-                walk(x)
-        elif isinstance(v, (list, tuple)):
+                walk(x, depth + 1)
+        elif isinstance(v, (list, tuple, set, frozenset)):
             for x in v:
-                walk(x)
+                walk(x, depth + 1)
+        elif dataclasses.is_dataclass(v) and not isinstance(v, type):
+            for f in dataclasses.fields(v):
+                walk(getattr(v, f.name), depth + 1)
+        else:
+            for name in getattr(type(v), "__slots__", ()):
+                walk(getattr(v, name, None), depth + 1)
 
-    data = view.to_json()
-    data.pop("legal_actions", None)
-    data.pop("attempts", None)
-    walk(data)
+    for f in dataclasses.fields(view):
+        if f.name not in _NOT_SHOWN_NOW:
+            walk(getattr(view, f.name), 0)
     return out
 
 
@@ -113,3 +138,52 @@ def undone(state: GameState, verdict: UndoVerdict) -> GameState:
     rec = from_state(state)
     rec.deals[-1].actions = rec.deals[-1].actions[:verdict.keep]
     return replay(rec)
+
+
+def rewound(state: GameState, deal: int, actions: int, lang: str = "en") -> GameState:
+    """The match as it was in deal ``deal`` (0-based) after its first ``actions`` actions, the
+    later deals dropped (a new state).  Refused with words where the match has no such point."""
+    rec = from_state(state)
+    if not isinstance(deal, int) or not 0 <= deal < len(rec.deals):
+        raise KirifudaError(t("practice.no_deal", lang, deal=deal, dealt=len(rec.deals)))
+    n = len(rec.deals[deal].actions)
+    if not isinstance(actions, int) or not 0 <= actions <= n:
+        raise KirifudaError(t("practice.no_actions", lang, deal=deal, n=n, asked=actions))
+    rec.deals = rec.deals[:deal + 1]
+    rec.deals[deal].actions = rec.deals[deal].actions[:actions]
+    return replay(rec)
+
+
+def trick_start(state: GameState, deal: int, trick: int, lang: str = "en") -> int:
+    """How many actions of deal ``deal`` come before trick ``trick`` (1-based) is led; trick 0:
+    none (the deal from its very start, bidding included).  Refused with words where that
+    trick has not been led."""
+    from ..actions import Play
+
+    rec = from_state(state)
+    if not isinstance(deal, int) or not 0 <= deal < len(rec.deals):
+        raise KirifudaError(t("practice.no_deal", lang, deal=deal, dealt=len(rec.deals)))
+    if not isinstance(trick, int) or trick < 0:
+        raise KirifudaError(t("practice.no_trick", lang, deal=deal, trick=trick, started=0))
+    if trick == 0:
+        return 0
+    rec.deals = rec.deals[:deal + 1]
+    actions = rec.deals[deal].actions
+    rec.deals[deal].actions = []
+    st = replay(rec)
+    started = 0
+    for j, data in enumerate(actions):
+        action = rec.info.action_from_json(data, data["seat"])
+        if isinstance(action, Play) and len(getattr(st, "tricks", ())) == started and \
+                started < trick and _leads(st):
+            started += 1
+            if started == trick:
+                return j
+        st.apply(action, data["seat"])
+    raise KirifudaError(t("practice.no_trick", lang, deal=deal, trick=trick, started=started))
+
+
+def _leads(state: GameState) -> bool:
+    """The seat to act leads a trick (no card of the trick in play yet)."""
+    trick = getattr(state.view(None), "trick", None)
+    return not trick

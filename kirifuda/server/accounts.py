@@ -582,6 +582,9 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         table = (get_tables() if get_tables else {}).get(table_id)
         if table is None:
             raise HTTPException(404, f"no table {table_id!r}")
+        if getattr(table, "practice", None) is not None:  # kirifuda.server.practice
+            raise HTTPException(403, "a practice table's match is never saved to a club: it is not rated "
+                                "and not counted in the club's statistics")
         await service.load()
         if table_id in service.meta:
             raise HTTPException(409, "this is a club's table: its match is saved to its club by itself when it ends")

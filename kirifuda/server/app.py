@@ -46,7 +46,7 @@ from ..ui.render import sorted_hand
 from .limits import BodyLimit, Limits, RateLimiter
 from .protocol import Act, Hello, Ping, ProtocolError, encode, error_frame, parse_message, view_json
 from .schema import CreateTable, InputError, load_json, validate
-from .coach import router as coach_router, save_hints
+from .coach import router as coach_router
 from .store import Store
 from .tables import TIMERS, Client, LiveTable, TableManager
 from . import host as hosting
@@ -256,6 +256,9 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
 
     app.include_router(tutorials_router)
     app.include_router(coach_router)
+    from .practice import router as practice_router  # practice tables: undo, replay, deal kinds
+
+    app.include_router(practice_router)
     from .accounts import accounts_router  # accounts, clubs, score keeper's matches
 
     clubs_api = accounts_router(lambda: state["store"], lambda: state["manager"].tables)
@@ -326,8 +329,7 @@ def api_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRo
         try:
             table, tokens = await manager.create(
                 body.game, dict(body.options), [s.model_dump(exclude_none=True) for s in body.seats],
-                timer=body.timer, first=body.first, creator=who)
-            await save_hints(manager.store, table.id, body.hints and not body.rated)  # rated: no hints
+                timer=body.timer, first=body.first, creator=who, settings=body.settings())
             if clubs is not None:
                 await clubs.register(table, club)
         except (OptionError, KirifudaError) as exc:

@@ -20,9 +20,8 @@ language; codes: ``malformed``, ``unknown_table``, ``unauthenticated``, ``wrong_
 ``bad_record``, ``too_big``, ``too_many_deals``, ``busy``, ``failed``.
 
 The table setting ``hints`` (``true`` by default) is given with the other settings when the
-table is created (``POST /api/tables``: :func:`hints_setting` checks it, :func:`save_hints`
-keeps it).  It is kept in the coach's own database table ``kf_coach`` (created when first
-needed), so that a restarted server keeps it.
+table is created (``POST /api/tables``) and kept with them (``kf_tables.settings``, schema 4),
+so that a restarted server keeps it.
 """
 
 from __future__ import annotations
@@ -30,22 +29,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
-from sqlalchemy import Boolean, Column, MetaData, String, Table, select
 
 from .. import record as records
 from ..coach import Hint, HintError, Review, hint, review, review_text, seat_views
 from ..errors import KirifudaError, OptionError, RecordError
 from ..i18n import add_terms, t
-from .store import Store
 from .tables import LiveTable, TableManager
 
-__all__ = ["router", "hints_setting", "save_hints", "hints_allowed", "MAX_RECORD", "MAX_DEALS"]
+__all__ = ["router", "hints_setting", "hints_allowed", "MAX_RECORD", "MAX_DEALS"]
 
 MAX_RECORD = 1_000_000
 """The largest record accepted for review, in bytes."""
@@ -103,18 +99,6 @@ def _lang(value: str) -> Literal["en", "ja"]:
 
 # -- the table setting ----------------------------------------------------------------------
 
-_coach_meta = MetaData()
-kf_coach = Table(
-    "kf_coach", _coach_meta,
-    Column("table_id", String(32), primary_key=True),
-    # Whether a seat may ask for a hint (the host's choice when creating the table).
-    Column("hints", Boolean, nullable=False),
-)
-_ready: "weakref.WeakSet[Store]" = weakref.WeakSet()
-_cache: "weakref.WeakKeyDictionary[Store, dict[str, bool]]" = weakref.WeakKeyDictionary()
-_locks: "weakref.WeakKeyDictionary[Store, asyncio.Lock]" = weakref.WeakKeyDictionary()
-
-
 def hints_setting(body: dict[str, Any]) -> bool:
     """The ``hints`` setting of a new table's body (``True`` when absent).  Raises OptionError."""
     value = body.get("hints", True)
@@ -123,39 +107,11 @@ def hints_setting(body: dict[str, Any]) -> bool:
     return value
 
 
-async def _ensure(store: Store) -> None:
-    """The coach's table, made once per database; tables created at the same moment wait for
-    the first to make it (two CREATE TABLEs racing fail the second)."""
-    if store in _ready:
-        return
-    lock = _locks.setdefault(store, asyncio.Lock())
-    async with lock:
-        if store not in _ready:
-            async with store.engine.begin() as conn:
-                await conn.run_sync(lambda c: _coach_meta.create_all(c, checkfirst=True))
-            _ready.add(store)
-
-
-async def save_hints(store: Store, table_id: str, hints: bool) -> None:
-    """Keep a table's ``hints`` setting."""
-    await _ensure(store)
-    async with store.engine.begin() as conn:
-        await conn.execute(kf_coach.delete().where(kf_coach.c.table_id == table_id))
-        await conn.execute(kf_coach.insert().values(table_id=table_id, hints=hints))
-    _cache.setdefault(store, {})[table_id] = hints
-
-
-async def hints_allowed(store: Store, table_id: str) -> bool:
-    """Whether the table allows hints (a table created before the setting existed: yes)."""
-    cached = _cache.get(store, {}).get(table_id)
-    if cached is not None:
-        return cached
-    await _ensure(store)
-    async with store.engine.connect() as conn:
-        row = (await conn.execute(select(kf_coach.c.hints).where(kf_coach.c.table_id == table_id))).first()
-    value = True if row is None else bool(row[0])
-    _cache.setdefault(store, {})[table_id] = value
-    return value
+def hints_allowed(table: LiveTable) -> bool:
+    """Whether the table allows hints: its stored setting (a table created before the setting
+    existed: yes).  Since schema 4 the setting is one of the table's ``settings``; a database
+    that kept it in the coach's own table (``kf_coach``) has it moved there by the migration."""
+    return bool(table.settings.get("hints", True))
 
 
 # -- requests -------------------------------------------------------------------------------
@@ -190,8 +146,9 @@ def _table(request: Request, table_id: str, lang: str) -> LiveTable:
 
 _hint_jobs: dict[tuple[str, int], tuple[int, "asyncio.Future[Hint]"]] = {}
 """Per table and seat, the hint of the latest state asked for (asked again: the same answer)."""
-_review_jobs: dict[tuple[str, int], "asyncio.Future[Review]"] = {}
-"""Per table and finished deal, its review (a finished deal never changes)."""
+_review_jobs: dict[tuple[str, int, int], "asyncio.Future[Review]"] = {}
+"""Per table, finished deal and line, its review (a finished deal never changes, but a practice
+table may play it again: its rewinds so far name the line)."""
 _queued = 0
 
 
@@ -234,7 +191,7 @@ router = APIRouter()
 @router.get("/api/tables/{table_id}/coach")
 async def api_coach(request: Request, table_id: str) -> dict[str, Any]:
     table = _table(request, table_id, "en")
-    return {"hints": await hints_allowed(table.store, table.id), "finished_deals": _finished_deals(table)}
+    return {"hints": hints_allowed(table), "finished_deals": _finished_deals(table)}
 
 
 @router.post("/api/tables/{table_id}/hint")
@@ -258,7 +215,7 @@ async def api_hint(request: Request, table_id: str) -> dict[str, Any]:
         raise _refuse(403, "wrong_seat", lang, mine=seat, asked=body.seat)
     if table.tags.get("rated"):  # a rated table (kirifuda.server.clubtables): never hints
         raise _refuse(403, "rated", lang)
-    if not await hints_allowed(table.store, table.id):
+    if not hints_allowed(table):
         raise _refuse(403, "hints_off", lang)
     state, version = table.state, table.version  # replaced, never changed, by the table
     if body.version is not None and body.version != version:
@@ -302,7 +259,7 @@ async def api_table_review(request: Request, table_id: str, deal_param: str | No
         raise _refuse(404, "no_deal", lang, deal=deal)
     if deal not in over:
         raise _refuse(403, "deal_not_over", lang)
-    key = (table.id, deal)
+    key = (table.id, deal, table.practice.rewinds if table.practice is not None else 0)
     job = _review_jobs.get(key)
     if job is None or (job.done() and (job.cancelled() or job.exception() is not None)):
         rec = table.record()

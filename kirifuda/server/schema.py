@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, Union
 
 import orjson
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, JsonValue, StrictBool, TypeAdapter,
+                      model_validator,
                       ValidationError)
 
 __all__ = ["InputError", "load_json", "check_name", "Name", "SeatSpec", "CreateTable",
@@ -72,6 +73,12 @@ class SeatSpec(_Strict):
     name: Name | None = None
 
 
+class PracticeSpec(_Strict):
+    """A practice table's setting: the kind of its deals (a key of the game's kinds), or null."""
+
+    kind: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+
+
 class CreateTable(_Strict):
     """The body of ``POST /api/tables``.  No seed: the server draws each table's secret."""
 
@@ -87,6 +94,22 @@ class CreateTable(_Strict):
     """The club whose table this is (its members see it in the club's tables list)."""
     rated: StrictBool = False
     """A rated table (a club's, seats for its signed-in members; no hints): kirifuda.server.clubtables."""
+    practice: PracticeSpec | None = None
+    """A practice table (kirifuda.server.practice): one human with bots, undo, deal kinds."""
+
+    @model_validator(mode="after")
+    def _practice_alone(self) -> "CreateTable":
+        if self.practice is not None and (self.rated or self.club is not None):
+            raise ValueError("a practice table is never a club's or a rated table: "
+                             "leave out 'club' and 'rated', or 'practice'")
+        return self
+
+    def settings(self) -> dict[str, Any]:
+        """The table's stored settings (``kf_tables.settings``)."""
+        out: dict[str, Any] = {"hints": self.hints and not self.rated}  # rated: no hints
+        if self.practice is not None:
+            out["practice"] = self.practice.model_dump()
+        return out
 
 
 class HelloMessage(_Strict):

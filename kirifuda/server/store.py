@@ -55,6 +55,9 @@ kf_tables = Table(
     # Since schema 2: the table's secret (hex, 256 bits from the OS's CSPRNG); deal ``i`` is
     # shuffled by ``Random(f"{secret}:{i}")``.  NULL for a table of schema 1: ``str(seed)``.
     Column("secret", String(80), nullable=True),
+    # Since schema 4: the table's other settings as JSON (``{"hints": bool, "practice": {…}}``,
+    # kirifuda.server.coach and .practice); NULL for an older table: the defaults.
+    Column("settings", Text, nullable=True),
 )
 
 kf_events = Table(
@@ -76,7 +79,23 @@ def _v2(conn: Connection) -> None:
         conn.execute(text("ALTER TABLE kf_tables ADD COLUMN secret VARCHAR(80)"))
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2}
+def _v3(conn: Connection) -> None:
+    """Reserved (another branch's migration takes this number when merged)."""
+
+
+def _v4(conn: Connection) -> None:
+    """The table's settings (``settings``), with the ``hints`` setting that the coach kept in a
+    table of its own (``kf_coach``, where a database has it) moved into them."""
+    if "settings" not in {c["name"] for c in inspect(conn).get_columns("kf_tables")}:
+        conn.execute(text("ALTER TABLE kf_tables ADD COLUMN settings TEXT"))
+    if inspect(conn).has_table("kf_coach"):
+        rows = conn.execute(text("SELECT table_id, hints FROM kf_coach")).all()
+        for table_id, hints in rows:
+            conn.execute(update(kf_tables).where(kf_tables.c.id == table_id)
+                         .values(settings=json.dumps({"hints": bool(hints)})))
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
 """Schema version → the step that brings the previous version to it."""
 SCHEMA_VERSION = max(MIGRATIONS)
 
@@ -96,7 +115,7 @@ def _table_row(t: StoredTable) -> dict[str, Any]:
     return dict(id=t.id, game=t.game, options=json.dumps(t.options), first=t.first, seed=t.seed,
                 secret=t.secret or None, seats=json.dumps(t.seats, ensure_ascii=False),
                 token_hashes=json.dumps(t.token_hashes), timer=t.timer, created=t.created,
-                finished=t.finished)
+                finished=t.finished, settings=json.dumps(t.settings) if t.settings else None)
 
 
 def _settle(fut: "asyncio.Future[None]", exc: BaseException | None) -> None:
@@ -129,6 +148,8 @@ class StoredTable:
     events: list[dict[str, Any]] = field(default_factory=list)
     secret: str = ""
     """The deals' secret: ``Random(f"{secret}:{deal}")`` shuffles deal ``deal``."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The table's other settings (``hints``, ``practice``); empty: the defaults."""
 
 
 class Store:
@@ -288,7 +309,8 @@ class Store:
                     id=r["id"], game=r["game"], options=json.loads(r["options"]), first=r["first"],
                     seed=r["seed"], seats=json.loads(r["seats"]), token_hashes=json.loads(r["token_hashes"]),
                     timer=r["timer"], created=r["created"], finished=bool(r["finished"]),
-                    events=[json.loads(e) for e in events], secret=r["secret"] or str(r["seed"])))
+                    events=[json.loads(e) for e in events], secret=r["secret"] or str(r["seed"]),
+                    settings=json.loads(r["settings"]) if r["settings"] else {}))
             return out
 
     async def count_events(self, table_id: str) -> int:

@@ -146,6 +146,12 @@ class LiveTable:
         """The client (address) that created the table, while this process runs."""
         self.first = stored.first
         self.created = stored.created
+        self.settings: dict[str, Any] = dict(stored.settings)
+        """The table's other settings (``hints``, ``practice``: kirifuda.server.coach, .practice)."""
+        from .practice import PracticeTable
+
+        self.practice = PracticeTable.of(self)
+        """A practice table's undo, replay and deal kinds (None: not a practice table)."""
         self.store = store
         self.grace = grace
         self.bot_delay = bot_delay
@@ -247,6 +253,7 @@ class LiveTable:
             "units": self._units(),
             "over": self.over,
             "version": self.version,
+            **({"practice": self.practice.public()} if self.practice is not None else {}),
             **presence(self),
             **self.tags,
         }
@@ -270,14 +277,8 @@ class LiveTable:
             return None
         if self._finished_cache is not None and self._finished_cache[0] == finished:
             return self._finished_cache[1]
-        seen = 0
-        out = None
-        for ev in self.events:
-            if "deal" in ev:
-                seen += 1
-                if seen == finished:
-                    out = {"deal": finished - 1, "hands": ev["deal"]["hands"], "rest": ev["deal"]["rest"]}
-                    break
+        d = self.state.record_deals()[finished - 1]  # the state's record: a rewind repeats deal events
+        out: dict[str, Any] | None = {"deal": finished - 1, "hands": d["hands"], "rest": d["rest"]}
         self._finished_cache = (finished, out)
         return out
 
@@ -306,6 +307,8 @@ class LiveTable:
 
     # -- events --------------------------------------------------------------------------
     def _replay_event(self, ev: dict[str, Any]) -> None:
+        if self.practice is not None and self.practice.replay_event(ev):
+            return
         if "deal" in ev:
             self.state.deal(ev["deal"]["hands"], ev["deal"]["rest"])
         else:
@@ -393,14 +396,14 @@ class LiveTable:
         if bot is None:
             bot = self._standins[seat] = _bot(STANDIN_BOT, self.info.id)
         if getattr(bot, "observe", None) is not None:
-            state = self.info.new_state(self.options, first=self.first)
-            for ev in self.events:
-                if "deal" in ev:
-                    state.deal(ev["deal"]["hands"], ev["deal"]["rest"])
-                else:
-                    data = ev["action"]
-                    state.apply(self.info.action_from_json(data, data["seat"]), data["seat"])
+            rec = self.record()  # the match as it stands (a practice table's rewinds taken)
+            state = rec.new_state()
+            for deal in rec.deals:
+                state.deal(deal.hands, deal.rest)
                 self._show(seat, bot, state.view(seat))
+                for data in deal.actions:
+                    state.apply(self.info.action_from_json(data, data["seat"]), data["seat"])
+                    self._show(seat, bot, state.view(seat))
         self._following.add(seat)
 
     async def act(self, seat: int | None, version: int, action: Action) -> None:
@@ -448,7 +451,10 @@ class LiveTable:
 
     async def _deal(self) -> None:
         new = self.state.copy()
-        new.deal_random(random.Random(f"{self.secret}:{new.deal_number}"))
+        if self.practice is not None:  # a practice table: maybe a deal of a chosen kind
+            await self.practice.deal(new)
+        else:
+            new.deal_random(random.Random(f"{self.secret}:{new.deal_number}"))
         d = new.record_deals()[-1]
         await self._commit(new, {"deal": {"hands": d["hands"], "rest": d["rest"]}}, patience=None)
         log.debug("table %s: deal %d dealt (state %d)", self.id, new.deal_number, self.version)
@@ -681,9 +687,12 @@ class TableManager:
 
     async def create(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]],
                      timer: int = 0, first: int = 0, secret: str | None = None,
-                     creator: str | None = None) -> tuple[LiveTable, list[str | None]]:
+                     creator: str | None = None,
+                     settings: dict[str, Any] | None = None) -> tuple[LiveTable, list[str | None]]:
         """A new table; returns it and each human seat's secret token.  ``secret`` fixes its
-        deals (server-side callers only: tests); else :attr:`deal_secret`, else a new one."""
+        deals (server-side callers only: tests); else :attr:`deal_secret`, else a new one.
+        ``settings``: the table's other settings (``hints``, ``practice``), checked by their
+        modules (kirifuda.server.coach, .practice)."""
         info = GAMES.get(game)
         if info is None:
             raise OptionError(f"unknown game {game!r}; the games are {', '.join(sorted(GAMES))}")
@@ -728,7 +737,11 @@ class TableManager:
         st = StoredTable(id=table_id, game=info.id, options=options_to_json(opts), first=first,
                          seed=0, seats=clean, token_hashes=[hash_token(t) if t else None for t in tokens],
                          timer=timer, created=time.time(), finished=False,
-                         secret=secret or self.deal_secret or new_secret())
+                         secret=secret or self.deal_secret or new_secret(), settings=dict(settings or {}))
+        if "practice" in st.settings:
+            from .practice import check_practice
+
+            check_practice(info.id, clean, st.settings)  # OptionError: not a practice table
         await self.store.create_table(st)
         table = LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay, limits=self.limits,
                           hooks=self.hooks)

@@ -163,7 +163,7 @@ class TerminalGame:
                 self._show_deal_start()  # a resumed match, inside a deal
             while not self.state.is_over:
                 if self.state.needs_deal:
-                    self.state.deal_random(self.rng)
+                    self._deal()
                     self._show_deal_start()
                     continue
                 to_act = self.state.to_act
@@ -194,6 +194,10 @@ class TerminalGame:
         except (_Quit, EOFError, KeyboardInterrupt):
             self.console.print(t("quit", self.lang))
         return self.save()
+
+    def _deal(self) -> None:
+        """Deal the next deal (a practice game deals of a chosen kind: kirifuda.coach.practice_terminal)."""
+        self.state.deal_random(self.rng)
 
     def _refuse_claim(self, seat: int) -> bool:
         """A claim that failed where the rules refuse it: the claimant has shown their hand, which

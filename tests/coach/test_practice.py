@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kirifuda.actions import Bid, Play
+from kirifuda.cards import format_card, parse_card
 from kirifuda.coach.hint import seat_views
 from kirifuda.coach.practice import may_undo, undone
 from kirifuda.errors import KirifudaError
@@ -62,7 +63,40 @@ def test_a_card_is_not_undone_once_a_bot_has_played_after_it() -> None:
     assert not v.allowed and v.key == "undo.revealed"
     shown = _actions(state)[-1]["play"]
     assert shown in v.params["cards"].split()
-    assert shown in v.reason("en")
+    assert format_card(parse_card(shown), "en") in v.reason("en")  # the card's face, not its code
+    assert format_card(parse_card(shown), "ja") in v.reason("ja")
+
+
+def test_after_a_deal_passed_out_a_card_answered_by_a_bot_is_not_undone() -> None:
+    """A deal passed out is shown face up, every hand, in the next deal's views: those cards are
+    not counted as seen in this deal, so a bot's card after the seat's is still news."""
+    import random
+
+    from kirifuda.bots import make_bot
+    from kirifuda.games import find_game
+
+    def after_a_redeal(s: GameState) -> bool:
+        if s.needs_deal or s.deal_number < 1:
+            return False
+        acts = _actions(s)
+        return s.deal_summaries()[-2]["outcome"] != "played" and len(acts) >= 2 and "play" in acts[-2] \
+            and acts[-2]["seat"] == 0 and acts[-1]["seat"] != 0
+
+    rng = random.Random(5)
+    state = find_game("meitora").new_state()
+    bots = [make_bot("heuristic", "meitora") for _ in range(state.num_players)]
+    while not after_a_redeal(state):
+        assert not state.is_over
+        if state.needs_deal:
+            state.deal_random(rng)
+            continue
+        seat = state.to_act
+        assert seat is not None
+        state.apply(bots[seat].choose(state.view(seat), rng), seat)
+    assert getattr(state.view(0), "last_deal", None)
+    v = may_undo(state, 0, humans={0})
+    assert not v.allowed and v.key == "undo.revealed"
+    assert _actions(state)[-1]["play"] in v.params["cards"].split()
 
 
 def test_a_card_is_undone_before_anyone_answers_it() -> None:
@@ -122,3 +156,25 @@ def test_an_allowed_undo_restores_the_seats_decision_and_shows_nothing_new(game:
 
         seen = set().union(*(_cards_in(w) for w in views[:v.keep + 1]))
         assert _cards_in(state.view(seat)) <= seen
+
+
+@settings(max_examples=12, deadline=None)
+@given(game=st.sampled_from(GAMES), seed=st.integers(0, 50), trick=st.integers(0, 4))
+def test_a_deal_goes_back_to_the_lead_of_any_trick_led(game: str, seed: int, trick: int) -> None:
+    """``trick_start`` and ``rewound``: the same cards, the tricks before it complete, nothing of
+    it played; a trick not yet led is refused in words."""
+    from kirifuda.coach.practice import rewound, trick_start
+
+    state = played_deal(game, seed, stop=lambda s: len(getattr(s, "tricks", ())) >= 3)
+    deal = len(state.record_deals()) - 1
+    keep = trick_start(state, deal, trick) if trick <= 3 else None
+    if keep is None:
+        with pytest.raises(KirifudaError, match="not been led"):
+            trick_start(state, deal, trick)
+        return
+    back = rewound(state, deal, keep)
+    assert back.record_deals()[-1]["hands"] == state.record_deals()[-1]["hands"]
+    assert back.record_deals()[-1]["actions"] == _actions(state)[:keep]
+    assert len(back.tricks) == max(0, trick - 1)  # type: ignore[attr-defined]
+    if trick:
+        assert back.to_act is not None and not getattr(back.view(None), "trick", None)

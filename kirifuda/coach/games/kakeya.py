@@ -7,6 +7,8 @@ import random
 
 from ...actions import Action
 from ...game import GameState
+from ...i18n import add_terms
+from ..kinds import DealKind, play_out
 from ..positions import Bounds, CoachPart, OpenValues, exactness, move_bounds, plays
 
 
@@ -33,4 +35,36 @@ def open_values(state: GameState, max_nodes: int, rng: random.Random) -> OpenVal
     return OpenValues(seat, values, exactness(values), "face_cards")
 
 
-COACH = CoachPart(open_values, nodes=500_000, count_unit="face_cards", score_unit="chips")
+
+# -- practice deals of a kind ---------------------------------------------------------------
+
+add_terms({
+    "practice.kind.kakeya.faces": ("絵札を 5 枚以上持つ手", "a hand with five face cards or more"),
+    "practice.kind.kakeya.close": ("きわどい勝負 (絵札の差が 2 枚以内)",
+                                   "a close game (the pairs' face cards within two)"),
+})
+
+
+def _faces(state: GameState, seat: int, rng: random.Random) -> bool:
+    """Your own hand (dealt face down until the trump is chosen) holds five face cards (絵札:
+    A, K, Q, J) or more."""
+    hand = state.record_deals()[-1]["hands"][seat]
+    return sum(1 for code in hand if str(code)[0] in "AKQJ") >= 5
+
+
+def _close(state: GameState, seat: int, rng: random.Random) -> bool:
+    """Played out by the heuristic bots, the pairs' face cards differ by two at most."""
+    play_out(state, rng)
+    deal = state.deal_summaries()[-1]
+    faces = [int(x) for x in deal.get("face_cards") or ()]
+    return len(faces) == 2 and abs(faces[0] - faces[1]) <= 2
+
+
+DEAL_KINDS = (
+    DealKind("faces", "practice.kind.kakeya.faces", _faces),
+    DealKind("close", "practice.kind.kakeya.close", _close, tries=32),
+)
+
+
+COACH = CoachPart(open_values, nodes=500_000, count_unit="face_cards", score_unit="chips",
+                  deal_kinds=DEAL_KINDS)

@@ -9,6 +9,7 @@ import random
 from ...actions import Action
 from ...game import GameState
 from ...i18n import add_terms
+from ..kinds import DealKind, first_bid, play_out
 from ..positions import Bounds, CoachPart, OpenValues, exactness, flip, move_bounds, plays
 
 add_terms({
@@ -48,4 +49,39 @@ def open_values(state: GameState, max_nodes: int, rng: random.Random) -> OpenVal
     return OpenValues(seat, values, exactness(values), "face_cards")
 
 
-COACH = CoachPart(open_values, nodes=800_000, count_unit="face_cards", score_unit="points")
+
+# -- practice deals of a kind ---------------------------------------------------------------
+
+add_terms({
+    "practice.kind.napoleon.napoleon": ("あなたがナポレオンになる配り", "you become Napoleon"),
+    "practice.kind.napoleon.should_bid": ("宣言に出るべき手", "a hand that should bid"),
+    "practice.kind.napoleon.close": ("きわどい宣言 (絵札が宣言の ±1 枚)",
+                                     "a close contract (the army ends within one face card of it)"),
+})
+
+
+def _napoleon(state: GameState, seat: int, rng: random.Random) -> bool:
+    """The heuristic bots bidding at every seat (yours too) make you Napoleon."""
+    play_out(state, rng, until=lambda s: s.view(None).napoleon is not None)  # type: ignore[attr-defined]
+    return bool(state.view(None).napoleon == seat)  # type: ignore[attr-defined]
+
+
+def _close(state: GameState, seat: int, rng: random.Random) -> bool:
+    """Played out by the heuristic bots, the army's face cards end within one of the contract."""
+    play_out(state, rng)
+    deal = state.deal_summaries()[-1]
+    if deal.get("outcome") != "played" or not deal.get("contract"):
+        return False
+    count = int(str(deal["contract"])[:-1])
+    return abs(int(deal["army_face_cards"]) - count) <= 1
+
+
+DEAL_KINDS = (
+    DealKind("napoleon", "practice.kind.napoleon.napoleon", _napoleon),
+    DealKind("should_bid", "practice.kind.napoleon.should_bid", first_bid),
+    DealKind("close", "practice.kind.napoleon.close", _close, tries=32),
+)
+
+
+COACH = CoachPart(open_values, nodes=800_000, count_unit="face_cards", score_unit="points",
+                  deal_kinds=DEAL_KINDS)

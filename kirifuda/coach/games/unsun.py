@@ -10,6 +10,7 @@ import random
 from ...actions import Action
 from ...game import GameState
 from ...i18n import add_terms
+from ..kinds import DealKind, play_out
 from ..positions import Bounds, CoachPart, OpenValues, plays
 
 UNSUN_EXACT_TRICKS = 5
@@ -53,6 +54,36 @@ def open_values(state: GameState, max_nodes: int, rng: random.Random) -> OpenVal
     return OpenValues(seat, est, "rollouts", "tricks")
 
 
+
+# -- practice deals of a kind ---------------------------------------------------------------
+
+add_terms({
+    "practice.kind.unsun.last_player": ("あなたが最初の取り番 (勝負を選べる)",
+                                        "you are the first trick's last player (取り番: you pick the contest)"),
+    "practice.kind.unsun.close": ("きわどい回 (上位 2 人の差が 1 トリック以内)",
+                                  "a close deal (the top two within one trick)"),
+})
+
+
+def _last_player(state: GameState, seat: int, rng: random.Random) -> bool:
+    """You are the last player (取り番) of the first trick: you hold ♣J, or it is left over and
+    you deal — public as soon as the deal begins."""
+    return bool(state.view(None).last_player == seat)  # type: ignore[attr-defined]
+
+
+def _close(state: GameState, seat: int, rng: random.Random) -> bool:
+    """Played out by the heuristic bots, the two best seats' tricks differ by one at most."""
+    play_out(state, rng)
+    won = sorted((int(x) for x in state.deal_summaries()[-1].get("tricks_won") or ()), reverse=True)
+    return len(won) >= 2 and won[0] - won[1] <= 1
+
+
+DEAL_KINDS = (
+    DealKind("last_player", "practice.kind.unsun.last_player", _last_player),
+    DealKind("close", "practice.kind.unsun.close", _close, tries=32),
+)
+
+
 COACH = CoachPart(open_values, nodes=0, count_unit="tricks", score_unit="tricks",
                   exact_from=UNSUN_EXACT_TRICKS, exact_note="coach.unsun_exact",
-                  review_json={"unsun_exact_from": UNSUN_EXACT_TRICKS})
+                  review_json={"unsun_exact_from": UNSUN_EXACT_TRICKS}, deal_kinds=DEAL_KINDS)

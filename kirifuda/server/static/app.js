@@ -307,6 +307,7 @@ const Lobby = {
       <div class="panel"><h2>${esc(t("seats"))}</h2><div id="seats"></div>
         <label class="row">${esc(t("timer"))} <select name="timer">${[0, 30, 60, 120].map((s) => `<option value="${s}">${esc(s ? t("sec", { n: s }) : t("off"))}</option>`).join("")}</select></label>
         <div class="opt"><label for="hints"><span>${esc(t("coach.allow_hints"))}</span> <input type="checkbox" id="hints" checked></label><small>${esc(t("coach.allow_hints_doc"))}</small></div>
+        ${window.Practice ? Practice.lobbyHTML(g) : ""}
         <button id="create" class="primary">${esc(t("create"))}</button>
         <div id="created"></div></div>
       <div class="panel"><h2>${esc(t("tables"))}</h2><div id="tables">…</div>
@@ -315,6 +316,7 @@ const Lobby = {
     $$('input[name="game"]').forEach((el) => el.addEventListener("change", () => { this.game = el.value; this.created = null; this.render(); }));
     $$(".opts [name]").forEach((el) => el.addEventListener("change", () => this.renderSeats()));
     this.renderSeats();
+    if (window.Practice) Practice.bindLobby(this, g);
     $("#create").addEventListener("click", () => this.create());
     $("#upload").addEventListener("change", (e) => Replay.upload(e.target.files[0]));
     if (this.created) this.showCreated();
@@ -354,7 +356,8 @@ const Lobby = {
     try {
       const club = typeof Clubs !== "undefined" ? Clubs.tableFields() : {};   // a club's table, rated or not
       const res = await api(`/api/tables?lang=${LANG}`, { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(Object.assign({ game: g.id, options: this.options(g), seats, timer: parseInt($('[name="timer"]').value, 10), hints: $("#hints").checked }, club)) });
+        body: JSON.stringify(Object.assign({ game: g.id, options: this.options(g), seats, timer: parseInt($('[name="timer"]').value, 10), hints: $("#hints").checked },
+          club, window.Practice ? Practice.createBody(g) : {})) });
       Keys.setHost(res.id, { host: res.host.split("#host=")[1], links: res.links, watch: res.watch, game: g.id });
       const mine = res.tokens.findIndex((x) => x);
       if (mine >= 0) Keys.setSeat(res.id, res.tokens[mine], mine);
@@ -389,7 +392,7 @@ const Lobby = {
       const mine = Keys.seat(x.id), host = Keys.host(x.id);
       return `<li><a href="/t/${esc(x.id)}" class="tablelink" data-id="${esc(x.id)}">${esc(x.name[LANG])} <code>${esc(x.id)}</code></a> ${x.seats.map((s) => esc(s.name)).join(" · ")}
       ${x.rated ? `<span class="tag rated">${esc(t("clubs.rated"))}</span>` : ""}${x.club_table && !x.rated ? `<span class="tag">${esc(t("clubs.club_table"))}</span>` : ""}
-      ${mine ? `<span class="tag mine">${esc(t("your_seat"))}</span>` : ""}${host ? ` <span class="tag">${esc(t("host"))}</span>` : ""}
+      ${mine ? `<span class="tag mine">${esc(t("your_seat"))}</span>` : ""}${host ? ` <span class="tag">${esc(t("host"))}</span>` : ""}${window.Practice ? Practice.tag(x) : ""}
       ${x.over ? `<span class="tag">${esc(t("match_over"))}</span> <a href="/replay?table=${esc(x.id)}">${esc(t("replay"))}</a>` : ""}</li>`;
     }).join("")}</ul>` : `<p>${esc(t("no_tables"))}</p>`;
   },
@@ -553,6 +556,7 @@ const Table = {
       <div class="controls" id="controls" role="group" aria-label="${esc(t("controls_label"))}"></div>
       <div class="hand" id="hand" role="group" aria-label="${esc(t("hand_label"))}"></div>
       ${this.coachHTML(f)}
+      ${window.Practice ? Practice.panelHTML(this, f) : ""}
       <div class="toolbar">
         <button data-tool="last">${esc(t("last_trick"))}</button>${sheetBtn}
         <button data-tool="deal" ${v.last_deal || f.finished_deal ? "" : "disabled"}>${esc(t("last_deal"))}</button>
@@ -565,6 +569,7 @@ const Table = {
       <details class="info" id="info"><summary>${esc(t("details"))}</summary>${infoHTML(v, f.table.game, f.table.seats.length)}</details>
     </section>`;
     this.renderHand(); this.renderControls(); this.markSuggested(); this.tick();
+    if (window.Practice) Practice.bind(this, f);
     const shut = $("#coach [data-coach-close]");
     if (shut) shut.addEventListener("click", () => { this.coach = null; this.render(); const b = $('[data-tool="hint"]'); if (b) b.focus(); });
     $$(".toolbar [data-tool]").forEach((b) => b.addEventListener("click", () => this.tool(b.dataset.tool)));
