@@ -88,8 +88,9 @@ def redeal_unseen(state: GameState, others: list[int], rng: Any) -> GameState | 
     them (each keeps its number of cards; the cards already played and every other hand stay),
     the deal's actions replayed on the new cards; None where they no longer replay (a card that
     must now be followed, say)."""
-    from kirifuda.actions import action_from_json
+    from kirifuda.games import GAMES
 
+    action_from_json = GAMES[state.game_id].action_from_json
     record = state.record_deals()[-1]
     hands = [list(h) for h in record["hands"]]
     played: dict[int, set[str]] = {s: set() for s in range(len(hands))}

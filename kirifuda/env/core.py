@@ -56,8 +56,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ..actions import (Action, Adjutant, Approve, Bid, ChooseLeader, ChooseTrump, Discard, Play, Redeclare, BROKEN, CLAIM, PASS)
-from ..cards import CARDS, JOKER, Card, Suit, parse_card
+from ..actions import CLAIM, Action, Bid, Discard, Play  # noqa: F401 (Bid: the doctests)
+from ..cards import CARDS, Card, Suit, parse_card  # noqa: F401 (parse_card: the doctests)
 from ..errors import IllegalActionError, OptionError
 from ..game import SEAT_FIELD_NAMES, ActionSpace, GameState, View, to_jsonable
 from ..games import GAMES
@@ -123,43 +123,24 @@ class ActionCatalog:
                 actions.append(a)
                 names.append(n)
 
+        info = GAMES[game_id]
         for f in spec.families:
-            if f == "play":
-                fam(f, ((Play(c), f"play {c.code}") for c in CARDS), by_card=True)
-            elif f == "joker_lead":
-                fam(f, ((Play(JOKER, r), f"play JK request {r}") for r in JOKER_REQUESTS))
-            elif f == "call_joker":
-                three = parse_card("3S")
-                fam(f, [(Play(three, None, True), "play 3S calling the joker")])
-            elif f == "bid":
-                fam(f, ((Bid(c, s), f"bid {c}{s}") for c in spec.bid_counts for s in spec.strains))
-            elif f == "pass":
-                fam(f, [(PASS, "pass")])
-            elif f == "broken":
-                fam(f, [(BROKEN, "broken")])
-            elif f == "discard":
-                fam(f, ((Discard((c,)), f"discard {c.code}") for c in CARDS), by_card=True)
-            elif f == "adjutant":
-                fam(f, ((Adjutant(c), f"adjutant {c.code}") for c in CARDS), by_card=True)
-            elif f == "redeclare":
-                fam(f, [(Redeclare(), "redeclare none")]
-                    + [(Redeclare(c, s), f"redeclare {c}{s}") for c in spec.bid_counts for s in spec.strains])
-            elif f == "approve":
-                fam(f, [(Approve(True), "approve"), (Approve(False), "reject")])
-            elif f == "trump":
-                fam(f, [(ChooseTrump(None), "trump keep")]
-                    + [(ChooseTrump(Suit(s)), f"trump {s}") for s in SUITS4])
-            elif f == "leader":
-                fam(f, ((ChooseLeader(s), f"leader {s}") for s in range(spec.max_seats)))
-            elif f == "claim":
-                fam(f, [(CLAIM, "claim")])
-            else:
-                raise ValueError(f"unknown action family {f!r}")
+            try:
+                family = info.action_family(f)
+            except KeyError:
+                raise ValueError(f"unknown action family {f!r}") from None
+            fam(f, family.items(spec), by_card=family.by_card)
         self.actions: tuple[Action, ...] = tuple(actions)
         self.names: tuple[str, ...] = tuple(names)
         self._index: dict[Action, int] = {a: i for i, a in enumerate(actions)}
         self.size = len(actions)
         self.discard_start = self.family_start.get("discard")
+        self._by_card_start: list[int] = [-1] * len(actions)
+        """For each index in a by-card family other than plays and discards (an adjutant's
+        card, say), that family's first index; -1 elsewhere."""
+        for name, start in self.card_families.items():
+            if name not in ("play", "discard"):
+                self._by_card_start[start:start + len(CARDS)] = [start] * len(CARDS)
 
     _cache: dict[str, "ActionCatalog"] = {}
 
@@ -190,9 +171,8 @@ class ActionCatalog:
             return a.card.id
         if isinstance(a, Discard):
             return a.cards[0].id
-        if isinstance(a, Adjutant):
-            return a.card.id
-        return None
+        start = self._by_card_start[index]
+        return None if start < 0 else index - start
 
     def with_card(self, index: int, card: int) -> int:
         """The same action naming another card (used to relabel hidden cards)."""
@@ -204,9 +184,8 @@ class ActionCatalog:
             return self._index[Play(c)]
         if isinstance(a, Discard):
             return self._index[Discard((c,))]
-        if isinstance(a, Adjutant):
-            return self._index[Adjutant(c)]
-        return index
+        start = self._by_card_start[index]
+        return index if start < 0 else start + card
 
 
 # --------------------------------------------------------------------------------------------
@@ -828,10 +807,14 @@ _EXTRACTORS: dict[type, dict[str, Callable[[Any, list[int]], None]]] = {}
 
 def _action_cards(a: Any, out: list[int]) -> None:
     t = type(a)
-    if t is Play or t is Adjutant:
+    if t is Play:
         out.append(a.card.id)
     elif t is Discard:
         out.extend(c.id for c in a.cards)
+    else:  # a game's own action naming a card (an adjutant's card, say)
+        card = getattr(a, "card", None)
+        if isinstance(card, Card):
+            out.append(card.id)
 
 
 def _extractor(hint: Any) -> Callable[[Any, list[int]], None]:
