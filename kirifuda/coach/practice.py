@@ -17,11 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Collection
 
-from ..cards import parse_card
+from ..cards import CARDS
 from ..errors import KirifudaError
 from ..game import GameState, View
 from ..i18n import add_terms, t
 from ..record import from_state, replay
+from ..seen import shown_cards
 from .hint import seat_views
 
 __all__ = ["UndoVerdict", "may_undo", "undone"]
@@ -55,27 +56,8 @@ class UndoVerdict:
 
 
 def _cards_in(view: View) -> set[str]:
-    """Every card code a view shows."""
-    out: set[str] = set()
-
-    def walk(v: Any) -> None:
-        if isinstance(v, str):
-            try:
-                out.add(parse_card(v).code)
-            except KirifudaError:
-                pass
-        elif isinstance(v, dict):
-            for x in v.values():
-                walk(x)
-        elif isinstance(v, (list, tuple)):
-            for x in v:
-                walk(x)
-
-    data = view.to_json()
-    data.pop("legal_actions", None)
-    data.pop("attempts", None)
-    walk(data)
-    return out
+    """Every card code a view shows of the current deal (:func:`kirifuda.seen.shown_cards`)."""
+    return {CARDS[i].code for i in shown_cards(view)}
 
 
 def may_undo(state: GameState, seat: int, humans: Collection[int]) -> UndoVerdict:

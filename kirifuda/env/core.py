@@ -61,6 +61,8 @@ from ..cards import CARDS, Card, Suit, parse_card  # noqa: F401 (parse_card: the
 from ..errors import IllegalActionError, OptionError
 from ..game import SEAT_FIELD_NAMES, ActionSpace, GameState, View, to_jsonable
 from ..games import GAMES
+from ..seen import NOT_SHOWN, cards_in  # noqa: F401 (cards_in: re-exported)
+from ..seen import collect_cards as _collect
 from ..tricks import Trick
 
 __all__ = ["ActionCatalog", "GameSpec", "ObservationEncoder", "GameEnv", "Stepper",
@@ -741,61 +743,9 @@ def _enc_history(v: Sequence[tuple[int, Action]], seat: int, out: np.ndarray, o:
 # What a view shows
 
 
-def cards_in(value: Any) -> list[int]:
-    """The ids of every Card object inside a view value (recursively; strings are not cards)."""
-    out: list[int] = []
-    _collect(value, out)
-    return out
+# cards_in, NOT_SHOWN and the walk itself are the core's (kirifuda.seen), shared with the
+# terminal and the practice table.
 
-
-def _collect(value: Any, out: list[int]) -> None:
-    t = type(value)
-    if t is Card:
-        out.append(value.id)
-    elif t is tuple or t is list:
-        for v in value:
-            _collect(v, out)
-    else:
-        handler = _HANDLERS.get(t)
-        if handler is None:
-            handler = _HANDLERS[t] = _handler_for(t)
-        handler(value, out)
-
-
-def _nothing(value: Any, out: list[int]) -> None:
-    return
-
-
-def _handler_for(t: type) -> Callable[[Any, list[int]], None]:
-    """How :func:`_collect` walks a value of type ``t`` (found once per type)."""
-    if t in (str, int, float, bool, type(None)) or issubclass(t, Enum):
-        return _nothing
-    if issubclass(t, Card):
-        return lambda v, out: out.append(v.id)
-    if issubclass(t, Trick):
-        return lambda v, out: out.extend(c.id for _, c in v.plays if c is not None)
-    if issubclass(t, Mapping):
-        return lambda v, out: _collect(tuple(v.values()), out)
-    if dataclasses.is_dataclass(t):
-        names = tuple(f.name for f in dataclasses.fields(t) if f.name != "last_deal")
-
-        def walk(v: Any, out: list[int]) -> None:
-            for name in names:
-                _collect(getattr(v, name), out)
-
-        return walk
-    if issubclass(t, (tuple, list, frozenset, set)):
-        return lambda v, out: _collect(tuple(v), out)
-    return _nothing
-
-
-_HANDLERS: dict[type, Callable[[Any, list[int]], None]] = {}
-
-
-NOT_SHOWN = frozenset({"legal_actions", "attempts", "last_deal", "options"})
-"""View fields that show no card of the current deal: the seat's legal actions (they may name any
-card, as Napoleon's adjutant choice names every card), the attempts among them, the previous
-deal's result and the table's rules."""
 
 NAME_FIELDS = frozenset({"adjutant_card", "rensho"})
 """View fields that *name* a card without placing it: Napoleon's adjutant card (public once named;
