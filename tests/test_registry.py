@@ -163,8 +163,6 @@ def test_every_action_a_game_numbers_reads_back_from_its_json(game_id: str) -> N
 
 
 def test_no_module_outside_a_games_own_files_names_a_game() -> None:
-    """``server/static/app.js`` (the browser client) is left out: it is being rewritten to draw
-    every game from a per-game UI descriptor; it still holds per-game tables today."""
     offenders: dict[str, set[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
@@ -182,3 +180,45 @@ def test_the_exceptions_are_exactly_what_is_left() -> None:
     from the list too, so the list stays the exact inventory of what is left to move."""
     stale = {rel: words - game_names_in(PACKAGE / rel) for rel, words in ALLOWED.items()}
     assert not {rel: words for rel, words in stale.items() if words}
+
+
+STATIC = PACKAGE / "server" / "static"
+
+# Browser files that still name a game, each with exactly the words it may use (the list only
+# shrinks): every game is drawn from the data the server sends (the registry's declarations).
+STATIC_ALLOWED: dict[str, set[str]] = {
+    # the table's client lists view fields that hold a seat, and score-sheet columns, by name
+    # (one of them is Napoleon's role): they are to come from the game's UI descriptor
+    "app.js": {"napoleon"},
+}
+
+
+def static_names_in(path: Path) -> set[str]:
+    """The words naming a game in a browser file's code: its comments (``//``, ``/* */``,
+    ``<!-- -->``) left out, every other word read (strings, names, CSS)."""
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"/\*.*?\*/|<!--.*?-->", " ", text, flags=re.S)
+    text = re.sub(r"(^|\s)//[^\n]*", " ", text)
+    return {w.lower() for w in re.findall(r"\w+", text) if NAMES.search(w)}
+
+
+def test_no_browser_file_names_a_game() -> None:
+    """The web client (``server/static``: JavaScript, HTML, CSS) draws every game from what the
+    server sends; a game's name appears there only as data from the registry."""
+    offenders: dict[str, set[str]] = {}
+    for path in sorted(STATIC.iterdir()):
+        if path.suffix not in (".js", ".html", ".css"):
+            continue
+        extra = static_names_in(path) - STATIC_ALLOWED.get(path.name, set())
+        if extra:
+            offenders[path.name] = extra
+    assert not offenders, offenders
+    stale = {name: words - static_names_in(STATIC / name) for name, words in STATIC_ALLOWED.items()}
+    assert not {name: words for name, words in stale.items() if words}
+
+
+def test_the_static_check_reads_code_not_comments(tmp_path: Path) -> None:
+    page = tmp_path / "x.js"
+    page.write_text('// the meitora page\n/* kakeya */ const url = "http://x/unsun";\n<!-- napoleon -->\n',
+                    encoding="utf-8")
+    assert static_names_in(page) == {"unsun"}
