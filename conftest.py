@@ -78,7 +78,8 @@ SLOW = {
 
 BROWSER = {"tests/server/test_browser.py", "tests/web/test_table.py", "tests/tutorials/test_browser.py",
            "tests/clubs/test_keeper_browser.py"}
-"""Test files that drive Chromium (marked ``browser`` and ``slow``)."""
+"""Test files that drive Chromium (marked ``browser`` and ``slow``), besides every test that
+uses the shared ``browser`` fixture (``tests/conftest.py``)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -87,7 +88,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         function = item.nodeid.split("[", 1)[0]
         if function in SLOW:
             item.add_marker(pytest.mark.slow)
-        if path in BROWSER:
+        if path in BROWSER or "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.slow)
         if "postgresql" in item.nodeid or "postgres" in getattr(item, "fixturenames", ()):

@@ -358,11 +358,17 @@ def _strip_none(hint: Any) -> tuple[Any, bool]:
     return hint, False
 
 
-_ACTION_ARGS = set(typing.get_args(Action))
 
 
 def _is_action(hint: Any) -> bool:
-    return set(typing.get_args(hint)) == _ACTION_ARGS or hint in _ACTION_ARGS
+    """An action type: the protocol, a class following it (a game's own included), or a union
+    of them."""
+    if hint is Action:
+        return True
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return all(_is_action(a) for a in typing.get_args(hint))
+    return (isinstance(hint, type) and callable(getattr(hint, "to_json", None))
+            and callable(getattr(hint, "label", None)))
 
 
 def _is_seat_name(name: str, extra: tuple[str, ...]) -> bool:
