@@ -128,7 +128,6 @@ SLOW = {
     'tests/test_inference.py::test_the_evaluation_gives_the_same_numbers_for_the_same_seed',
     'tests/test_inference.py::test_the_strength_table_gives_the_same_figures_for_the_same_seed',
     'tests/test_inference.py::test_weights_read_no_card_the_seat_cannot_see',
-    'tests/test_registry.py::test_no_module_outside_a_games_own_files_names_a_game',
     'tests/test_scored.py::test_a_scored_deal_scores_as_the_deal_played_card_by_card[napoleon-options2]',
     'tests/test_scored.py::test_any_facts_are_scored_or_refused_with_a_record_error[kakeya-options3]',
     'tests/test_scored.py::test_replay_json_of_a_scored_match',
