@@ -198,9 +198,10 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         yield srv
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """Chromium, headless, for the test module (skipped where Playwright or Chromium is missing)."""
+    """Chromium, headless, launched once for every browser test (each opens its own context;
+    skipped where Playwright or Chromium is missing)."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)")
