@@ -19,6 +19,7 @@ The core knows no single game: games register themselves in :mod:`kirifuda.games
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import types
 import typing
@@ -27,13 +28,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable, ClassVar, Mapping, Protocol, Sequence, TypeVar
 
-from .actions import Action, Chombo
+from .actions import CHOMBO_KIND, Action, ActionFamily, ActionKind, ActionReader, Chombo
 from .cards import Card
 from .errors import IllegalActionError, OptionError
 
 _NO_OPTIONS: Mapping[str, Any] = types.MappingProxyType({})
 
-__all__ = ["GameState", "DealLog", "View", "Outcome", "GameInfo", "ActionSpace", "ACTION_FAMILIES", "SEAT_FIELD_NAMES",
+__all__ = ["GameState", "DealLog", "View", "Outcome", "GameInfo", "ActionSpace", "SEAT_FIELD_NAMES",
            "options_from_json", "options_to_json", "public_options",
            "parse_option_assignments", "to_jsonable"]
 
@@ -358,10 +359,6 @@ class GameState(ABC):
     first: int
 
 
-ACTION_FAMILIES = ("play", "joker_lead", "call_joker", "bid", "pass", "broken", "discard", "adjutant",
-                   "redeclare", "approve", "trump", "leader", "claim")
-"""The kinds of action a game's :class:`ActionSpace` can number, in the order of the full set."""
-
 SEAT_FIELD_NAMES = frozenset({
     "to_act", "declarer", "first_bidder", "leader", "dealer", "last_trick_winner", "last_player",
     "starting_player", "winner", "first", "taker", "dealing_seat", "leading_seat", "chooser",
@@ -373,8 +370,9 @@ SEAT_FIELD_NAMES = frozenset({
 @dataclass(frozen=True)
 class ActionSpace:
     """A game's fixed action space and the bounds the research adapters need
-    (:mod:`kirifuda.env`): which families of :data:`ACTION_FAMILIES` it numbers, in that order
-    (each family's actions in a fixed order: ``kirifuda.env.core.ActionCatalog``), and its sizes."""
+    (:mod:`kirifuda.env`): which families of its action kinds it numbers, in that order
+    (``GameInfo.action_kinds``' :class:`~kirifuda.actions.ActionFamily`, each family's actions
+    in a fixed order: ``kirifuda.env.core.ActionCatalog``), and its sizes."""
 
     families: tuple[str, ...]
     """The action families the game's actions fall in (a legal action outside them is an error)."""
@@ -393,10 +391,6 @@ class ActionSpace:
     chance_filter: Callable[[Any, int, int], bool] | None = None
     """``(options, rest_index, card_id) -> allowed``: a restriction on a card of the rest."""
 
-    def __post_init__(self) -> None:
-        unknown = [f for f in self.families if f not in ACTION_FAMILIES]
-        if unknown:
-            raise ValueError(f"unknown action families {unknown}; the families are {', '.join(ACTION_FAMILIES)}")
 
 
 @dataclass(frozen=True)
@@ -413,7 +407,10 @@ class GameInfo:
     options_type: type
     new_state: Callable[..., GameState]
     """``new_state(options, first=0)``: a fresh match waiting for its first deal."""
-    action_from_json: Callable[[Mapping[str, Any], int | None], Action]
+    action_kinds: tuple[ActionKind, ...] = ()
+    """The kinds of action the game has (:class:`~kirifuda.actions.ActionKind`: the shared ones
+    of :mod:`kirifuda.actions` it uses and its own), read from records by
+    :meth:`action_from_json`; a referee's chombo is read for every game."""
     action_space: ActionSpace | None = None
     """The fixed action space and bounds (required of a registered game: ``tests/test_registry``)."""
     roles: Mapping[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
@@ -436,6 +433,33 @@ class GameInfo:
     a seat's role in it, the scoring units: :mod:`kirifuda.scored`, :mod:`kirifuda.stats`,
     :mod:`kirifuda.ratings`, the score keeper).  A feature finds a game's part only here; a
     game without one is left out of that feature, or refused by it in words."""
+
+    def __post_init__(self) -> None:
+        if self.action_space is not None:
+            known = {f.name for kind in self.action_kinds for f in kind.families}
+            unknown = [f for f in self.action_space.families if f not in known]
+            if unknown:
+                raise ValueError(f"game {self.id!r}: unknown action families {unknown}; its action kinds number "
+                                 f"{', '.join(sorted(known)) or 'none'}")
+
+    @functools.cached_property
+    def _reader(self) -> ActionReader:
+        kinds = self.action_kinds if CHOMBO_KIND in self.action_kinds else (*self.action_kinds, CHOMBO_KIND)
+        return ActionReader(kinds, owner=self.name_en.split(" (")[0])
+
+    def action_from_json(self, data: Mapping[str, Any], seat: int | None = None) -> Action:
+        """One of the game's actions from its record JSON (``seat`` is the acting seat; a
+        chombo's offending seat).  InvalidActionError naming the problem, or the action the game
+        does not have."""
+        return self._reader(data, seat)
+
+    def action_family(self, name: str) -> ActionFamily:
+        """One of the env families of the game's action kinds, by name (KeyError if none)."""
+        for kind in self.action_kinds:
+            for family in kind.families:
+                if family.name == name:
+                    return family
+        raise KeyError(f"game {self.id!r} has no action family {name!r}")
 
     def options(self, data: Mapping[str, Any] | None = None) -> Any:
         return options_from_json(self.options_type, data or {})

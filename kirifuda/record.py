@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass, field
 from typing import IO, Any, Iterator
 
-from .actions import Action, action_from_json
+from .actions import Action
 from .cards import parse_card
 from .errors import DealError, IllegalActionError, InvalidActionError, KirifudaError, OptionError, RecordError
 from .game import GameInfo, GameState
@@ -114,14 +114,14 @@ def _canonical_cards(value: Any, path: str, deal: int) -> list[str]:
     return out
 
 
-def _canonical_action(data: Any, deal: int, index: int) -> dict[str, Any]:
+def _canonical_action(info: GameInfo, data: Any, deal: int, index: int) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise RecordError("an action must be an object", deal=deal, action=index)
     seat = data.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise RecordError(f"an action needs its seat (a number), got {seat!r}", deal=deal, action=index)
     try:
-        action = action_from_json(data, seat)
+        action = info.action_from_json(data, seat)
     except InvalidActionError as exc:
         raise RecordError(str(exc), deal=deal, action=index, seat=seat) from None
     return dict(seat=seat, **action.to_json())
@@ -182,7 +182,7 @@ def from_json(data: Any) -> Record:
         actions_data = d.get("actions", [])
         if not isinstance(actions_data, list):
             raise RecordError("actions must be a list", deal=i)
-        actions = [_canonical_action(a, i, j) for j, a in enumerate(actions_data)]
+        actions = [_canonical_action(info, a, i, j) for j, a in enumerate(actions_data)]
         deals.append(DealRecord(hands, rest, actions, {k: v for k, v in d.items() if k not in _DEAL_KEYS}))
     extra = {k: v for k, v in data.items() if k not in _TOP_KEYS}
     return Record(game=game, options=dict(options), players=players, first=first, deals=deals,

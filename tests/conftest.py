@@ -1,9 +1,16 @@
-"""Shared test helpers: random legal matches of any registered game."""
+"""Shared test helpers: random legal matches of any registered game; the web app served in a
+thread (:class:`ServerThread`, the ``server`` fixture) and Chromium (the ``browser`` fixture)
+for the server, web, tutorial and score-keeper tests."""
 
 from __future__ import annotations
 
+import os
 import random
-from typing import Any
+import shutil
+import socket
+import threading
+import time
+from typing import Any, Iterator
 
 import pytest
 
@@ -88,8 +95,9 @@ def redeal_unseen(state: GameState, others: list[int], rng: Any) -> GameState | 
     them (each keeps its number of cards; the cards already played and every other hand stay),
     the deal's actions replayed on the new cards; None where they no longer replay (a card that
     must now be followed, say)."""
-    from kirifuda.actions import action_from_json
+    from kirifuda.games import GAMES
 
+    action_from_json = GAMES[state.game_id].action_from_json
     record = state.record_deals()[-1]
     hands = [list(h) for h in record["hands"]]
     played: dict[int, set[str]] = {s: set() for s in range(len(hands))}
@@ -110,3 +118,94 @@ def redeal_unseen(state: GameState, others: list[int], rng: Any) -> GameState | 
     except Exception:
         return None
     return new
+
+
+# -- the web app in a thread, and the browser ---------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+TEST_LIMITS = {"tables_per_minute": 10_000, "open_tables_per_client": 10_000,
+               "connections_per_client": 10_000}
+"""Every test client is 127.0.0.1: the per-client limits are lifted unless a test sets them."""
+
+
+class ServerThread:
+    """uvicorn serving the app in a thread, on a free loopback port or a given one (the limits of
+    ``kirifuda serve``'s defaults, but the per-client ones: :data:`TEST_LIMITS`): a context
+    manager, or ``start()`` and ``stop()``."""
+
+    def __init__(self, db: str, port: int | None = None, **kwargs: Any) -> None:
+        import uvicorn
+
+        from kirifuda.server.app import create_app
+        from kirifuda.server.limits import Limits
+
+        self.db = db
+        self.port = port or free_port()
+        limits = kwargs.pop("limits", None) or Limits(**TEST_LIMITS)  # type: ignore[arg-type]
+        self.limits = limits
+        self.app = create_app(db, limits=limits, **kwargs)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                ws="websockets-sansio", lifespan="on", ws_max_size=limits.frame_bytes,
+                                limit_concurrency=limits.max_connections,
+                                ws_per_message_deflate=limits.ws_deflate)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> "ServerThread":
+        """Serve (a stopped server is started again as a new ``ServerThread(db, port=...)``)."""
+        self.thread.start()
+        deadline = time.time() + 20
+        while not self.server.started:
+            if time.time() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(20)
+
+    def __enter__(self) -> "ServerThread":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+
+CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+"""Debian's Chromium (Playwright drives it; no browser is ever downloaded)."""
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    """The test module's web app on a fresh SQLite database: no bot delay, a minute's grace, and
+    the module's ``SERVER_OPTIONS`` (its deal secret, say) over those."""
+    options: dict[str, Any] = {"bot_delay": 0.0, "grace": 60, **getattr(request.module, "SERVER_OPTIONS", {})}
+    db = tmp_path_factory.mktemp("server") / "kirifuda.db"
+    with ServerThread(f"sqlite+aiosqlite:///{db}", **options) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Chromium, headless, launched once for every browser test (each opens its own context;
+    skipped where Playwright or Chromium is missing)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()

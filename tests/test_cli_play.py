@@ -13,7 +13,9 @@ import pytest
 from rich.console import Console
 
 from kirifuda import record as records
-from kirifuda.actions import Adjutant, Approve, Bid, ChooseLeader, Discard, Pass, Play
+from kirifuda.actions import Bid, Discard, Pass, Play
+from kirifuda.games.napoleon import Adjutant, Approve
+from kirifuda.games.kakeya import ChooseLeader
 from kirifuda.cards import parse_card
 from kirifuda.cli import main
 from kirifuda.games import find_game

@@ -96,8 +96,9 @@ def test_refused_actions_change_nothing(game, options):
 
 def _foreign_actions(state):
     """Actions of every kind the record knows, most of them illegal at any given moment."""
-    from kirifuda.actions import (PASS, Adjutant, Approve, Bid, ChooseLeader, ChooseTrump, Claim,
-                                  Discard, Play, Redeclare)
+    from kirifuda.actions import PASS, Bid, Claim, Discard, Play
+    from kirifuda.games.napoleon import Adjutant, Approve, Redeclare
+    from kirifuda.games.kakeya import ChooseLeader, ChooseTrump
     from kirifuda.cards import CARDS, Suit
 
     out = [PASS, Bid(99, "S"), Claim(), Approve(True), Redeclare(), ChooseTrump(Suit.SPADES), ChooseLeader(0),

@@ -16,7 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kirifuda import record as records
-from kirifuda.actions import Bid, Pass, action_from_json
+from kirifuda.actions import Bid, Pass
+from kirifuda.games import GAMES
 from kirifuda.bots import make_bot
 from kirifuda.bots.inference import normalise, resample
 from kirifuda.bots.inference_meitora import bidding_log_likelihood, log_likelihood
@@ -64,7 +65,7 @@ def _views(state: MeitoraState, seat: int) -> list[object]:
     new.deal(record["hands"], record["rest"])
     out = [new.view(seat)]
     for a in record["actions"]:
-        new.apply(action_from_json(a), a["seat"])
+        new.apply(GAMES[new.game_id].action_from_json(a), a["seat"])
         out.append(new.view(seat))
     return out
 
@@ -224,7 +225,7 @@ def _replayed_views(state: object, seat: int) -> list[object]:
     new.deal(record["hands"], record["rest"])
     out = [new.view(seat)]
     for a in record["actions"]:
-        new.apply(action_from_json(a), a["seat"])
+        new.apply(GAMES[new.game_id].action_from_json(a), a["seat"])
         out.append(new.view(seat))
     return out
 

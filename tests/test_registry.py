@@ -15,13 +15,20 @@ from pathlib import Path
 
 import pytest
 
+from kirifuda.actions import PLAY_KIND, ActionKind, ActionReader
+from kirifuda.errors import InvalidActionError
 from kirifuda.game import ActionSpace, GameInfo
+from kirifuda import games
 from kirifuda.games import GAMES, missing_declarations, register_game
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "kirifuda"
-BUILTIN = ("meitora", "napoleon", "kakeya", "unsun")
-NAMES = re.compile(r"meitora|napoleon|kakeya|unsun|明専|明トラ|ナポレオン|掛合|うんすん", re.IGNORECASE)
+BUILTIN = tuple(games.BUILTIN)
+"""kirifuda's own games (a new game adds itself there, in ``games/__init__.py``: nothing here)."""
+NAMES = re.compile("|".join(sorted({re.escape(word) for game_id in BUILTIN for word in (
+    game_id, GAMES[game_id].name_ja, *(a for a in GAMES[game_id].aliases if not a.isascii()))}, key=len,
+    reverse=True)), re.IGNORECASE)
+"""The words that name one of them: its id, its Japanese name and Japanese aliases."""
 
 # Modules outside a game's own files that still name a game, each with exactly the words it may
 # use (a new mention anywhere fails the test; the list only shrinks).
@@ -99,26 +106,68 @@ def test_every_registered_game_declares_what_the_rest_reads() -> None:
 
 
 def test_a_game_missing_a_declaration_is_refused() -> None:
-    base = GAMES["meitora"]
-    bare = GameInfo(id="bare", name_ja="裸", name_en="Bare", aliases=(), min_players=2, max_players=2,
-                    options_type=base.options_type, new_state=base.new_state,
-                    action_from_json=base.action_from_json)
-    with pytest.raises(ValueError, match="action_space"):
-        register_game(bare)
     import dataclasses
 
-    no_roles = dataclasses.replace(bare, action_space=ActionSpace(families=("play",), max_seats=2,
-                                                                 deal_steps=30, deal_score=6.0))
+    base = GAMES["meitora"]
+    bare = GameInfo(id="bare", name_ja="裸", name_en="Bare", aliases=(), min_players=2, max_players=2,
+                    options_type=base.options_type, new_state=base.new_state)
+    with pytest.raises(ValueError, match="action_kinds"):
+        register_game(bare)
+    no_space = dataclasses.replace(bare, action_kinds=(PLAY_KIND,))
+    with pytest.raises(ValueError, match="action_space"):
+        register_game(no_space)
+    no_roles = dataclasses.replace(no_space, action_space=ActionSpace(families=("play",), max_seats=2,
+                                                                     deal_steps=30, deal_score=6.0))
     with pytest.raises(ValueError, match="roles"):
         register_game(no_roles)
-    with pytest.raises(ValueError, match="unknown action families"):
-        ActionSpace(families=("fold",), max_seats=2, deal_steps=1, deal_score=1.0)
+    # a family no kind of the game numbers (a bid, where the game only plays)
+    with pytest.raises(ValueError, match=r"unknown action families \['fold', 'bid'\]"):
+        dataclasses.replace(no_space, action_space=ActionSpace(families=("play", "fold", "bid"), max_seats=2,
+                                                               deal_steps=1, deal_score=1.0))
     assert "bare" not in GAMES
 
 
+def test_a_game_reads_only_its_own_actions() -> None:
+    """Record actions are read through the registry, each game with the kinds it declares: an
+    action of another game is refused by name, and each game's own are read back as written."""
+    napoleon, kakeya, unsun = GAMES["napoleon"], GAMES["kakeya"], GAMES["unsun"]
+    adjutant = napoleon.action_from_json({"adjutant": "AS"})
+    assert type(adjutant).__module__ == "kirifuda.games.napoleon"
+    assert adjutant.to_json() == {"adjutant": "AS"}
+    with pytest.raises(InvalidActionError, match=r"'adjutant' is not a Kakeya Trump action \(its actions: play, trump, leader, chombo\)"):
+        kakeya.action_from_json({"adjutant": "AS"})
+    with pytest.raises(InvalidActionError, match="'bid' is not an Unsun action"):
+        unsun.action_from_json({"bid": "pass"})
+    assert kakeya.action_from_json({"trump": "keep"}).to_json() == {"trump": "keep"}
+    chombo = unsun.action_from_json({"seat": 2, "chombo": "revoke"}, 2)  # a referee's, in every game
+    assert chombo.to_json() == {"chombo": "revoke"}
+    # the shared vocabulary keeps its messages
+    with pytest.raises(InvalidActionError, match="unknown key"):
+        GAMES["meitora"].action_from_json({"play": "AS", "refused": True})
+    with pytest.raises(InvalidActionError, match="a refused claim is"):
+        GAMES["meitora"].action_from_json({"claim": False, "refused": True})
+    assert GAMES["meitora"].action_from_json({"claim": True, "refused": True}).to_json() == {
+        "claim": True, "refused": True}
+
+
+def test_no_two_kinds_of_a_game_read_one_key() -> None:
+    with pytest.raises(ValueError, match="two kinds"):
+        ActionReader([PLAY_KIND, ActionKind("play", PLAY_KIND.read)])
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_action_a_game_numbers_reads_back_from_its_json(game_id: str) -> None:
+    """The env's families of a game's kinds and its record reader agree: every numbered action's
+    JSON is read back by the game as the same action."""
+    info = GAMES[game_id]
+    assert info.action_space is not None
+    for name in info.action_space.families:
+        family = info.action_family(name)
+        for action, _ in family.items(info.action_space):
+            assert info.action_from_json(action.to_json(), 0) == action, (game_id, name, action)
+
+
 def test_no_module_outside_a_games_own_files_names_a_game() -> None:
-    """``server/static/app.js`` (the browser client) is left out: it is being rewritten to draw
-    every game from a per-game UI descriptor; it still holds per-game tables today."""
     offenders: dict[str, set[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
@@ -136,3 +185,45 @@ def test_the_exceptions_are_exactly_what_is_left() -> None:
     from the list too, so the list stays the exact inventory of what is left to move."""
     stale = {rel: words - game_names_in(PACKAGE / rel) for rel, words in ALLOWED.items()}
     assert not {rel: words for rel, words in stale.items() if words}
+
+
+STATIC = PACKAGE / "server" / "static"
+
+# Browser files that still name a game, each with exactly the words it may use (the list only
+# shrinks): every game is drawn from the data the server sends (the registry's declarations).
+STATIC_ALLOWED: dict[str, set[str]] = {
+    # the table's client lists view fields that hold a seat, and score-sheet columns, by name
+    # (one of them is Napoleon's role): they are to come from the game's UI descriptor
+    "app.js": {"napoleon"},
+}
+
+
+def static_names_in(path: Path) -> set[str]:
+    """The words naming a game in a browser file's code: its comments (``//``, ``/* */``,
+    ``<!-- -->``) left out, every other word read (strings, names, CSS)."""
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"/\*.*?\*/|<!--.*?-->", " ", text, flags=re.S)
+    text = re.sub(r"(^|\s)//[^\n]*", " ", text)
+    return {w.lower() for w in re.findall(r"\w+", text) if NAMES.search(w)}
+
+
+def test_no_browser_file_names_a_game() -> None:
+    """The web client (``server/static``: JavaScript, HTML, CSS) draws every game from what the
+    server sends; a game's name appears there only as data from the registry."""
+    offenders: dict[str, set[str]] = {}
+    for path in sorted(STATIC.iterdir()):
+        if path.suffix not in (".js", ".html", ".css"):
+            continue
+        extra = static_names_in(path) - STATIC_ALLOWED.get(path.name, set())
+        if extra:
+            offenders[path.name] = extra
+    assert not offenders, offenders
+    stale = {name: words - static_names_in(STATIC / name) for name, words in STATIC_ALLOWED.items()}
+    assert not {name: words for name, words in stale.items() if words}
+
+
+def test_the_static_check_reads_code_not_comments(tmp_path: Path) -> None:
+    page = tmp_path / "x.js"
+    page.write_text('// the meitora page\n/* kakeya */ const url = "http://x/unsun";\n<!-- napoleon -->\n',
+                    encoding="utf-8")
+    assert static_names_in(page) == {"unsun"}

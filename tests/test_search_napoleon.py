@@ -154,7 +154,8 @@ def test_the_bot_reads_the_joker_option_from_the_view(joker: bool) -> None:
 def _napoleon_at_redeclare(hand: str, declared: int) -> NapoleonState:
     """Seat 0 holds ``hand``, declares ``declared`` spades, names ♥K as the adjutant and
     discards the middle: the re-declaration is its to propose."""
-    from kirifuda.actions import Adjutant, Bid, Discard, Pass
+    from kirifuda.actions import Bid, Discard, Pass
+    from kirifuda.games.napoleon import Adjutant
     from kirifuda.cards import parse_card
 
     from .games.test_napoleon import make_deal
@@ -173,7 +174,7 @@ def _napoleon_at_redeclare(hand: str, declared: int) -> NapoleonState:
 def test_napoleon_proposes_a_higher_declaration_only_with_the_cards_for_it() -> None:
     """The almighty, both jacks, trumps K Q 10 9 and three aces, declared at 13: the bot raises
     its declaration; a hand with a few trumps and nothing else, declared at 13, keeps it."""
-    from kirifuda.actions import Redeclare
+    from kirifuda.games.napoleon import Redeclare
 
     strong = _napoleon_at_redeclare("AS JS JC KS QS TS 9S AH AD AC", 13)
     got = make_bot("search", "napoleon").choose(strong.view(0), random.Random(1))

@@ -196,7 +196,7 @@ def test_guess_does_not_change_the_value() -> None:
 # -- Kakeya (face cards as the value, the rensho, four active players in turn order) ---------
 
 def kakeya_state(seed: int, tricks_left: int, players: int = 4) -> Any:
-    from kirifuda.actions import ChooseTrump
+    from kirifuda.games.kakeya import ChooseTrump
     from kirifuda.games.kakeya import KakeyaOptions, KakeyaState
 
     rng = random.Random(seed)

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from kirifuda.actions import Adjutant, Bid, Discard, Pass, Play, Redeclare
+from kirifuda.actions import Bid, Discard, Pass, Play
+from kirifuda.games.napoleon import Adjutant, Redeclare
 from kirifuda.cards import CARDS, JOKER_ID
 from kirifuda.games.napoleon import FACE_MASK, S3, NapoleonOptions, NapoleonState, Phase, trick_winner
 from kirifuda.solver import has_c_core, solve, solve_moves

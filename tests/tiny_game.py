@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Mapping, Sequence
 
-from kirifuda.actions import Action, Play, action_from_json
+from kirifuda.actions import PLAY_KIND, Action, ActionKind, Play
 from kirifuda.bots import register_heuristic
 from kirifuda.cards import CARDS, Card, cards_of, parse_card
 from kirifuda.dealing import check_deal
@@ -244,12 +244,16 @@ class TwelveState(GameState):
         return options_to_json(self.options)
 
 
-def _action_from_json(data: Mapping[str, Any], seat: int | None) -> Action:
-    """A play of a card: the only action of Twelve (anything else is refused by name)."""
-    action = action_from_json(data, seat)
+def _read_play(data: Mapping[str, Any], seat: int | None) -> Action:
+    """A play of a card: the only action of Twelve (a joker's request or call is refused)."""
+    action = PLAY_KIND.read(data, seat)
     if not isinstance(action, Play) or action.request is not None or action.call_joker:
         raise InvalidActionError(f"Twelve has only plays of a card, got {dict(data)!r}")
     return action
+
+
+ACTION_KINDS = (ActionKind("play", _read_play, PLAY_KIND.keys, PLAY_KIND.families[:1]),)
+"""Twelve's one kind of action, a plain play (numbered by the shared ``play`` family)."""
 
 
 class HighCardBot:
@@ -315,7 +319,7 @@ INFO = register_game(GameInfo(
     max_players=N,
     options_type=TwelveOptions,
     new_state=TwelveState,
-    action_from_json=_action_from_json,
+    action_kinds=ACTION_KINDS,
     action_space=ActionSpace(families=("play",), max_seats=N, deal_steps=12, deal_score=4.0),
     roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "leader": ("打ち出し", "leader")},
     bot_modules=(__name__,),

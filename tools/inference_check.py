@@ -82,8 +82,7 @@ def main() -> int:
 
 def _steps_with_start(rec, state, searches):  # type: ignore[no-untyped-def]
     """Each decision point (seat to act, state), every seat shown every view as the runners do."""
-    from kirifuda.actions import action_from_json
-
+    action_from_json = rec.info.action_from_json
     deal = rec.deals[0]
     state.deal(deal.hands, deal.rest)
     for s, search in enumerate(searches):
@@ -92,7 +91,7 @@ def _steps_with_start(rec, state, searches):  # type: ignore[no-untyped-def]
         seat = data["seat"]
         if state.phase.value == "play":
             yield seat, state
-        state.apply(action_from_json(data), seat)
+        state.apply(action_from_json(data, seat), seat)
         for s, search in enumerate(searches):
             search.observe(state.view(s))
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ..actions import Action, ChooseLeader, ChooseTrump, Play
+from ..actions import Action, Play
+from ..games.kakeya import ChooseLeader, ChooseTrump
 from ..game import View
 from ..tricks import strongest
 from ..games.kakeya import FACE_MASK, RENSHO_STRENGTH, STRENGTH, KakeyaView, rensho_of

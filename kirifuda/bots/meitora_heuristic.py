@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ..actions import Action, Bid, Broken, Discard, Pass, Play
+from ..actions import Action, Bid, Discard, Pass, Play
+from ..games.meitora import Broken
 from ..cards import JOKER_ID, Card
 from ..games.meitora import EFF_SUIT, NO_SUIT, STRAINS, STRENGTH, MeitoraView
 from ..game import View

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import random
 
-from ..actions import Action, Adjutant, Approve, Bid, Discard, Pass, Play, Redeclare
+from ..actions import Action, Bid, Discard, Pass, Play
+from ..games.napoleon import Adjutant, Approve, Redeclare
 from ..cards import CARDS, JOKER_ID, Card
 from ..game import View
 from ..games.napoleon import FACE_MASK, SA, NapoleonView, trick_winner

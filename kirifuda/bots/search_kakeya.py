@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from ..actions import Action, ChooseLeader, ChooseTrump, Play
+from ..actions import Action, Play
+from ..games.kakeya import ChooseLeader, ChooseTrump
 from ..game import GameState, View
 from ..games.kakeya import FACE_MASK, KakeyaState, KakeyaView, Phase, chip_payment, rensho_of
 from ..solver.kakeya import KakeyaPosition

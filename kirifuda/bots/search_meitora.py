@@ -36,7 +36,8 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
-from ..actions import CLAIM, Action, Bid, Broken, Claim, Discard, Pass, Play
+from ..actions import CLAIM, Action, Bid, Claim, Discard, Pass, Play
+from ..games.meitora import Broken
 from ..cards import JOKER_ID, Card, ids_of
 from ..game import GameState, View
 from ..games.meitora import DECK_IDS, EFF_SUIT, STRAINS, STRENGTH, MeitoraState, MeitoraView, Phase, deal_points

@@ -44,7 +44,8 @@ import math
 import random
 from dataclasses import dataclass
 
-from ..actions import Action, Adjutant, Approve, Bid, Discard, Pass, Play, Redeclare
+from ..actions import Action, Bid, Discard, Pass, Play
+from ..games.napoleon import Adjutant, Approve, Redeclare
 from ..cards import CARDS, JOKER_ID
 from ..game import GameState, View
 from ..games.napoleon import (FACE_MASK, S3, SA, NapoleonState, NapoleonView, Phase, deal_points,

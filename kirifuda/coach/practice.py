@@ -20,15 +20,15 @@ bound by :func:`may_undo` (a practice table is never rated).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, Collection
 
-from ..cards import Card, format_card, parse_card
+from ..cards import CARDS, format_card, parse_card
 from ..errors import KirifudaError
 from ..game import GameState, View
 from ..i18n import add_terms, t
 from ..record import from_state, replay
+from ..seen import shown_cards
 from .hint import seat_views
 
 __all__ = ["UndoVerdict", "may_undo", "undone", "rewound", "trick_start"]
@@ -69,38 +69,9 @@ class UndoVerdict:
         return t(self.key, lang, **params)
 
 
-_NOT_SHOWN_NOW = frozenset({"legal_actions", "attempts", "last_deal"})
-"""View fields whose cards are not news of the current deal: the seat's own choices, and the
-previous deal's result, shown face up, which holds every card of the deck."""
-
-
 def _cards_in(view: View) -> set[str]:
-    """Every card a view shows of the current deal: the :class:`~kirifuda.cards.Card` values
-    in its fields (not strings: a Meitora bid such as ``6C`` is spelled like a card)."""
-    out: set[str] = set()
-
-    def walk(v: Any, depth: int) -> None:
-        if isinstance(v, Card):
-            out.add(v.code)
-        elif isinstance(v, (str, bytes, int, float, bool)) or v is None or depth > 8:
-            return
-        elif isinstance(v, dict):
-            for x in v.values():
-                walk(x, depth + 1)
-        elif isinstance(v, (list, tuple, set, frozenset)):
-            for x in v:
-                walk(x, depth + 1)
-        elif dataclasses.is_dataclass(v) and not isinstance(v, type):
-            for f in dataclasses.fields(v):
-                walk(getattr(v, f.name), depth + 1)
-        else:
-            for name in getattr(type(v), "__slots__", ()):
-                walk(getattr(v, name, None), depth + 1)
-
-    for f in dataclasses.fields(view):
-        if f.name not in _NOT_SHOWN_NOW:
-            walk(getattr(view, f.name), 0)
-    return out
+    """Every card code a view shows of the current deal (:func:`kirifuda.seen.shown_cards`)."""
+    return {CARDS[i].code for i in shown_cards(view)}
 
 
 def may_undo(state: GameState, seat: int, humans: Collection[int]) -> UndoVerdict:

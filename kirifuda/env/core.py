@@ -56,11 +56,13 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ..actions import (Action, Adjutant, Approve, Bid, ChooseLeader, ChooseTrump, Discard, Play, Redeclare, BROKEN, CLAIM, PASS)
-from ..cards import CARDS, JOKER, Card, Suit, parse_card
+from ..actions import CLAIM, Action, Bid, Discard, Play  # noqa: F401 (Bid: the doctests)
+from ..cards import CARDS, Card, Suit, parse_card  # noqa: F401 (parse_card: the doctests)
 from ..errors import IllegalActionError, OptionError
 from ..game import SEAT_FIELD_NAMES, ActionSpace, GameState, View, to_jsonable
 from ..games import GAMES
+from ..seen import NOT_SHOWN, cards_in  # noqa: F401 (cards_in: re-exported)
+from ..seen import collect_cards as _collect
 from ..tricks import Trick
 
 __all__ = ["ActionCatalog", "GameSpec", "ObservationEncoder", "GameEnv", "Stepper",
@@ -123,43 +125,24 @@ class ActionCatalog:
                 actions.append(a)
                 names.append(n)
 
+        info = GAMES[game_id]
         for f in spec.families:
-            if f == "play":
-                fam(f, ((Play(c), f"play {c.code}") for c in CARDS), by_card=True)
-            elif f == "joker_lead":
-                fam(f, ((Play(JOKER, r), f"play JK request {r}") for r in JOKER_REQUESTS))
-            elif f == "call_joker":
-                three = parse_card("3S")
-                fam(f, [(Play(three, None, True), "play 3S calling the joker")])
-            elif f == "bid":
-                fam(f, ((Bid(c, s), f"bid {c}{s}") for c in spec.bid_counts for s in spec.strains))
-            elif f == "pass":
-                fam(f, [(PASS, "pass")])
-            elif f == "broken":
-                fam(f, [(BROKEN, "broken")])
-            elif f == "discard":
-                fam(f, ((Discard((c,)), f"discard {c.code}") for c in CARDS), by_card=True)
-            elif f == "adjutant":
-                fam(f, ((Adjutant(c), f"adjutant {c.code}") for c in CARDS), by_card=True)
-            elif f == "redeclare":
-                fam(f, [(Redeclare(), "redeclare none")]
-                    + [(Redeclare(c, s), f"redeclare {c}{s}") for c in spec.bid_counts for s in spec.strains])
-            elif f == "approve":
-                fam(f, [(Approve(True), "approve"), (Approve(False), "reject")])
-            elif f == "trump":
-                fam(f, [(ChooseTrump(None), "trump keep")]
-                    + [(ChooseTrump(Suit(s)), f"trump {s}") for s in SUITS4])
-            elif f == "leader":
-                fam(f, ((ChooseLeader(s), f"leader {s}") for s in range(spec.max_seats)))
-            elif f == "claim":
-                fam(f, [(CLAIM, "claim")])
-            else:
-                raise ValueError(f"unknown action family {f!r}")
+            try:
+                family = info.action_family(f)
+            except KeyError:
+                raise ValueError(f"unknown action family {f!r}") from None
+            fam(f, family.items(spec), by_card=family.by_card)
         self.actions: tuple[Action, ...] = tuple(actions)
         self.names: tuple[str, ...] = tuple(names)
         self._index: dict[Action, int] = {a: i for i, a in enumerate(actions)}
         self.size = len(actions)
         self.discard_start = self.family_start.get("discard")
+        self._by_card_start: list[int] = [-1] * len(actions)
+        """For each index in a by-card family other than plays and discards (an adjutant's
+        card, say), that family's first index; -1 elsewhere."""
+        for name, start in self.card_families.items():
+            if name not in ("play", "discard"):
+                self._by_card_start[start:start + len(CARDS)] = [start] * len(CARDS)
 
     _cache: dict[str, "ActionCatalog"] = {}
 
@@ -190,9 +173,8 @@ class ActionCatalog:
             return a.card.id
         if isinstance(a, Discard):
             return a.cards[0].id
-        if isinstance(a, Adjutant):
-            return a.card.id
-        return None
+        start = self._by_card_start[index]
+        return None if start < 0 else index - start
 
     def with_card(self, index: int, card: int) -> int:
         """The same action naming another card (used to relabel hidden cards)."""
@@ -204,9 +186,8 @@ class ActionCatalog:
             return self._index[Play(c)]
         if isinstance(a, Discard):
             return self._index[Discard((c,))]
-        if isinstance(a, Adjutant):
-            return self._index[Adjutant(c)]
-        return index
+        start = self._by_card_start[index]
+        return index if start < 0 else start + card
 
 
 # --------------------------------------------------------------------------------------------
@@ -377,11 +358,17 @@ def _strip_none(hint: Any) -> tuple[Any, bool]:
     return hint, False
 
 
-_ACTION_ARGS = set(typing.get_args(Action))
 
 
 def _is_action(hint: Any) -> bool:
-    return set(typing.get_args(hint)) == _ACTION_ARGS or hint in _ACTION_ARGS
+    """An action type: the protocol, a class following it (a game's own included), or a union
+    of them."""
+    if hint is Action:
+        return True
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return all(_is_action(a) for a in typing.get_args(hint))
+    return (isinstance(hint, type) and callable(getattr(hint, "to_json", None))
+            and callable(getattr(hint, "label", None)))
 
 
 def _is_seat_name(name: str, extra: tuple[str, ...]) -> bool:
@@ -762,61 +749,9 @@ def _enc_history(v: Sequence[tuple[int, Action]], seat: int, out: np.ndarray, o:
 # What a view shows
 
 
-def cards_in(value: Any) -> list[int]:
-    """The ids of every Card object inside a view value (recursively; strings are not cards)."""
-    out: list[int] = []
-    _collect(value, out)
-    return out
+# cards_in, NOT_SHOWN and the walk itself are the core's (kirifuda.seen), shared with the
+# terminal and the practice table.
 
-
-def _collect(value: Any, out: list[int]) -> None:
-    t = type(value)
-    if t is Card:
-        out.append(value.id)
-    elif t is tuple or t is list:
-        for v in value:
-            _collect(v, out)
-    else:
-        handler = _HANDLERS.get(t)
-        if handler is None:
-            handler = _HANDLERS[t] = _handler_for(t)
-        handler(value, out)
-
-
-def _nothing(value: Any, out: list[int]) -> None:
-    return
-
-
-def _handler_for(t: type) -> Callable[[Any, list[int]], None]:
-    """How :func:`_collect` walks a value of type ``t`` (found once per type)."""
-    if t in (str, int, float, bool, type(None)) or issubclass(t, Enum):
-        return _nothing
-    if issubclass(t, Card):
-        return lambda v, out: out.append(v.id)
-    if issubclass(t, Trick):
-        return lambda v, out: out.extend(c.id for _, c in v.plays if c is not None)
-    if issubclass(t, Mapping):
-        return lambda v, out: _collect(tuple(v.values()), out)
-    if dataclasses.is_dataclass(t):
-        names = tuple(f.name for f in dataclasses.fields(t) if f.name != "last_deal")
-
-        def walk(v: Any, out: list[int]) -> None:
-            for name in names:
-                _collect(getattr(v, name), out)
-
-        return walk
-    if issubclass(t, (tuple, list, frozenset, set)):
-        return lambda v, out: _collect(tuple(v), out)
-    return _nothing
-
-
-_HANDLERS: dict[type, Callable[[Any, list[int]], None]] = {}
-
-
-NOT_SHOWN = frozenset({"legal_actions", "attempts", "last_deal", "options"})
-"""View fields that show no card of the current deal: the seat's legal actions (they may name any
-card, as Napoleon's adjutant choice names every card), the attempts among them, the previous
-deal's result and the table's rules."""
 
 NAME_FIELDS = frozenset({"adjutant_card", "rensho"})
 """View fields that *name* a card without placing it: Napoleon's adjutant card (public once named;
@@ -828,10 +763,14 @@ _EXTRACTORS: dict[type, dict[str, Callable[[Any, list[int]], None]]] = {}
 
 def _action_cards(a: Any, out: list[int]) -> None:
     t = type(a)
-    if t is Play or t is Adjutant:
+    if t is Play:
         out.append(a.card.id)
     elif t is Discard:
         out.extend(c.id for c in a.cards)
+    else:  # a game's own action naming a card (an adjutant's card, say)
+        card = getattr(a, "card", None)
+        if isinstance(card, Card):
+            out.append(card.id)
 
 
 def _extractor(hint: Any) -> Callable[[Any, list[int]], None]:

@@ -1,7 +1,8 @@
 """The game registry: every game of kirifuda, by id, with aliases.
 
 A game is one module (or package) that declares a :class:`~kirifuda.game.GameInfo` — names,
-options, the state it makes, its action JSON, its action space and bounds, its seats' and roles'
+options, the state it makes, its kinds of action (their record JSON and env families), its
+action space and bounds, its seats' and roles'
 names — and registers it here (:func:`register_game`).  Bots, env, server, UI, records and bench
 find games only through this registry.  ``docs/architecture.md`` ("Adding a game") lists what a
 new game writes.
@@ -33,6 +34,8 @@ BUILTIN: list[str] = []
 def missing_declarations(info: GameInfo) -> list[str]:
     """What ``info`` does not declare of what the rest of kirifuda reads (empty: complete)."""
     missing = []
+    if not info.action_kinds:
+        missing.append("action_kinds")
     if info.action_space is None:
         missing.append("action_space")
     elif info.action_space.max_seats < info.max_players:

@@ -41,15 +41,76 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Literal, Mapping, Sequence
 
-from ..actions import Action, ChooseLeader, ChooseTrump, Play, action_from_json
+from ..actions import PLAY_KIND, Action, ActionFamily, ActionKind, Play
 from ..cards import CARDS, Card, MaskDecoder, Suit, cards_of, deck, parse_card
 from ..dealing import check_deal
-from ..errors import IllegalActionError, OptionError
+from ..errors import IllegalActionError, InvalidActionError, OptionError
 from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
 from ..i18n import add_terms
 from ..tricks import Trick, strongest
 
-__all__ = ["KakeyaOptions", "KakeyaState", "KakeyaView", "Phase", "INFO", "DECK", "rensho_of",
+
+# -- the game's own actions (the shared ones are kirifuda.actions') ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTrump:
+    """Kakeya's trump (切り) decision by the dealing pair; ``suit is None`` keeps the trump."""
+
+    suit: Suit | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"trump": "keep" if self.suit is None else self.suit.value}
+
+    def label(self, lang: str = "en") -> str:
+        if self.suit is None:
+            return "切りはそのまま" if lang == "ja" else "keep the trump"
+        return f"切り {self.suit.symbol}" if lang == "ja" else f"trump {self.suit.symbol}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseLeader:
+    """Kakeya: the leading pair's choice of who leads the first trick."""
+
+    seat: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"leader": self.seat}
+
+    def label(self, lang: str = "en") -> str:
+        return f"親 {self.seat}" if lang == "ja" else f"seat {self.seat} leads"
+
+    def input_words(self) -> set[str]:
+        return {f"seat {self.seat}", f"席{self.seat}"}
+
+
+def _read_trump(d: Mapping[str, Any], seat: int | None) -> Action:
+    value = d["trump"]
+    if value == "keep":
+        return ChooseTrump(None)
+    if value not in ("S", "H", "D", "C"):
+        raise InvalidActionError(f"trump must be S H D C or keep, got {value!r}")
+    return ChooseTrump(Suit(value))
+
+
+def _read_leader(d: Mapping[str, Any], seat: int | None) -> Action:
+    value = d["leader"]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidActionError(f"leader must be a seat number, got {value!r}")
+    return ChooseLeader(value)
+
+
+ACTION_KINDS: tuple[ActionKind, ...] = (
+    PLAY_KIND,
+    ActionKind("trump", _read_trump, families=(ActionFamily(
+        "trump", lambda space: [(ChooseTrump(None), "trump keep")]
+        + [(ChooseTrump(Suit(s)), f"trump {s}") for s in "SHDC"]),)),
+    ActionKind("leader", _read_leader, families=(ActionFamily(
+        "leader", lambda space: ((ChooseLeader(s), f"leader {s}") for s in range(space.max_seats))),)),
+)
+"""Kakeya's actions: a play, the dealing pair's trump decision, the leading pair's leader."""
+
+__all__ = ["ChooseTrump", "ChooseLeader", "ACTION_KINDS", "KakeyaOptions", "KakeyaState", "KakeyaView", "Phase", "INFO", "DECK", "rensho_of",
            "chip_payment", "game_result", "START_CHIPS", "FACE_MASK", "ALL_ACES", "ACE_IDS"]
 
 # --------------------------------------------------------------------------------------------
@@ -879,7 +940,7 @@ INFO = GameInfo(
     max_players=6,
     options_type=KakeyaOptions,
     new_state=_new_state,
-    action_from_json=action_from_json,
+    action_kinds=ACTION_KINDS,
     action_space=ActionSpace(families=("play", "trump", "leader"), max_seats=6, deal_steps=56,
                              deal_score=4.0, zero_sum=True, seat_fields=("sitting_out",)),
     roles={"seat": ("席", "seat"), "unit": ("ペア", "pair"), "leader": ("最初に出す人", "first leader"),

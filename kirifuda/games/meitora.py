@@ -24,17 +24,48 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Sequence
 
-from ..actions import (BROKEN, CLAIM, PASS, Action, Bid, Broken, Chombo, Claim, Discard, Pass, Play,
-                       RefusedClaim, action_from_json)
+from ..actions import (BID_KIND, CLAIM, CLAIM_KIND, DISCARD_KIND, PASS, PLAY_KIND, REFUSED_CLAIM_KIND, Action,
+                       ActionFamily, ActionKind, Bid, Chombo, Claim, Discard, Pass, Play, RefusedClaim)
 from ..cards import (CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck,
                      ids_of)
 from ..dealing import check_deal
-from ..errors import IllegalActionError, OptionError
+from ..errors import IllegalActionError, InvalidActionError, OptionError
 from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
 from ..i18n import add_terms
 from ..tricks import Trick, strongest
 
-__all__ = ["MeitoraOptions", "MeitoraState", "MeitoraView", "Phase", "INFO", "DECK", "STRAINS",
+
+# -- the game's own actions (the shared ones are kirifuda.actions') ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Broken:
+    """ブロークン: Meitora's weak-hand redeal, declared at the seat's bidding turn."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"broken": True}
+
+    def label(self, lang: str = "en") -> str:
+        return "ブロークン" if lang == "ja" else "broken (weak hand)"
+
+
+BROKEN = Broken()
+
+
+def _read_broken(d: Mapping[str, Any], seat: int | None) -> Action:
+    if d["broken"] is not True:
+        raise InvalidActionError(f"broken must be true, got {d['broken']!r}")
+    return BROKEN
+
+
+ACTION_KINDS: tuple[ActionKind, ...] = (
+    PLAY_KIND, BID_KIND, DISCARD_KIND, CLAIM_KIND, REFUSED_CLAIM_KIND,
+    ActionKind("broken", _read_broken, families=(ActionFamily("broken", lambda space: [(BROKEN, "broken")]),)),
+)
+"""Meitora's actions: a play (with the joker's request), a bid or a pass, ブロークン, the
+declarer's discard, a claim (オープン) and, under ``claim_failure: "refuse"``, a refused claim."""
+
+__all__ = ["Broken", "BROKEN", "ACTION_KINDS", "MeitoraOptions", "MeitoraState", "MeitoraView", "Phase", "INFO", "DECK", "STRAINS",
            "trick_winner", "led_suit", "is_weak_hand", "contract_score", "chombo_score"]
 
 # --------------------------------------------------------------------------------------------
@@ -1288,7 +1319,7 @@ INFO = GameInfo(
     max_players=4,
     options_type=MeitoraOptions,
     new_state=_new_state,
-    action_from_json=action_from_json,
+    action_kinds=ACTION_KINDS,
     action_space=ActionSpace(families=("play", "joker_lead", "bid", "pass", "broken", "discard", "claim"),
                              bid_counts=tuple(range(6, 11)), strains="SCDHN", max_seats=4, deal_steps=64,
                              deal_score=10.0, seat_fields=("declarer",)),

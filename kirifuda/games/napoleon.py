@@ -39,16 +39,107 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Literal, Mapping, Sequence
 
-from ..actions import (PASS, Action, Adjutant, Approve, Bid, Discard, Pass, Play, Redeclare,
-                       action_from_json)
-from ..cards import CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, parse_card
+from ..actions import (BID_KIND, DISCARD_KIND, PASS, PLAY_KIND, Action, ActionFamily, ActionKind, Bid, Bounds,
+                       Discard, Pass, Play, parse_bid_text, strain_label)
+from ..cards import CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, format_card, parse_card
 from ..dealing import check_deal
-from ..errors import IllegalActionError, OptionError
+from ..errors import IllegalActionError, InvalidActionError, OptionError
 from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
 from ..i18n import add_terms, field_label
 from ..tricks import Trick
 
-__all__ = ["NapoleonOptions", "NapoleonState", "NapoleonView", "Phase", "INFO", "trick_winner",
+
+# -- the game's own actions (the shared ones are kirifuda.actions') ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Adjutant:
+    """副官の指名: Napoleon names the adjutant's card."""
+
+    card: Card
+
+    def to_json(self) -> dict[str, Any]:
+        return {"adjutant": self.card.code}
+
+    def label(self, lang: str = "en") -> str:
+        c = format_card(self.card, lang)
+        return f"副官 {c}" if lang == "ja" else f"adjutant {c}"
+
+    def input_words(self) -> set[str]:
+        """The adjutant named by its card: ``as``."""
+        return {self.card.code.lower()}
+
+
+@dataclass(frozen=True, slots=True)
+class Redeclare:
+    """Napoleon's re-declaration after the exchange; ``count is None`` means no proposal."""
+
+    count: int | None = None
+    strain: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"redeclare": "none" if self.count is None else f"{self.count}{self.strain}"}
+
+    def label(self, lang: str = "en") -> str:
+        if self.count is None:
+            return "再宣言なし" if lang == "ja" else "no re-declaration"
+        assert self.strain is not None
+        s = f"{self.count}{strain_label(self.strain, lang)}"
+        return f"再宣言 {s}" if lang == "ja" else f"re-declare {s}"
+
+
+@dataclass(frozen=True, slots=True)
+class Approve:
+    """An answer to Napoleon's re-declaration."""
+
+    ok: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"approve": self.ok}
+
+    def label(self, lang: str = "en") -> str:
+        if lang == "ja":
+            return "承認" if self.ok else "拒否"
+        return "approve" if self.ok else "reject"
+
+    def input_words(self) -> set[str]:
+        return {"yes", "y", "はい"} if self.ok else {"no", "n", "いいえ"}
+
+
+def _read_adjutant(d: Mapping[str, Any], seat: int | None) -> Action:
+    return Adjutant(parse_card(d["adjutant"]))
+
+
+def _read_redeclare(d: Mapping[str, Any], seat: int | None) -> Action:
+    if d["redeclare"] == "none":
+        return Redeclare()
+    count, strain = parse_bid_text(d["redeclare"], "a re-declaration")
+    return Redeclare(count, strain)
+
+
+def _read_approve(d: Mapping[str, Any], seat: int | None) -> Action:
+    if not isinstance(d["approve"], bool):
+        raise InvalidActionError(f"approve must be true or false, got {d['approve']!r}")
+    return Approve(d["approve"])
+
+
+def _redeclarations(space: Bounds) -> list[tuple[Action, str]]:
+    out: list[tuple[Action, str]] = [(Redeclare(), "redeclare none")]
+    return out + [(Redeclare(c, s), f"redeclare {c}{s}") for c in space.bid_counts for s in space.strains]
+
+
+ACTION_KINDS: tuple[ActionKind, ...] = (
+    PLAY_KIND, BID_KIND, DISCARD_KIND,
+    ActionKind("adjutant", _read_adjutant, families=(
+        ActionFamily("adjutant", lambda space: ((Adjutant(c), f"adjutant {c.code}") for c in CARDS), by_card=True),)),
+    ActionKind("redeclare", _read_redeclare, families=(ActionFamily("redeclare", _redeclarations),)),
+    ActionKind("approve", _read_approve, families=(
+        ActionFamily("approve", lambda space: [(Approve(True), "approve"), (Approve(False), "reject")]),)),
+)
+"""Napoleon's actions: a play (with the joker's request and the ♠3's call), a bid or a pass, the
+exchange's discard, the adjutant's card, the re-declaration and its answer."""
+
+__all__ = ["Adjutant", "Redeclare", "Approve", "ACTION_KINDS", "NapoleonOptions", "NapoleonState", "NapoleonView", "Phase", "INFO", "trick_winner",
            "deal_points", "deal_score", "napoleon_army_wins", "FACE_MASK", "BID_SUITS"]
 
 # --------------------------------------------------------------------------------------------
@@ -1122,7 +1213,7 @@ INFO = GameInfo(
     max_players=5,
     options_type=NapoleonOptions,
     new_state=_new_state,
-    action_from_json=action_from_json,
+    action_kinds=ACTION_KINDS,
     action_space=ActionSpace(families=("play", "joker_lead", "call_joker", "bid", "pass", "adjutant",
                                        "discard", "redeclare", "approve"),
                              bid_counts=tuple(range(11, 21)), strains="SHDC", max_seats=5,

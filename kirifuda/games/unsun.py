@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Literal, Mapping, Sequence
 
-from ..actions import Action, Play, action_from_json
+from ..actions import PLAY_KIND, Action, Play
 from ..cards import CARDS, Card, MaskDecoder, Suit, cards_of, deck, format_card, parse_card
 from ..dealing import check_deal
 from ..errors import DealError, IllegalActionError, OptionError
@@ -778,7 +778,7 @@ INFO = GameInfo(
     max_players=5,
     options_type=UnsunOptions,
     new_state=_new_state,
-    action_from_json=action_from_json,
+    action_kinds=(PLAY_KIND,),
     action_space=ActionSpace(families=("play",), max_seats=5, deal_steps=56, deal_score=16.0,
                              seat_fields=("dealer",), chance_filter=_reflip_filter),
     roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "dealer": ("親 (配り手)", "dealer"),

@@ -40,6 +40,20 @@ class Scoresheet:
     teams); else each seat is its own unit."""
     keeper_terms: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     """The score keeper's words of this game's own (catalogue keys, ja and en)."""
+    keeper_setup: Mapping[str, Any] = field(default_factory=dict)
+    """How the score keeper's page sets a match up (sent as data; the page holds no per-game
+    code): ``players`` (the table sizes, the default first), ``players_option`` (the size is
+    the option ``players``), ``options`` (``[{"key", "label", "default", "per_player"}]``:
+    number inputs for options, ``per_player`` making the placeholder that many times the
+    table size), ``unit`` (the word of a scoring unit, ``team`` or ``pair``; none: seats),
+    ``total`` (the word of the totals row).  ``docs/architecture.md`` ("The score keeper's
+    form") describes it."""
+    keeper_form: Callable[[Any], dict[str, Any]] | None = None
+    """``keeper_form(state)``: the entry form of the next deal of ``state`` (at a chance node),
+    as data: its kinds, each with its fields and the template of its facts."""
+    describe: Callable[[Mapping[str, Any], Callable[[int], str]], str] | None = None
+    """``describe(deal, seat_name)``: a played deal (its replay JSON) in a line of the score
+    sheet (who declared what, what was taken), with the seats' names."""
 
 
 def scoresheet(game_id: str) -> Scoresheet | None:

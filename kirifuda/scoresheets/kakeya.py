@@ -4,7 +4,7 @@ units for the ratings."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..scored import Facts, ScoredLog
 from . import Scoresheet
@@ -95,7 +95,49 @@ def next_deal(state: Any) -> dict[str, Any]:
             "sitting_out": state.sitting_out}
 
 
+_SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]]
+
+
+def keeper_form(state: Any) -> dict[str, Any]:
+    """The score keeper's entry form of the next game: the trump, the two playing pairs' face
+    cards (sixteen between them), and which pair was dealt the rensho, the trump ace, all four
+    aces (where the scorer knows)."""
+    half = state.num_players // 2
+    lead, sitting = state.leading_pair, state.sitting_out
+    other = next(p for p in range(half) if p not in (lead, sitting))
+    deals = state.summary()["deals"]
+    trump = deals[-1]["trump"] if deals else state.options.initial_trump
+    faces: list[Any] = [None] * half
+    faces[lead], faces[other] = "$lead_faces", "$other_faces"
+    pairs = [[None, "@unknown"], [lead, {"unit": lead}], [other, {"unit": other}]]
+    return {"kinds": [
+        {"kind": "played", "fields": [
+            {"type": "select", "id": "k-trump", "key": "trump", "label": "@trump", "choices": _SUITS, "default": trump},
+            {"type": "heading", "label": "@kakeya_faces"},
+            {"type": "stepper", "id": "k-faces-lead", "key": "lead_faces", "label": {"unit": lead}, "min": 0,
+             "max": 16, "default": 8},
+            {"type": "rest", "id": "k-faces-other", "key": "other_faces", "label": {"unit": other}, "of": "lead_faces",
+             "total": 16},
+            {"type": "select", "id": "k-rensho", "key": "rensho_pair", "label": "@rensho_pair", "choices": pairs,
+             "default": None},
+            {"type": "select", "id": "k-trump-ace", "key": "trump_ace_pair", "label": "@trump_ace_pair",
+             "choices": pairs, "default": None},
+            {"type": "select", "id": "k-four-aces", "key": "four_aces_pair", "label": "@four_aces_pair",
+             "choices": pairs, "default": None}],
+         "facts": {"trump": "$trump", "face_cards": faces, "rensho_pair?": "$rensho_pair",
+                   "trump_ace_pair?": "$trump_ace_pair", "four_aces_pair?": "$four_aces_pair"}},
+    ]}
+
+
+def describe(deal: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
+    """A game in a line: the trump and the face cards each playing pair took."""
+    symbol = dict(_SUITS)[deal["trump"]]
+    return f"{symbol} {'–'.join(str(f) for f in deal['face_cards'] if f is not None)}"
+
+
 SCORESHEET = Scoresheet(
     facts=frozenset({"trump", "leader", "face_cards", "rensho_pair", "trump_ace_pair",
                      "four_aces_pair", "chips", "score", "note"}),
-    score=score_facts, count_roles=count_roles, next_deal=next_deal, partnerships=True, keeper_terms=KEEPER_TERMS)
+    score=score_facts, count_roles=count_roles, next_deal=next_deal, partnerships=True, keeper_terms=KEEPER_TERMS,
+    keeper_setup={"players": [4, 6], "players_option": True, "unit": "pair", "total": "chips", "options": []},
+    keeper_form=keeper_form, describe=describe)

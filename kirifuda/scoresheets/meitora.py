@@ -4,7 +4,7 @@ units for the ratings."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..actions import Bid
 from ..scored import Facts, ScoredLog
@@ -162,7 +162,49 @@ def next_deal(state: Any) -> dict[str, Any]:
     return {} if state.is_over else {"first_bidder": state.first_bidder}
 
 
+def keeper_form(state: Any) -> dict[str, Any]:
+    """The score keeper's entry form of the next deal: played (the declarer, the contract, the
+    declaring team's tricks, a claim), broken, all passed, or a chombo."""
+    first = state.first_bidder
+    return {"kinds": [
+        {"kind": "played", "fields": [
+            {"type": "select", "id": "k-declarer", "key": "declarer", "label": "@declarer", "choices": "seats",
+             "default": first},
+            {"type": "select", "id": "k-count", "key": "count", "label": "@count",
+             "choices": [[c, str(c)] for c in range(6, 11)], "default": 7},
+            {"type": "select", "id": "k-strain", "key": "strain", "label": "@strain", "default": "H",
+             "choices": [["S", "♠"], ["C", "♣"], ["D", "♦"], ["H", "♥"], ["N", "@no_trump"]]},
+            {"type": "stepper", "id": "k-tricks", "key": "tricks", "label": "@tricks", "min": 0, "max": 10,
+             "default": "$count"},
+            {"type": "select", "id": "k-claim", "key": "claim", "label": "@claim", "choices": "seats",
+             "none": "@none", "default": None},
+            {"type": "stepper", "id": "k-claim-after", "key": "claim_after", "label": "@claim_after", "min": 0,
+             "max": 9, "default": 5, "if": "claim"}],
+         "facts": {"declarer": "$declarer", "contract": {"$join": ["$count", "$strain"]}, "tricks": "$tricks",
+                   "claim": {"$if": "claim", "seat": "$claim", "after": "$claim_after"}}},
+        {"kind": "broken", "fields": [
+            {"type": "select", "id": "k-broken", "key": "broken", "label": "@broken_seat", "choices": "seats",
+             "default": 0}],
+         "facts": {"broken": "$broken"}},
+        {"kind": "all_pass", "fields": [], "facts": {"all_pass": True}},
+        {"kind": "chombo", "fields": [
+            {"type": "select", "id": "k-chombo", "key": "chombo", "label": "@chombo_seat", "choices": "seats",
+             "default": 0},
+            {"type": "text", "id": "k-reason", "key": "reason", "label": "@reason", "default": ""}],
+         "facts": {"chombo": "$chombo", "reason?": "$reason"}},
+    ]}
+
+
+def describe(deal: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
+    """A played deal in a line: the declarer, the contract, the declaring team's tricks."""
+    declarer = deal["declarer"]
+    return f"{seat_name(declarer)} {deal['contract']} · {deal['team_tricks'][declarer % 2]}"
+
+
 SCORESHEET = Scoresheet(
     facts=frozenset({"bids", "declarer", "contract", "tricks", "claim", "broken", "chombo",
                      "reason", "failed_claim", "all_pass", "score", "note"}),
-    score=score_facts, count_roles=count_roles, next_deal=next_deal, partnerships=True)
+    score=score_facts, count_roles=count_roles, next_deal=next_deal, partnerships=True,
+    keeper_setup={"players": [4], "players_option": False, "unit": "team", "total": "total",
+                  "options": [{"key": "target", "label": "target", "default": 17}]},
+    keeper_form=keeper_form, describe=describe)

@@ -4,7 +4,7 @@ units for the ratings."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..scored import Facts, ScoredLog
 from . import Scoresheet, count_role
@@ -96,6 +96,38 @@ def next_deal(state: Any) -> dict[str, Any]:
     return {} if state.is_over else {"first_bidder": state.first_bidder}
 
 
+def keeper_form(state: Any) -> dict[str, Any]:
+    """The score keeper's entry form of the next deal: played (Napoleon, the declaration, the
+    adjutant, each seat's face cards) or all passed."""
+    n = state.num_players
+    low = 11 if n == 5 else 13
+    return {"kinds": [
+        {"kind": "played", "fields": [
+            {"type": "select", "id": "k-napoleon", "key": "napoleon", "label": "@napoleon", "choices": "seats",
+             "default": state.first_bidder},
+            {"type": "row", "label": "@declared", "fields": [
+                {"type": "select", "id": "k-count", "key": "count", "choices": [[c, str(c)] for c in range(low, 21)],
+                 "default": low + 2},
+                {"type": "select", "id": "k-suit", "key": "suit", "default": "S",
+                 "choices": [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]]}]},
+            {"type": "select", "id": "k-adjutant", "key": "adjutant", "label": "@adjutant", "choices": "seats",
+             "none": "@solo", "except": "napoleon", "default": None},
+            {"type": "heading", "label": "@face_cards"},
+            {"type": "per_seat", "id": "k-faces", "key": "faces", "min": 0, "max": 20, "default": 0}],
+         "facts": {"napoleon": "$napoleon", "declared": {"$join": ["$count", "$suit"]}, "adjutant": "$adjutant",
+                   "face_cards": "$faces"}},
+        {"kind": "all_pass", "fields": [], "facts": {"all_pass": True}},
+    ]}
+
+
+def describe(deal: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
+    """A played deal in a line: Napoleon, the contract, the army's face cards."""
+    return f"{seat_name(deal['napoleon'])} {deal['contract']} · {deal['army_face_cards']}"
+
+
 SCORESHEET = Scoresheet(
     facts=FACTS,
-    score=score_facts, count_roles=count_roles, next_deal=next_deal, partnerships=False, keeper_terms=KEEPER_TERMS)
+    score=score_facts, count_roles=count_roles, next_deal=next_deal, partnerships=False, keeper_terms=KEEPER_TERMS,
+    keeper_setup={"players": [5, 4], "players_option": True, "total": "total",
+                  "options": [{"key": "deals", "label": "deals", "per_player": 2}]},
+    keeper_form=keeper_form, describe=describe)

@@ -4,7 +4,7 @@ units for the ratings."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..scored import Facts, ScoredLog
 from . import Scoresheet
@@ -58,6 +58,24 @@ def next_deal(state: Any) -> dict[str, Any]:
     return {} if state.is_over else {"dealer": state.dealer}
 
 
+def keeper_form(state: Any) -> dict[str, Any]:
+    """The score keeper's entry form of the next deal: the tricks each seat took."""
+    return {"kinds": [
+        {"kind": "played", "fields": [
+            {"type": "heading", "label": "@tricks_won"},
+            {"type": "per_seat", "id": "k-tricks", "key": "tricks_won", "min": 0, "max": 16, "default": 0}],
+         "facts": {"tricks_won": "$tricks_won"}},
+    ]}
+
+
+def describe(deal: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
+    """A deal in a line: the tricks each seat took."""
+    return "·".join(str(t) for t in deal["tricks_won"])
+
+
 SCORESHEET = Scoresheet(
     facts=frozenset({"tricks_won", "winners", "trump", "indicator", "score", "note"}),
-    score=score_facts, count_roles=count_roles, next_deal=next_deal, partnerships=False)
+    score=score_facts, count_roles=count_roles, next_deal=next_deal, partnerships=False,
+    keeper_setup={"players": [4, 3, 5], "players_option": True, "total": "total",
+                  "options": [{"key": "deals", "label": "deals", "per_player": 1}]},
+    keeper_form=keeper_form, describe=describe)

@@ -121,6 +121,33 @@ def _next(state: Any) -> dict[str, Any]:
     return {} if sheet is None else sheet.next_deal(state)
 
 
+def _setups() -> dict[str, Any]:
+    """How the page sets up a match of each game that has a score sheet (its ``keeper_setup``)."""
+    out = {}
+    for info in GAMES.values():
+        sheet = scoresheet(info.id)
+        if sheet is not None and sheet.keeper_setup:
+            out[info.id] = dict(sheet.keeper_setup)
+    return out
+
+
+def _entry(state: Any, summary: dict[str, Any], players: list[str] | None) -> dict[str, Any]:
+    """The next deal's entry form and a line for each played deal, by the game's score sheet
+    (data the page draws: it holds no per-game code)."""
+    sheet = scoresheet(state.game_id)
+    if sheet is None:
+        return {"form": None, "described": []}
+    names = players or []
+
+    def seat_name(s: int) -> str:
+        return names[s] if s < len(names) and names[s] else f"#{s}"
+
+    form = None if state.is_over or sheet.keeper_form is None else sheet.keeper_form(state)
+    described = [sheet.describe(d, seat_name) if sheet.describe is not None and d.get("outcome") == "played"
+                 else None for d in summary["deals"]]
+    return {"form": form, "described": described}
+
+
 def keeper_router() -> APIRouter:
     router = APIRouter()
 
@@ -135,7 +162,7 @@ def keeper_router() -> APIRouter:
             raise HTTPException(400, "lang is ja or en")
         words = {k: t(k, lang) for k in TERMS}
         games = {g.id: g.name_ja if lang == "ja" else g.name_en for g in GAMES.values()}
-        return {"lang": lang, "terms": words, "games": games}
+        return {"lang": lang, "terms": words, "games": games, "setup": _setups()}
 
     @router.post("/api/keeper/sheet")
     async def sheet(request: Request) -> dict[str, Any]:
@@ -148,7 +175,8 @@ def keeper_router() -> APIRouter:
         except KirifudaError as exc:
             raise HTTPException(400, {"message": str(exc), "deal": getattr(exc, "deal", None)}) from None
         n = state.num_players
-        return {"summary": state.summary(), "next": _next(state), "players": n,
+        summary = state.summary()
+        return {"summary": summary, "next": _next(state), "players": n, **_entry(state, summary, rec.players),
                 "units": [state.unit_name(u, "en") for u in range(len(state.summary()["totals"]))],
                 "units_ja": [state.unit_name(u, "ja") for u in range(len(state.summary()["totals"]))]}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Sequence
 
-from ..actions import Action, Adjutant, Approve, ChooseLeader, Discard, Play
+from ..actions import Action, Discard, Play
 from ..cards import Card, format_card, parse_card
 from ..errors import InvalidActionError
 from ..game import View
@@ -153,12 +153,9 @@ def _aliases(action: Action) -> set[str]:
             out.discard(code)
             out.discard("call_joker")
             out |= {f"{code} call", f"{code} call_joker", f"{code} jk"}
-    if isinstance(action, Adjutant):  # the adjutant named by its card: "as", "♠a"
-        out.add(action.card.code.lower())
-    if isinstance(action, Approve):
-        out |= {"yes", "y", "はい"} if action.ok else {"no", "n", "いいえ"}
-    if isinstance(action, ChooseLeader):
-        out |= {f"seat {action.seat}", f"席{action.seat}"}
+    input_words = getattr(action, "input_words", None)  # a game's own words for its action
+    if input_words is not None:
+        out |= input_words()
     if "claim" in data:
         out |= {"open", "オープン"}
     if "discard" in data:

@@ -9,12 +9,11 @@ the match ends or the user stops, and a stopped match can be resumed from it.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as _dt
 import os
 import random
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from rich.columns import Columns
 from rich.console import Console
@@ -29,6 +28,7 @@ from ..cards import Card, deck, format_card
 from ..errors import IllegalActionError, KirifudaError
 from ..game import GameInfo, GameState, View
 from ..i18n import t
+from ..seen import shown_card_set
 from ..tricks import Trick
 from .render import (
     action_text,
@@ -75,32 +75,10 @@ class _Quit(Exception):
     pass
 
 
-def _walk_cards(value: Any) -> Iterator[Card]:
-    if isinstance(value, Card):
-        yield value
-    elif isinstance(value, Trick):
-        for _, c in value.plays:
-            yield c
-    elif isinstance(value, (list, tuple, frozenset, set)):
-        for v in value:
-            yield from _walk_cards(v)
-    elif isinstance(value, Mapping):
-        for v in value.values():
-            yield from _walk_cards(v)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from _walk_cards(getattr(value, f.name))
-
-
 def visible_cards(view: View) -> frozenset[Card]:
     """The cards a view shows face up in the deal being played (its own hand, the table, what
     the rules reveal) — not the choices it is offered nor the previous deal's result."""
-    out: set[Card] = set()
-    for f in dataclasses.fields(view):
-        if f.name in ("legal_actions", "attempts", "last_deal", "options"):
-            continue
-        out.update(_walk_cards(getattr(view, f.name)))
-    return frozenset(out)
+    return shown_card_set(view)
 
 
 def _action_cards(action: Action) -> tuple[Card, ...]:

@@ -29,19 +29,8 @@ if not os.path.exists(CHROMIUM):
                 allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    db = tmp_path_factory.mktemp("keeper") / "kirifuda.db"
-    with ServerThread(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60, deal_secret="3") as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
+SERVER_OPTIONS = {"deal_secret": "3"}
+"""Over the shared ``server`` fixture's (tests/conftest.py): this module's deal secret."""
 
 
 @pytest.fixture

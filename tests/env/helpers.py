@@ -7,7 +7,8 @@ import json
 import random
 from typing import Any
 
-from kirifuda.actions import Adjutant, Discard, Play
+from kirifuda.actions import Discard, Play
+from kirifuda.games.napoleon import Adjutant
 from kirifuda.cards import CARDS, parse_card
 from kirifuda.games import GAMES
 

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from kirifuda import record as records
-from kirifuda.actions import ChooseLeader, ChooseTrump, Play
+from kirifuda.actions import Play
+from kirifuda.games.kakeya import ChooseLeader, ChooseTrump
 from kirifuda.cards import Suit, parse_card
 from kirifuda.errors import DealError, IllegalActionError, OptionError
 from kirifuda.games import GAMES, find_game

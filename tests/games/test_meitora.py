@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from kirifuda.actions import (BROKEN, CLAIM, PASS, Bid, Chombo, Discard, Play)
+from kirifuda.actions import CLAIM, PASS, Bid, Chombo, Discard, Play
+from kirifuda.games.meitora import BROKEN
 from kirifuda.cards import JOKER, parse_card, parse_cards
 from kirifuda.errors import DealError, IllegalActionError, OptionError
 from kirifuda.games import find_game

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from kirifuda import record as records
-from kirifuda.actions import PASS, Adjutant, Approve, Bid, Discard, Play, Redeclare
+from kirifuda.actions import PASS, Bid, Discard, Play
+from kirifuda.games.napoleon import Adjutant, Approve, Redeclare
 from kirifuda.bots import make_bot
 from kirifuda.cards import CARDS, JOKER, parse_card
 from kirifuda.errors import DealError, IllegalActionError, OptionError

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from kirifuda.actions import Adjutant, Approve, Bid, Play, Redeclare
+from kirifuda.actions import Bid, Play
+from kirifuda.games.napoleon import Adjutant, Approve, Redeclare
 from kirifuda.games.napoleon import NapoleonOptions, NapoleonState, Phase
 
 RANKS = "23456789TJQKA"

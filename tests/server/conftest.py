@@ -12,22 +12,16 @@ import asyncio
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
-import threading
-import time
 import uuid
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 import pytest
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+# the server in a thread and its limits are shared with the browser tests (tests/conftest.py)
+from ..conftest import TEST_LIMITS, ServerThread, free_port  # noqa: F401
 
 
 class _Postgres:
@@ -132,47 +126,3 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if pg.url is None:
         pytest.skip(f"PostgreSQL case skipped: {pg.reason}")
     return pg.new_database()
-
-
-TEST_LIMITS = {"tables_per_minute": 10_000, "open_tables_per_client": 10_000,
-               "connections_per_client": 10_000}
-"""Every test client is 127.0.0.1: the per-client limits are lifted unless a test sets them."""
-
-
-class ServerThread:
-    """uvicorn serving the app in a thread, on a free loopback port (the limits of
-    ``kirifuda serve``'s defaults, but the per-client ones: :data:`TEST_LIMITS`)."""
-
-    def __init__(self, db: str, **kwargs: Any) -> None:
-        import uvicorn
-
-        from kirifuda.server.app import create_app
-        from kirifuda.server.limits import Limits
-
-        self.port = free_port()
-        limits = kwargs.pop("limits", None) or Limits(**TEST_LIMITS)  # type: ignore[arg-type]
-        self.limits = limits
-        self.app = create_app(db, limits=limits, **kwargs)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws="websockets-sansio", lifespan="on", ws_max_size=limits.frame_bytes,
-                                limit_concurrency=limits.max_connections,
-                                ws_per_message_deflate=limits.ws_deflate)
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> "ServerThread":
-        self.thread.start()
-        deadline = time.time() + 20
-        while not self.server.started:
-            if time.time() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.server.should_exit = True
-        self.thread.join(20)

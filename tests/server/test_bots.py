@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 import random
 
-from kirifuda.actions import Broken, Claim
+from kirifuda.actions import Claim
+from kirifuda.games.meitora import Broken
 from kirifuda.server.store import Store
 from kirifuda.server.tables import LiveTable, TableManager
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -29,19 +29,8 @@ if not os.path.exists(CHROMIUM):
                 allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    db = tmp_path_factory.mktemp("browser") / "kirifuda.db"
-    with ServerThread(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60, deal_secret="7") as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
+SERVER_OPTIONS = {"deal_secret": "7"}
+"""Over the shared ``server`` fixture's (tests/conftest.py): this module's deal secret."""
 
 
 def new_table(server: ServerThread, game: str, humans: set[int], options: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -24,21 +24,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)",
                 allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    db = tmp_path_factory.mktemp("tutorial") / "kirifuda.db"
-    with ServerThread(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
 
 
 def _wait_step(page: Any, n: int) -> None:

@@ -6,32 +6,19 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
-from .test_table import DESKTOP, PHONE, Server, axe, context, frame, open_seat, shot
+from ..conftest import ServerThread
+from .test_table import DESKTOP, PHONE, axe, context, frame, open_seat, shot
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("coach") / "kirifuda.db"
-    srv = Server(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60, deal_secret="11").start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from .test_table import CHROMIUM, FLAGS, sync_api
-
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
+SERVER_OPTIONS = {"deal_secret": "11"}
+"""Over the shared ``server`` fixture's (tests/conftest.py): this module's deal secret."""
 
 
 def make(url: str, humans: set[int], **body: Any) -> dict[str, Any]:
@@ -48,7 +35,7 @@ def my_turn(page: Any) -> None:
 
 
 @pytest.mark.parametrize("lang,size", [("en", DESKTOP), ("ja", PHONE)])
-def test_the_hint_shows_a_legal_suggestion_and_its_reason(server: Server, browser: Any, lang: str,
+def test_the_hint_shows_a_legal_suggestion_and_its_reason(server: ServerThread, browser: Any, lang: str,
                                                           size: dict[str, int]) -> None:
     made = make(server.url, {0})
     ctx = context(browser, size, lang)
@@ -90,7 +77,7 @@ def test_the_hint_shows_a_legal_suggestion_and_its_reason(server: Server, browse
     ctx.close()
 
 
-def test_no_hint_button_where_the_table_forbids_hints(server: Server, browser: Any) -> None:
+def test_no_hint_button_where_the_table_forbids_hints(server: ServerThread, browser: Any) -> None:
     # the lobby's option, unticked, goes to the server as "hints": false
     ctx = context(browser, DESKTOP, "en")
     page = ctx.new_page()
@@ -116,7 +103,7 @@ def test_no_hint_button_where_the_table_forbids_hints(server: Server, browser: A
     ctx.close()
 
 
-def test_the_review_of_a_finished_deal(server: Server, browser: Any) -> None:
+def test_the_review_of_a_finished_deal(server: ServerThread, browser: Any) -> None:
     made = make(server.url, set(), options={"target": 1})
     deadline = time.time() + 60
     while not httpx.get(f"{server.url}/api/tables/{made['id']}").json()["over"]:
@@ -155,7 +142,7 @@ def test_the_page_holds_no_coach_words_of_its_own() -> None:
     assert not JAPANESE.search(source)
 
 
-def test_a_card_hint_marks_the_card_and_goes_when_the_player_acts(server: Server, browser: Any) -> None:
+def test_a_card_hint_marks_the_card_and_goes_when_the_player_acts(server: ServerThread, browser: Any) -> None:
     from .test_table import act_once
 
     made = make(server.url, {0})
@@ -186,7 +173,7 @@ def test_a_card_hint_marks_the_card_and_goes_when_the_player_acts(server: Server
     ctx.close()
 
 
-def test_an_uploaded_record_is_reviewed_in_the_replay_viewer(server: Server, browser: Any, tmp_path: Path) -> None:
+def test_an_uploaded_record_is_reviewed_in_the_replay_viewer(server: ServerThread, browser: Any, tmp_path: Path) -> None:
     made = make(server.url, set(), options={"target": 1})
     deadline = time.time() + 60
     while not httpx.get(f"{server.url}/api/tables/{made['id']}").json()["over"]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -16,11 +16,8 @@ from kirifuda.games import GAMES
 from ..server.conftest import ServerThread
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    db = tmp_path_factory.mktemp("host") / "kirifuda.db"
-    with ServerThread(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60, deal_secret="3") as srv:
-        yield srv
+SERVER_OPTIONS = {"deal_secret": "3"}
+"""Over the shared ``server`` fixture's (tests/conftest.py): this module's deal secret."""
 
 
 def make(server: ServerThread, humans: int = 2) -> dict[str, Any]:

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -26,6 +24,8 @@ import pytest
 from kirifuda import record as records
 from kirifuda.games import BUILTIN, GAMES
 from kirifuda.server import ui
+
+from ..conftest import ServerThread
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -42,64 +42,8 @@ if not os.path.exists(CHROMIUM):
                 allow_module_level=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """uvicorn in a thread on a given port: stopped and started again on the same port and
-    database (the offline test)."""
-
-    def __init__(self, db: str, port: int | None = None, **kwargs: Any) -> None:
-        import uvicorn
-
-        from kirifuda.server.app import create_app
-        from kirifuda.server.limits import Limits
-
-        from ..server.conftest import TEST_LIMITS
-
-        kwargs.setdefault("limits", Limits(**TEST_LIMITS))  # every test client is 127.0.0.1
-        self.port = port or free_port()
-        self.db, self.kwargs = db, kwargs
-        config = uvicorn.Config(create_app(db, **kwargs), host="127.0.0.1", port=self.port,
-                                log_level="warning", ws="websockets-sansio", lifespan="on")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> "Server":
-        self.thread.start()
-        deadline = time.time() + 20
-        while not self.server.started:
-            if time.time() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
-        return self
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(20)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("web") / "kirifuda.db"
-    srv = Server(f"sqlite+aiosqlite:///{db}", bot_delay=0.0, grace=60, deal_secret="11").start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
+SERVER_OPTIONS = {"deal_secret": "11"}
+"""Over the shared ``server`` fixture's (tests/conftest.py): this module's deal secret."""
 
 
 def new_table(url: str, game: str, humans: set[int], options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -399,7 +343,7 @@ def check_result(page: Any, game: str, lang: str, name: str) -> None:
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("game", sorted(BUILTIN))
-def test_a_whole_deal_with_the_facts_in_view(server: Server, browser: Any, game: str, lang: str, size: str) -> None:
+def test_a_whole_deal_with_the_facts_in_view(server: ServerThread, browser: Any, game: str, lang: str, size: str) -> None:
     # in Japanese the player sits at seat 1 and bids high: the declarer's phases (discard,
     # adjutant) and the dealing pair's trump come up
     seat = 1 if lang == "ja" else 0
@@ -425,7 +369,7 @@ def test_a_whole_deal_with_the_facts_in_view(server: Server, browser: Any, game:
 
 
 @pytest.mark.parametrize("game", sorted(BUILTIN))
-def test_keyboard_only_play_of_a_deal(server: Server, browser: Any, game: str) -> None:
+def test_keyboard_only_play_of_a_deal(server: ServerThread, browser: Any, game: str) -> None:
     made = new_table(server.url, game, {0})
     ctx = context(browser, DESKTOP, "en")
     page = ctx.new_page()
@@ -443,7 +387,7 @@ def test_keyboard_only_play_of_a_deal(server: Server, browser: Any, game: str) -
     ctx.close()
 
 
-def test_the_lobby_and_its_options_in_japanese(server: Server, browser: Any) -> None:
+def test_the_lobby_and_its_options_in_japanese(server: ServerThread, browser: Any) -> None:
     ctx = context(browser, DESKTOP, "ja")
     page = ctx.new_page()
     page.goto(server.url + "/")
@@ -459,7 +403,7 @@ def test_the_lobby_and_its_options_in_japanese(server: Server, browser: Any) -> 
     ctx.close()
 
 
-def test_the_creator_returns_to_their_seat_from_the_lobby(server: Server, browser: Any) -> None:
+def test_the_creator_returns_to_their_seat_from_the_lobby(server: ServerThread, browser: Any) -> None:
     ctx = context(browser, DESKTOP, "en")
     page = ctx.new_page()
     page.goto(server.url + "/")
@@ -484,7 +428,7 @@ def test_the_creator_returns_to_their_seat_from_the_lobby(server: Server, browse
     ctx.close()
 
 
-def test_the_host_reissues_a_link_in_the_page(server: Server, browser: Any) -> None:
+def test_the_host_reissues_a_link_in_the_page(server: ServerThread, browser: Any) -> None:
     made = new_table(server.url, "napoleon", {0, 1})
     old = made["tokens"][1]
     ctx = context(browser, DESKTOP, "ja")
@@ -521,7 +465,7 @@ def test_the_host_reissues_a_link_in_the_page(server: Server, browser: Any) -> N
 
 def test_the_offline_banner_while_the_server_is_stopped(browser: Any, tmp_path: Path) -> None:
     db = f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"
-    srv = Server(db, bot_delay=0.0, grace=60, deal_secret="11").start()
+    srv = ServerThread(db, bot_delay=0.0, grace=60, deal_secret="11").start()
     made = new_table(srv.url, "unsun", {0})
     ctx = context(browser, PHONE, "ja")
     page = ctx.new_page()
@@ -538,7 +482,7 @@ def test_the_offline_banner_while_the_server_is_stopped(browser: Any, tmp_path: 
         page.locator("#hand .card.legal").first.click(timeout=1500)
     except Exception:
         pass  # not clickable: as meant
-    again = Server(db, port=srv.port, bot_delay=0.0, grace=60, deal_secret="11").start()
+    again = ServerThread(db, port=srv.port, bot_delay=0.0, grace=60, deal_secret="11").start()
     try:
         page.wait_for_selector("#offline", state="hidden", timeout=30000)
         assert page.evaluate("document.querySelector('#app').inert") is False
@@ -554,7 +498,7 @@ SHORT = {"meitora": {"target": 1}, "napoleon": {"deals": 1}, "kakeya": {"games":
 
 
 @pytest.mark.parametrize("game", sorted(BUILTIN))
-def test_the_match_over_screen_names_the_winner(server: Server, browser: Any, game: str) -> None:
+def test_the_match_over_screen_names_the_winner(server: ServerThread, browser: Any, game: str) -> None:
     made = new_table(server.url, game, set(), options=SHORT[game])
     deadline = time.time() + 60
     while not httpx.get(f"{server.url}/api/tables/{made['id']}").json()["over"]:
@@ -605,7 +549,7 @@ def test_the_match_over_screen_names_the_winner(server: Server, browser: Any, ga
         ctx.close()
 
 
-def test_settings_four_colours_and_text_size(server: Server, browser: Any) -> None:
+def test_settings_four_colours_and_text_size(server: ServerThread, browser: Any) -> None:
     made = new_table(server.url, "kakeya", {0})
     ctx = context(browser, DESKTOP, "en")
     page = ctx.new_page()
@@ -624,7 +568,7 @@ def test_settings_four_colours_and_text_size(server: Server, browser: Any) -> No
     ctx.close()
 
 
-def test_a_dropped_friend_counts_down_and_the_turn_clock_runs(server: Server, browser: Any) -> None:
+def test_a_dropped_friend_counts_down_and_the_turn_clock_runs(server: ServerThread, browser: Any) -> None:
     info = GAMES["unsun"]
     seats = [{"kind": "human", "name": "Aki"}, {"kind": "human", "name": "Ben"},
              {"kind": "bot", "bot": "heuristic", "name": "B2"}, {"kind": "bot", "bot": "heuristic", "name": "B3"}]
@@ -653,7 +597,7 @@ def test_a_dropped_friend_counts_down_and_the_turn_clock_runs(server: Server, br
     ctx[0].close()
 
 
-def test_a_token_kept_under_the_old_key_still_takes_the_seat(server: Server, browser: Any) -> None:
+def test_a_token_kept_under_the_old_key_still_takes_the_seat(server: ServerThread, browser: Any) -> None:
     """Tokens stored by the earlier page (kf:tok:<id>:<seat>, kf:table:<id>) move to the one
     place (kf:seats) and take their seat; the table page and the lobby read only that place."""
     made = [new_table(server.url, "unsun", {1}), new_table(server.url, "kakeya", {0})]
@@ -676,7 +620,7 @@ def test_a_token_kept_under_the_old_key_still_takes_the_seat(server: Server, bro
     ctx.close()
 
 
-def test_a_bot_plays_for_a_player_whose_clock_ran_out_and_says_so(server: Server, browser: Any) -> None:
+def test_a_bot_plays_for_a_player_whose_clock_ran_out_and_says_so(server: ServerThread, browser: Any) -> None:
     """The shortest turn timer (30 s) runs out: the stand-in plays that move, the page says so."""
     seats = [{"kind": "human", "name": "Aki"}] + [{"kind": "bot", "bot": "heuristic", "name": f"B{s}"} for s in (1, 2, 3)]
     made = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seats": seats, "timer": 30}).json()

@@ -1,16 +1,17 @@
 // The score keeper (得点記録): records each deal of a match played with real cards by its facts
 // (the scored-deal form of docs/records.md), shows the running score sheet that the server
 // computes by the game's rules, and saves the record.  Words come from /api/keeper/terms.
+// Every game is drawn from data the server sends (its score sheet's part, through the registry):
+// how a match is set up (/api/keeper/terms "setup") and the next deal's entry form with the
+// template of its facts (/api/keeper/sheet "form"); this file names no game.
 "use strict";
 
-const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const PLAYERS = { meitora: [4], napoleon: [5, 4], kakeya: [4, 6], unsun: [4, 3, 5] };
 const STORE = "kirifuda.keeper";
 
 const K = {
   lang: localStorage.getItem("kirifuda.lang") || ((navigator.language || "ja").startsWith("ja") ? "ja" : "en"),
-  terms: {}, games: {},
-  setup: { game: "meitora", players: 4, names: [], target: 17, deals: "", preset: "", presetOptions: {} },
+  terms: {}, games: {}, setups: {},
+  setup: { game: "", players: 0, names: [], opts: {}, preset: "", presetOptions: {} },
   presets: [],
   record: null, sheet: null, kind: "played", form: {},
 };
@@ -49,6 +50,8 @@ async function loadTerms() {
   const data = await r.json();
   K.terms = data.terms;
   K.games = data.games;
+  K.setups = data.setup || {};
+  if (!K.setups[K.setup.game]) setGame(Object.keys(K.setups)[0]);
   document.documentElement.lang = K.lang;
   document.title = t("title") + " · kirifuda";
   $("#ktitle").textContent = t("title");
@@ -60,7 +63,8 @@ async function loadTerms() {
 function names() { return K.record ? K.record.players : K.setup.names; }
 function n() { return K.record ? names().length : K.setup.players; }
 function seatName(s) { return names()[s] || t("seat", { n: s }); }
-function partnership() { return ["meitora", "kakeya"].includes(K.record.game); }
+function desc() { return K.setups[K.record.game] || {}; }
+function partnership() { return !!desc().unit; }
 function units() {
   const count = n();
   if (!partnership()) return [...Array(count).keys()].map((s) => [s]);
@@ -71,10 +75,26 @@ function unitName(u) {
   const seats = units()[u];
   const who = seats.map(seatName).join("・");
   if (!partnership()) return who;
-  return (K.record.game === "meitora" ? t("team", { n: u }) : t("pair", { n: u })) + " " + who;
+  return t(desc().unit, { n: u }) + " " + who;
+}
+
+// a label of the server's data: "@key" a word of the catalogue, {seat: s} / {unit: u} a name
+function label(spec) {
+  if (spec === null || spec === undefined) return "";
+  if (typeof spec === "object") return spec.unit !== undefined ? unitName(spec.unit) : seatName(spec.seat);
+  return String(spec).startsWith("@") ? t(String(spec).slice(1)) : String(spec);
 }
 
 // -- setup -------------------------------------------------------------------------------------
+
+function setGame(game) {
+  const s = K.setup;
+  s.game = game;
+  const d = K.setups[game] || { players: [0], options: [] };
+  s.players = d.players[0];
+  s.opts = {};
+  for (const o of d.options || []) s.opts[o.key] = o.default !== undefined ? o.default : "";
+}
 
 function renderSetup() {
   const s = K.setup;
@@ -86,36 +106,28 @@ function renderSetup() {
     const p = K.presets[+i];
     s.presetOptions = p ? { ...p.options } : {};
     if (p) {
-      s.game = p.game;
-      s.players = p.options.players || PLAYERS[p.game][0];
-      s.target = p.options.target || 17;
-      s.deals = p.options.deals || "";
+      setGame(p.game);
+      s.players = p.options.players || s.players;
+      for (const key of Object.keys(s.opts)) if (p.options[key] !== undefined) s.opts[key] = p.options[key];
     }
     renderSetup();
   };
   const preset = K.presets.length ? field(t("preset"), select("k-preset",
     [["", t("no_preset")]].concat(K.presets.map((p, i) => [i, `${p.club}: ${p.name}`])), s.preset, usePreset)) : null;
-  const game = el("select", { id: "k-game", on: { change: (e) => { s.game = e.target.value; s.players = PLAYERS[s.game][0]; s.preset = ""; s.presetOptions = {}; renderSetup(); } } },
-    Object.keys(PLAYERS).map((g) => el("option", { value: g, selected: g === s.game, text: K.games[g] || g })));
+  const game = el("select", { id: "k-game", on: { change: (e) => { setGame(e.target.value); s.preset = ""; s.presetOptions = {}; renderSetup(); } } },
+    Object.keys(K.setups).map((g) => el("option", { value: g, selected: g === s.game, text: K.games[g] || g })));
   const players = el("select", { id: "k-players", on: { change: (e) => { s.players = +e.target.value; renderSetup(); } } },
-    PLAYERS[s.game].map((p) => el("option", { value: p, selected: p === s.players, text: String(p) })));
+    K.setups[s.game].players.map((p) => el("option", { value: p, selected: p === s.players, text: String(p) })));
   const nameRows = [];
   for (let i = 0; i < s.players; i++) {
     nameRows.push(el("span", { text: t("seat", { n: i }) }),
       el("input", { type: "text", id: "k-name-" + i, value: s.names[i] || "", placeholder: t("seat", { n: i }),
         on: { input: (e) => { s.names[i] = e.target.value; } } }));
   }
-  const extra = [];
-  if (s.game === "meitora") {
-    extra.push(el("label", { class: "f" }, el("span", { text: t("target") }),
-      el("input", { type: "text", inputmode: "numeric", id: "k-target", value: s.target, size: 4,
-        on: { input: (e) => { s.target = e.target.value; } } })));
-  } else if (s.game === "napoleon" || s.game === "unsun") {
-    extra.push(el("label", { class: "f" }, el("span", { text: t("deals") }),
-      el("input", { type: "text", inputmode: "numeric", id: "k-deals", value: s.deals, size: 4,
-        placeholder: String(s.game === "napoleon" ? 2 * s.players : s.players),
-        on: { input: (e) => { s.deals = e.target.value; } } })));
-  }
+  const extra = (K.setups[s.game].options || []).map((o) => el("label", { class: "f" }, el("span", { text: t(o.label) }),
+    el("input", { type: "text", inputmode: "numeric", id: "k-" + o.key, value: s.opts[o.key], size: 4,
+      placeholder: o.per_player ? String(o.per_player * s.players) : null,
+      on: { input: (e) => { s.opts[o.key] = e.target.value; } } })));
   box.append(
     el("h2", { text: t("new") }),
     ...(preset ? [preset] : []),
@@ -130,9 +142,8 @@ function renderSetup() {
 function start() {
   const s = K.setup;
   const options = { ...(s.presetOptions || {}) };  // a club's rules, then what the scorer set
-  if (s.game !== "meitora") options.players = s.players;
-  if (s.game === "meitora" && String(s.target).trim()) options.target = parseInt(s.target, 10);
-  if ((s.game === "napoleon" || s.game === "unsun") && String(s.deals).trim()) options.deals = parseInt(s.deals, 10);
+  if (K.setups[s.game].players_option) options.players = s.players;
+  for (const [key, value] of Object.entries(s.opts)) if (String(value).trim()) options[key] = parseInt(value, 10);
   const players = [];
   for (let i = 0; i < s.players; i++) players.push((s.names[i] || "").trim() || t("seat", { n: i }));
   K.record = { format: "kirifuda-record/1", game: s.game, options, players, first: 0, deals: [] };
@@ -163,14 +174,10 @@ async function refresh(added) {
   return true;
 }
 
-function describe(d) {
-  const g = K.record.game;
+function describe(d, i) {
   if (d.outcome === "redeal") return d.broken !== null && d.broken !== undefined ? t("kind.broken") + " " + seatName(d.broken) : t("outcome.redeal");
   if (d.outcome === "chombo") return t("outcome.chombo") + " " + seatName(d.chombo);
-  if (g === "meitora") return `${seatName(d.declarer)} ${d.contract} · ${d.team_tricks[d.declarer % 2]}`;
-  if (g === "napoleon") return `${seatName(d.napoleon)} ${d.contract} · ${d.army_face_cards}`;
-  if (g === "kakeya") return `${SUITS[d.trump]} ${d.face_cards.filter((f) => f !== null).join("–")}`;
-  return d.tricks_won.join("·");
+  return (K.sheet.described || [])[i] || t("outcome." + d.outcome);
 }
 
 function renderSheet() {
@@ -179,9 +186,9 @@ function renderSheet() {
   box.hidden = false;
   const head = el("tr", {}, el("th", { text: "#" }), units().map((_, u) => el("th", { text: unitName(u) })));
   const rows = s.deals.map((d, i) => el("tr", { class: "deal" },
-    el("td", {}, String(i + 1), el("br"), el("span", { class: "what", text: describe(d) })),
+    el("td", {}, String(i + 1), el("br"), el("span", { class: "what", text: describe(d, i) })),
     d.score.map((v) => el("td", { text: String(v) }))));
-  const total = el("tr", { class: "total" }, el("td", { text: K.record.game === "kakeya" ? t("chips") : t("total") }),
+  const total = el("tr", { class: "total" }, el("td", { text: t(desc().total || "total") }),
     s.totals.map((v) => el("td", { text: String(v) })));
   const nx = K.sheet.next;
   const bits = [];
@@ -224,109 +231,121 @@ function field(label, control) {
   return el("label", { class: "f" }, el("span", { text: label }), control);
 }
 
-function seatChoices() { return [...Array(n()).keys()].map((s) => [s, `${seatName(s)}`]); }
+
+// The form is the server's data: kinds, each with its fields and the template of its facts.
+// Fields: select (choices [value, label], or "seats" with an optional "none" and "except"),
+// stepper (min, max), text, rest (what is left of "total" after the field "of"), per_seat (a
+// stepper per seat), heading, row (fields side by side); "if": shown where that field is set;
+// a default "$key" is another field's value.
+
+function empty(v) { return v === null || v === undefined || v === ""; }
+
+function kindsOf() { return (K.sheet.form && K.sheet.form.kinds) || []; }
+function currentKind() { return kindsOf().find((k) => k.kind === K.kind) || kindsOf()[0]; }
+
+function initial(fd) {
+  const f = K.form;
+  if (fd.type === "per_seat") {
+    if (!Array.isArray(f[fd.key]) || f[fd.key].length !== n()) f[fd.key] = Array(n()).fill(fd.default || 0);
+  } else if (fd.type === "rest") {
+    f[fd.key] = fd.total - f[fd.of];
+  } else if (fd.key !== undefined && f[fd.key] === undefined) {
+    f[fd.key] = typeof fd.default === "string" && fd.default.startsWith("$") ? f[fd.default.slice(1)] : fd.default;
+  }
+  for (const sub of fd.fields || []) initial(sub);
+}
+
+function choicesOf(fd) {
+  if (fd.choices !== "seats") return fd.choices.map(([v, l]) => [v, label(l)]);
+  const seats = [...Array(n()).keys()].filter((s) => fd.except === undefined || s !== K.form[fd.except]);
+  return (fd.none ? [[null, label(fd.none)]] : []).concat(seats.map((s) => [s, seatName(s)]));
+}
+
+function control(fd) {
+  const f = K.form;
+  if (fd.type === "select") {
+    const choices = choicesOf(fd);
+    if (!choices.some(([v]) => v === f[fd.key])) f[fd.key] = choices.length ? choices[0][0] : null;
+    const text = (v) => (v === null ? "" : String(v));
+    return el("select", { id: fd.id, on: { change: (e) => {
+      f[fd.key] = choices.find(([v]) => text(v) === e.target.value)[0]; renderEntry(); } } },
+    choices.map(([v, l]) => el("option", { value: text(v), selected: v === f[fd.key], text: l })));
+  }
+  if (fd.type === "stepper") return stepper(fd.id, f[fd.key], fd.min, fd.max, (v) => { f[fd.key] = v; updateRests(); });
+  if (fd.type === "rest") return el("output", { id: fd.id, "data-rest": fd.key, text: String(f[fd.key]) });
+  if (fd.type === "text") return el("input", { type: "text", id: fd.id, value: f[fd.key] || "", on: { input: (e) => { f[fd.key] = e.target.value; } } });
+  if (fd.type === "row") return el("span", { class: "row" }, fd.fields.map(control));
+  return null;
+}
+
+function drawField(fd) {
+  if (fd.if !== undefined && empty(K.form[fd.if])) return [];
+  if (fd.type === "heading") return [el("h2", { text: label(fd.label) })];
+  if (fd.type === "per_seat") {
+    const values = K.form[fd.key];
+    return [...Array(n()).keys()].map((s) => field(seatName(s),
+      stepper(`${fd.id}-${s}`, values[s], fd.min, fd.max, (v) => { values[s] = v; })));
+  }
+  const c = control(fd);
+  return [fd.label === undefined ? c : field(label(fd.label), c)];
+}
+
+function updateRests() {
+  for (const fd of currentKind().fields) {
+    if (fd.type !== "rest") continue;
+    K.form[fd.key] = fd.total - K.form[fd.of];
+    const out = document.getElementById(fd.id);
+    if (out) out.textContent = String(K.form[fd.key]);
+  }
+}
 
 function renderEntry() {
   const box = $("#entry");
-  if (K.sheet.summary.finished) { box.hidden = true; return; }
+  if (K.sheet.summary.finished || !K.sheet.form) { box.hidden = true; return; }
   box.hidden = false;
-  const g = K.record.game;
-  const f = K.form;
-  const kinds = { meitora: ["played", "broken", "all_pass", "chombo"], napoleon: ["played", "all_pass"] }[g] || [];
+  const kinds = kindsOf();
+  const kind = currentKind();
+  K.kind = kind.kind;
   const parts = [el("h2", { text: t("deal", { n: K.record.deals.length + 1 }) })];
-  if (kinds.length) {
-    parts.push(el("div", { class: "kinds" }, kinds.map((k) => el("button", { type: "button", "data-kind": k, class: K.kind === k ? "on" : "",
+  if (kinds.length > 1) {
+    parts.push(el("div", { class: "kinds" }, kinds.map(({ kind: k }) => el("button", { type: "button", "data-kind": k, class: K.kind === k ? "on" : "",
       on: { click: () => { K.kind = k; renderEntry(); } }, text: t("kind." + k) }))));
   }
-  const set = (key) => (v) => { f[key] = v; };
-  const seatOr = (key, def) => (f[key] === undefined ? (f[key] = def) : f[key]);
-  const nx = K.sheet.next;
-  if (g === "meitora") {
-    if (K.kind === "played") {
-      const count = seatOr("count", 7);
-      parts.push(field(t("declarer"), select("k-declarer", seatChoices(), seatOr("declarer", nx.first_bidder || 0), (v) => { f.declarer = +v; })),
-        field(t("count"), select("k-count", [6, 7, 8, 9, 10].map((c) => [c, String(c)]), count, (v) => { f.count = +v; })),
-        field(t("strain"), select("k-strain", [["S", "♠"], ["C", "♣"], ["D", "♦"], ["H", "♥"], ["N", t("no_trump")]], seatOr("strain", "H"), set("strain"))),
-        field(t("tricks"), stepper("k-tricks", seatOr("tricks", count), 0, 10, (v) => { f.tricks = v; })),
-        field(t("claim"), select("k-claim", [["", t("none")]].concat(seatChoices()), seatOr("claim", ""), (v) => { f.claim = v; renderEntry(); })));
-      if (f.claim !== "") parts.push(field(t("claim_after"), stepper("k-claim-after", seatOr("claim_after", 5), 0, 9, (v) => { f.claim_after = v; })));
-    } else if (K.kind === "broken") {
-      parts.push(field(t("broken_seat"), select("k-broken", seatChoices(), seatOr("broken", 0), (v) => { f.broken = +v; })));
-    } else if (K.kind === "chombo") {
-      parts.push(field(t("chombo_seat"), select("k-chombo", seatChoices(), seatOr("chombo", 0), (v) => { f.chombo = +v; })),
-        field(t("reason"), el("input", { type: "text", id: "k-reason", value: f.reason || "", on: { input: (e) => { f.reason = e.target.value; } } })));
-    }
-  } else if (g === "napoleon" && K.kind === "played") {
-    const low = n() === 5 ? 11 : 13;
-    const nap = seatOr("napoleon", nx.first_bidder || 0);
-    const counts = [];
-    for (let c = low; c <= 20; c++) counts.push([c, String(c)]);
-    parts.push(field(t("napoleon"), select("k-napoleon", seatChoices(), nap, (v) => { f.napoleon = +v; renderEntry(); })),
-      field(t("declared"), el("span", { class: "row" },
-        select("k-count", counts, seatOr("count", low + 2), (v) => { f.count = +v; }),
-        select("k-suit", Object.entries(SUITS), seatOr("suit", "S"), set("suit")))),
-      field(t("adjutant"), select("k-adjutant", [["", t("solo")]].concat(seatChoices().filter(([s]) => s !== f.napoleon)),
-        seatOr("adjutant", ""), (v) => { f.adjutant = v; })));
-    f.faces = f.faces && f.faces.length === n() ? f.faces : Array(n()).fill(0);
-    parts.push(el("h2", { text: t("face_cards") }));
-    for (let s = 0; s < n(); s++) parts.push(field(seatName(s), stepper("k-faces-" + s, f.faces[s], 0, 20, (v) => { f.faces[s] = v; })));
-  } else if (g === "kakeya") {
-    const lead = nx.leading_pair;
-    const half = n() / 2;
-    const other = [...Array(half).keys()].find((p) => p !== lead && p !== nx.sitting_out);
-    const pairChoices = [["", t("unknown")], [lead, unitName(lead)], [other, unitName(other)]];
-    const last = K.sheet.summary.deals.length ? K.sheet.summary.deals[K.sheet.summary.deals.length - 1].trump : (K.record.options.initial_trump || "D");
-    f.lead_faces = f.lead_faces === undefined ? 8 : f.lead_faces;
-    const otherOut = el("output", { id: "k-faces-other", text: String(16 - f.lead_faces) });
-    parts.push(field(t("trump"), select("k-trump", Object.entries(SUITS), seatOr("trump", last), set("trump"))),
-      el("h2", { text: t("kakeya_faces") }),
-      field(unitName(lead), stepper("k-faces-lead", f.lead_faces, 0, 16, (v) => { f.lead_faces = v; otherOut.textContent = String(16 - v); })),
-      field(unitName(other), otherOut),
-      field(t("rensho_pair"), select("k-rensho", pairChoices, seatOr("rensho_pair", ""), set("rensho_pair"))),
-      field(t("trump_ace_pair"), select("k-trump-ace", pairChoices, seatOr("trump_ace_pair", ""), set("trump_ace_pair"))),
-      field(t("four_aces_pair"), select("k-four-aces", pairChoices, seatOr("four_aces_pair", ""), set("four_aces_pair"))));
-    f.lead = lead; f.other = other;
-  } else if (g === "unsun") {
-    f.tricks_won = f.tricks_won && f.tricks_won.length === n() ? f.tricks_won : Array(n()).fill(0);
-    parts.push(el("h2", { text: t("tricks_won") }));
-    for (let s = 0; s < n(); s++) parts.push(field(seatName(s), stepper("k-tricks-" + s, f.tricks_won[s], 0, 16, (v) => { f.tricks_won[s] = v; })));
-  }
+  for (const fd of kind.fields) initial(fd);
+  for (const fd of kind.fields) parts.push(...drawField(fd));
   parts.push(el("button", { class: "primary wide", id: "k-record", on: { click: recordDeal }, text: t("record_deal") }));
   box.replaceChildren(...parts);
 }
 
-function facts() {
-  const g = K.record.game;
-  const f = K.form;
-  if (g === "meitora") {
-    if (K.kind === "broken") return { broken: f.broken };
-    if (K.kind === "all_pass") return { all_pass: true };
-    if (K.kind === "chombo") return f.reason ? { chombo: f.chombo, reason: f.reason } : { chombo: f.chombo };
-    const out = { declarer: f.declarer, contract: `${f.count}${f.strain}`, tricks: f.tricks };
-    if (f.claim !== "") out.claim = { seat: +f.claim, after: f.claim_after };
-    return out;
+// the facts of the deal from the kind's template: "$key" a field's value, {"$join": [...]} the
+// values as one text, {"$if": key, ...} left out where that field is not set, "key?" left out
+// where its value is not set
+function fill(tpl) {
+  if (typeof tpl === "string" && tpl.startsWith("$")) {
+    const v = K.form[tpl.slice(1)];
+    return Array.isArray(v) ? v.slice() : v;
   }
-  if (g === "napoleon") {
-    if (K.kind === "all_pass") return { all_pass: true };
-    return { napoleon: f.napoleon, declared: `${f.count}${f.suit}`, adjutant: f.adjutant === "" ? null : +f.adjutant,
-      face_cards: f.faces.slice() };
+  if (Array.isArray(tpl)) return tpl.map(fill);
+  if (tpl === null || typeof tpl !== "object") return tpl;
+  if (tpl.$join) return tpl.$join.map(fill).join("");
+  if (tpl.$if !== undefined && empty(K.form[tpl.$if])) return undefined;
+  const out = {};
+  for (const [k, v] of Object.entries(tpl)) {
+    if (k === "$if") continue;
+    const optional = k.endsWith("?");
+    const value = fill(v);
+    if (value === undefined || (optional && empty(value))) continue;
+    out[optional ? k.slice(0, -1) : k] = value;
   }
-  if (g === "kakeya") {
-    const faces = Array(n() / 2).fill(null);
-    faces[f.lead] = f.lead_faces;
-    faces[f.other] = 16 - f.lead_faces;
-    const out = { trump: f.trump, face_cards: faces };
-    for (const key of ["rensho_pair", "trump_ace_pair", "four_aces_pair"]) if (f[key] !== "" && f[key] !== undefined) out[key] = +f[key];
-    return out;
-  }
-  return { tricks_won: f.tricks_won.slice() };
+  return out;
 }
+
+function facts() { return fill(currentKind().facts); }
 
 async function recordDeal() {
   K.record.deals.push({ scored: facts() });
   if (await refresh(true)) {
-    const keep = K.record.game === "kakeya" ? { trump: K.form.trump } : {};
-    K.form = keep;
+    K.form = {};
     K.kind = "played";
     renderEntry();
   }
