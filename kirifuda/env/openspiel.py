@@ -563,6 +563,11 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         return view_string(k.stepper.state.view(player)) + (f" picked {pending}" if pending else "")
 
     def obs_tensor(self, player: int | None, out: np.ndarray) -> None:
+        out[:] = self._obs_array(player)
+
+    def _obs_array(self, player: int | None) -> np.ndarray:
+        """The observation tensor of ``player`` (None: a spectator's), kept until the next step
+        (OpenSpiel asks for it more than once per call; never written to)."""
         k = self._k
         enc = self._g.encoder
         if k.stepper is None:
@@ -570,19 +575,64 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             initial = g._initial is not None and k.pre is g._initial.pre
             got = g._initial_obs.get(player) if initial else None
             if got is None:
-                enc.encode(k.pre.view(player), (), out)
+                got = enc.encode(k.pre.view(player), ())
                 if initial:  # OpenSpiel encodes a new initial state to learn the tensor's shape
-                    g._initial_obs[player] = out.copy()
-            else:
-                out[:] = got
-            return
+                    g._initial_obs[player] = got
+            return got
         pending = k.stepper.pending if player is not None and k.stepper.to_act == player else ()
         key = (k.deal_no, len(k.dealt), len(k.steps), -1 if player is None else player, *pending)
         if k.obs_key == key and k.obs_val is not None:
-            out[:] = k.obs_val
-            return
-        enc.encode(k.stepper.state.view(player), pending, out)
-        k.obs_key, k.obs_val = key, out.copy()
+            return k.obs_val
+        got = enc.encode(k.stepper.state.view(player), pending)
+        k.obs_key, k.obs_val = key, got
+        return got
+
+    # -- the same for Python callers, without OpenSpiel's observer round trip ----------------
+    # (pyspiel's own methods build an observer and encode a new initial state on every call;
+    # C++ callers still reach these states through pyspiel's methods, with the same results)
+
+    def _seat(self, player: Any) -> int | None:
+        """``player`` (or the player to act) when it is a seat, else None."""
+        if player is None:
+            player = self.current_player()
+        return int(player) if 0 <= player < self._g.env.num_players else None
+
+    def is_chance_node(self) -> bool:
+        k = self._k
+        return k.stepper is None and not k.done
+
+    def legal_actions(self, player: Any = None) -> list[int]:
+        k = self._k
+        stepper = k.stepper
+        if stepper is not None and not k.done and (player is None or player == stepper.state.to_act):
+            return list(stepper.legal_ids())
+        return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]
+
+    def observation_tensor(self, player: Any = None) -> list[float]:
+        seat = self._seat(player)
+        if seat is None:  # OpenSpiel's own error
+            return pyspiel.State.observation_tensor(self, -1 if player is None else player)  # type: ignore[no-any-return]
+        return _as_list(self._obs_array(seat))
+
+    def observation_string(self, player: Any = None) -> str:
+        seat = self._seat(player)
+        if seat is None:
+            return pyspiel.State.observation_string(self, -1 if player is None else player)  # type: ignore[no-any-return]
+        return self.obs_string(seat)
+
+    def information_state_string(self, player: Any = None) -> str:
+        seat = self._seat(player)
+        if seat is None:
+            return pyspiel.State.information_state_string(self, -1 if player is None else player)  # type: ignore[no-any-return]
+        return self.info_string(seat)
+
+    def information_state_tensor(self, player: Any = None) -> list[float]:
+        seat = self._seat(player)
+        if seat is None:
+            return pyspiel.State.information_state_tensor(self, -1 if player is None else player)  # type: ignore[no-any-return]
+        out = np.zeros(self._g.info_size, np.float32)
+        self.info_tensor(seat, out)
+        return _as_list(out)
 
     def info_tensor(self, player: int, out: np.ndarray) -> None:
         g = self._g
@@ -829,6 +879,16 @@ class _Resampler:
         if not st._consistent(self.player, self.h, new_dealt, steps):
             return None
         return new_dealt, steps
+
+
+def _as_list(tensor: np.ndarray) -> list[float]:
+    """A tensor as the list of floats pyspiel's methods return (built from its few nonzero
+    entries: several times faster than ``tolist`` on these sparse encodings)."""
+    out = [0.0] * len(tensor)
+    nz = np.flatnonzero(tensor)
+    for i, v in zip(nz.tolist(), tensor[nz].tolist()):
+        out[i] = v
+    return out
 
 
 def _key_names(view: View) -> tuple[str, ...]:

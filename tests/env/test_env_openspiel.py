@@ -195,3 +195,39 @@ def test_claims_parameter(claims):
         assert not deal.get("failed_claim")
         claimed += any("claim" in a for a in s._k.stepper.state.record_deals()[-1]["actions"])
     assert (claimed > 0) == (claims == "auto")
+
+
+@pytest.mark.parametrize(("game", "options"), CASES, ids=CASE_IDS)
+def test_the_python_fast_paths_give_what_pyspiel_gives(game, options):
+    """The state's own methods for Python callers (no observer round trip) return exactly what
+    pyspiel's methods return through the game's observers, at every node of random episodes,
+    and refuse what pyspiel refuses."""
+    g = _load(game, options)
+    rng = random.Random(7)
+    base = pyspiel.State
+    for _ in range(2):
+        s = g.new_initial_state()
+        to_check = 0.2 if game == "napoleon" else 1.0
+        while not s.is_terminal():
+            assert s.is_chance_node() == base.is_chance_node(s)
+            assert s.legal_actions() == base.legal_actions(s)
+            for p in range(g.num_players()):
+                assert s.legal_actions(p) == base.legal_actions(s, p)
+                if (not s.is_chance_node() and rng.random() < to_check) or rng.random() < 0.05:
+                    assert s.observation_tensor(p) == base.observation_tensor(s, p)
+                    assert s.observation_string(p) == base.observation_string(s, p)
+                    assert s.information_state_string(p) == base.information_state_string(s, p)
+                    assert s.information_state_tensor(p) == base.information_state_tensor(s, p)
+            if s.is_chance_node():
+                s.apply_action(rng.choice(s.chance_outcomes())[0])
+            else:
+                assert s.observation_tensor() == base.observation_tensor(s)
+                assert s.information_state_string() == base.information_state_string(s)
+                s.apply_action(rng.choice(s.legal_actions()))
+        assert s.legal_actions() == base.legal_actions(s) == []
+        for call in (s.observation_tensor, s.information_state_string, s.observation_string,
+                     s.information_state_tensor):
+            with pytest.raises(pyspiel.SpielError):
+                call()
+            with pytest.raises(pyspiel.SpielError):
+                call(g.num_players())
