@@ -1,14 +1,20 @@
 """Benchmarks of the research environments that need OpenSpiel: IS-MCTS simulations per second.
 
 ``kirifuda bench`` prints them in its env section (``ismcts_sims_per_s``) beside the env steps
-per second through OpenSpiel and OpenSpiel's own euchre.
+per second through OpenSpiel and OpenSpiel's own euchre.  ``python -m kirifuda.env.bench``
+prints the same figures for every game as a table, with each game's steps as a share of
+euchre's in the same run, measured by wall clock or (``--cpu``) by the process's CPU time, the
+fair figure on a machine shared with other work.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
-from typing import Any
+from typing import Any, Callable, Sequence
+
+Clock = Callable[[], float]
 
 
 def play_point(game: Any, seed: int) -> Any:
@@ -27,7 +33,8 @@ def play_point(game: Any, seed: int) -> Any:
             decisions += 1
 
 
-def bench_ismcts(game_id: str, seconds: float = 2.0, seed: int = 0, simulations: int = 50) -> float | None:
+def bench_ismcts(game_id: str, seconds: float = 2.0, seed: int = 0, simulations: int = 50,
+                 clock: Clock = time.perf_counter) -> float | None:
     """OpenSpiel's IS-MCTS (``open_spiel.python.algorithms.ismcts``, one random rollout per
     simulation) choosing card plays of random deals of ``kirifuda_<game>``: simulations per
     second.  ``None`` without OpenSpiel."""
@@ -49,8 +56,69 @@ def bench_ismcts(game_id: str, seconds: float = 2.0, seed: int = 0, simulations:
         bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(point)),
                                uct_c=2.0, max_simulations=simulations,
                                random_state=np.random.RandomState(point))
-        t = time.perf_counter()
+        t = clock()
         bot.step(s)
-        elapsed += time.perf_counter() - t
+        elapsed += clock() - t
         done += simulations
     return round(done / elapsed, 1)
+
+
+def openspiel_steps(name: str, seconds: float = 2.0, seed: int = 0, clock: Clock = time.perf_counter) -> float | None:
+    """Decision steps per second of the OpenSpiel game ``name`` driven from Python, as
+    :func:`kirifuda.bench.bench_openspiel_env` drives it (the acting player's observation tensor
+    — information-state tensor where the game has none — the legal actions, a random one;
+    chance outcomes drawn and not counted), timed with ``clock``.  ``None`` without OpenSpiel."""
+    try:
+        import pyspiel  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+        from . import openspiel  # noqa: F401  (registers kirifuda_<game>)
+    except ImportError:
+        return None
+    g = pyspiel.load_game(name)
+    observe = ("observation_tensor" if g.get_type().provides_observation_tensor
+               else "information_state_tensor")
+    rand = random.Random(seed).random
+    steps = 0
+    start = clock()
+    while clock() - start < seconds:
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[int(rand() * len(outcomes))][0])
+            else:
+                getattr(s, observe)(s.current_player())
+                legal = s.legal_actions()
+                s.apply_action(legal[int(rand() * len(legal))])
+                steps += 1
+    return round(steps / (clock() - start), 1)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m kirifuda.env.bench``: steps/s through OpenSpiel beside euchre's, and IS-MCTS
+    simulations/s, per game."""
+    from ..games import GAMES
+    from .openspiel import game_name
+
+    p = argparse.ArgumentParser(prog="python -m kirifuda.env.bench", description=main.__doc__)
+    p.add_argument("--games", default=",".join(sorted(GAMES)),
+                   help="comma-separated games (default: every game)")
+    p.add_argument("--seconds", type=float, default=2.0, help="seconds per figure (default 2)")
+    p.add_argument("--simulations", type=int, default=50, help="IS-MCTS simulations a move (default 50)")
+    p.add_argument("--cpu", action="store_true", help="time by the process's CPU time, not the wall clock")
+    p.add_argument("--no-ismcts", action="store_true", help="leave out IS-MCTS")
+    args = p.parse_args(argv)
+    clock: Clock = time.process_time if args.cpu else time.perf_counter
+    euchre = openspiel_steps("euchre", args.seconds, clock=clock)
+    if euchre is None:
+        raise SystemExit("OpenSpiel is not installed: pip install 'kirifuda[openspiel]'")
+    print(f"{'game':10s} {'steps/s':>10s} {'of euchre':>10s} {'IS-MCTS sims/s':>15s}   ({'CPU' if args.cpu else 'wall'} time)")
+    print(f"{'euchre':10s} {euchre:10.0f} {'100%':>10s}")
+    for game in [g for g in args.games.split(",") if g]:
+        steps = openspiel_steps(game_name(game), args.seconds, clock=clock) or 0.0
+        sims = None if args.no_ismcts else bench_ismcts(game, args.seconds, simulations=args.simulations, clock=clock)
+        print(f"{game:10s} {steps:10.0f} {steps / euchre:10.0%} {'' if sims is None else f'{sims:15.1f}'}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
