@@ -67,6 +67,7 @@ SLOW = {
     "tests/env/test_env_resample.py::test_resamples_keep_the_information_state_and_hide_every_unplaced_card",
     "tests/env/test_env_serialize.py::test_a_restored_state_gives_what_the_original_gives",
     "tests/env/test_env_bench.py::test_bench_json_has_env_and_ismcts_figures",
+    "tests/env/test_env_bench.py::test_the_env_bench_prints_a_row_per_game_beside_euchre",
     "tests/env/test_env_policy.py::test_a_short_ppo_run_saves_a_policy_that_plays",
     "tests/env/test_env_policy.py::test_a_policy_plays_a_tournament_through_the_cli",
     "tests/server/test_outage.py::test_a_database_outage_stalls_no_table",
