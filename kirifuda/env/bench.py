@@ -94,6 +94,54 @@ def openspiel_steps(name: str, seconds: float = 2.0, seed: int = 0, clock: Clock
     return round(steps / (clock() - start), 1)
 
 
+def aec_turns(game: str, seconds: float = 2.0, seed: int = 0, clock: Clock = time.perf_counter) -> float | None:
+    """Turns per second of the PettingZoo AEC env with random legal actions, as PettingZoo's
+    ``performance_benchmark`` drives it (``env.last()``, the mask's random action, ``step``;
+    reset when every agent is done), timed with ``clock``.  ``None`` without PettingZoo."""
+    try:
+        from .pettingzoo import kirifuda_env
+    except ImportError:
+        return None
+    env = kirifuda_env(game)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    turns = 0
+    start = clock()
+    while clock() - start < seconds:
+        for _agent in env.agent_iter(env.num_agents):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+            else:
+                env.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))
+            turns += 1
+            if all(env.terminations.values()) or all(env.truncations.values()):
+                env.reset()
+    return round(turns / (clock() - start), 1)
+
+
+def vector_steps(game: str, num_envs: int, seconds: float = 2.0, seed: int = 0,
+                 clock: Clock = time.perf_counter) -> float | None:
+    """The agent's steps per second over :func:`kirifuda.env.vector.vector_env` of ``num_envs``
+    envs (observations and masks as numpy arrays, autoreset), the other seats ``random``, the
+    agent's actions random legal ones.  ``None`` without Gymnasium."""
+    try:
+        from .vector import vector_env
+    except ImportError:
+        return None
+    envs = vector_env(game, num_envs, opponents="random", claims="auto")
+    obs, _ = envs.reset(seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    start = clock()
+    while clock() - start < seconds:
+        actions = [rng.choice(m.nonzero()[0].tolist()) if m.any() else 0 for m in obs["action_mask"]]
+        obs, *_ = envs.step(actions)
+        steps += num_envs
+    envs.close()
+    return round(steps / (clock() - start), 1)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m kirifuda.env.bench``: steps/s through OpenSpiel beside euchre's, and IS-MCTS
     simulations/s, per game."""
@@ -107,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--simulations", type=int, default=50, help="IS-MCTS simulations a move (default 50)")
     p.add_argument("--cpu", action="store_true", help="time by the process's CPU time, not the wall clock")
     p.add_argument("--no-ismcts", action="store_true", help="leave out IS-MCTS")
+    p.add_argument("--envs", type=int, default=0,
+                   help="also the PettingZoo AEC env's turns/s and the vector env's steps/s with this many envs")
     args = p.parse_args(argv)
     clock: Clock = time.process_time if args.cpu else time.perf_counter
     euchre = openspiel_steps("euchre", args.seconds, clock=clock)
@@ -118,6 +168,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         steps = openspiel_steps(game_name(game), args.seconds, clock=clock) or 0.0
         sims = None if args.no_ismcts else bench_ismcts(game, args.seconds, simulations=args.simulations, clock=clock)
         print(f"{game:10s} {steps:10.0f} {steps / euchre:10.0%} {'' if sims is None else f'{sims:15.1f}'}", flush=True)
+        if args.envs > 0:
+            aec = aec_turns(game, args.seconds, clock=clock)
+            vec = vector_steps(game, args.envs, args.seconds, clock=clock)
+            print(f"{'':10s} PettingZoo AEC {aec or 0:.0f} turns/s; vector env of {args.envs}: "
+                  f"{vec or 0:.0f} agent steps/s", flush=True)
 
 
 if __name__ == "__main__":

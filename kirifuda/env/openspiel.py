@@ -1056,7 +1056,7 @@ class KirifudaBot(pyspiel.Bot):  # type: ignore[misc, unused-ignore]
         from .bots import BotAgent
 
         self.player = player
-        self.agent = BotAgent(game.game_id, kind, seed)
+        self.agent = BotAgent(game.game_id, kind, seed, masked_out=game.env.masked_out)
 
     def restart_at(self, state: KirifudaState) -> None:
         self.agent.restart()
