@@ -231,3 +231,39 @@ def test_the_python_fast_paths_give_what_pyspiel_gives(game, options):
                 call()
             with pytest.raises(pyspiel.SpielError):
                 call(g.num_players())
+
+
+@pytest.mark.parametrize("game", sorted({g for g, _ in CASES}))
+def test_copies_and_resamples_tell_what_a_fresh_replay_tells(game):
+    """A clone keeps its histories lazily and a resample is installed from its own replay, with
+    the seat's history handed over: every seat's information state (string and tensor) is
+    still what a state replayed from the same history gives, before and after more steps."""
+    g = _load(game)
+    rng = random.Random(3)
+    n = g.num_players()
+
+    def same_as_fresh(s):
+        fresh = g.new_initial_state()
+        for a in s.history():
+            fresh.apply_action(a)
+        for p in range(n):
+            assert s.information_state_string(p) == fresh.information_state_string(p)
+            assert s.information_state_tensor(p) == fresh.information_state_tensor(p)
+
+    for seed in range(6):
+        s = _play(game, seed, 2 + seed * 3)
+        if s.is_terminal() or s.is_chance_node():
+            continue
+        for p in range(n):
+            s.information_state_string(p)  # every seat's history kept from here on
+        copy = s.clone()
+        sample = s.resample_from_infostate(s.current_player(), rng.random)
+        for state in (copy, sample):
+            for _ in range(rng.randrange(1, 6)):
+                if state.is_terminal():
+                    break
+                if state.is_chance_node():
+                    state.apply_action(rng.choice(state.chance_outcomes())[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+            same_as_fresh(state)
