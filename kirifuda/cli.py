@@ -13,6 +13,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -285,7 +286,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         info = find_game(args.game)
         bots = [b.strip() for b in args.bots.split(",") if b.strip()]
         options = _game_options(info, args)
-        out_dir = Path(args.out) if args.out else Path("tournaments") / f"{info.id}-{'-'.join(bots)}-{args.seed}".replace(":", "_")
+        # one directory name: ':' and a policy file's path separators become '_'
+        out_dir = Path(args.out) if args.out else Path("tournaments") / re.sub(
+            r"[^\w.-]", "_", f"{info.id}-{'-'.join(bots)}-{args.seed}")
         progress = Progress(TextColumn(f"{info.id}: {' vs '.join(bots)}"), BarColumn(), MofNCompleteColumn(),
                             TimeRemainingColumn(), transient=args.json, disable=args.json or args.quiet,
                             console=None)
@@ -477,7 +480,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--first", type=_int_at_least(0), default=0, help="the seat that starts deal 1 (default 0)")
     p.add_argument("--bots", default=None,
                    help="the bots' kind: search (default where the game has it; search:easy, search:strong),"
-                        " heuristic or random")
+                        " heuristic, random or policy:FILE (a trained policy)")
     p.add_argument("--name", help="your name in the record (default: you)")
     p.add_argument("--seed", type=int, help="seed the shuffles and the bots")
     p.add_argument("--lang", choices=LANGS, default=lang, help=f"language (default from the locale: {lang})")
@@ -555,7 +558,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("tournament", help="duplicate matches between bots, with confidence intervals")
     _add_game(p)
     p.add_argument("--bots", default="search,heuristic",
-                   help="comma-separated bot kinds (random, heuristic, search[:easy|strong], oracle)")
+                   help="comma-separated bot kinds (random, heuristic, search[:easy|strong], oracle,"
+                        " policy:FILE)")
     p.add_argument("--deals", type=_int_at_least(1), default=100,
                    help="deals, each played once per rotation (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the cards and the bots (default 0)")

@@ -45,11 +45,18 @@ def register_heuristic(game_id: str, factory: Callable[[], Bot]) -> None:
 
 
 def make_bot(kind: str, game: str | None = None) -> Bot:
-    """A bot by kind: ``random``, ``heuristic``, ``search[:easy|normal|strong|v1]`` or ``oracle``
-    (all but ``random`` need the game; the oracle plays only where it is given the state)."""
+    """A bot by kind: ``random``, ``heuristic``, ``search[:easy|normal|strong|v1]``, ``oracle``
+    or ``policy:FILE`` (all but ``random`` need the game; the oracle plays only where it is given
+    the state; ``policy:FILE`` plays a trained policy file: :mod:`kirifuda.env.policy`)."""
     from .random import RandomBot
 
     base = kind.split(":", 1)[0]
+    if base == "policy":
+        try:
+            from ..env.policy import PolicyBot
+        except ImportError:
+            raise OptionError("a policy bot needs numpy: pip install 'kirifuda[pettingzoo]'") from None
+        return PolicyBot.from_file(kind.split(":", 1)[1] if ":" in kind else "", game)
     if base == "random":
         return RandomBot()
     if base == "heuristic":

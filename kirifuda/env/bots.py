@@ -19,9 +19,10 @@ The oracle sees every card: it is refused here (an environment's seat has its vi
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
-from ..actions import Discard
+from ..actions import Action, Discard
 from ..bots import Bot, make_bot
 from ..errors import OptionError
 from ..game import View
@@ -34,9 +35,12 @@ AGENT_KINDS = ("random", "heuristic", "search:easy", "search", "search:strong")
 
 
 class BotAgent:
-    """One seat played by a kirifuda bot of level ``kind``, seeded with ``seed``."""
+    """One seat played by a kirifuda bot of level ``kind``, seeded with ``seed``.
+    ``masked_out``: the env's actions left out of its legal actions (its ``claims`` option);
+    a bot that chooses one is asked again with them left out of its view's legal actions."""
 
-    def __init__(self, game: str, kind: str, seed: int | None = 0) -> None:
+    def __init__(self, game: str, kind: str, seed: int | None = 0,
+                 masked_out: frozenset[int] = frozenset()) -> None:
         if kind.split(":", 1)[0] == "oracle":
             raise OptionError("the oracle sees every card: an environment's seat plays from its view "
                               f"only (the levels are {', '.join(AGENT_KINDS)})")
@@ -46,7 +50,13 @@ class BotAgent:
         self.catalog = ActionCatalog.for_game(game)
         self.bot: Bot = make_bot(kind, game)
         self.rng = random.Random(seed)
+        self.masked_out = masked_out
         self._plan: tuple[int, ...] = ()
+
+    def _masked(self, action: Action) -> bool:
+        if isinstance(action, Discard) and len(action.cards) > 1:
+            return False
+        return self.catalog.index(action) in self.masked_out
 
     def restart(self) -> None:
         """A fresh bot (a new match: its memory of the old one is dropped), reseeded."""
@@ -73,6 +83,11 @@ class BotAgent:
             return start + rest[0]
         self._plan = ()
         action = self.bot.choose(view, self.rng)
+        if self.masked_out and self._masked(action):
+            kept = tuple(a for a in view.legal_actions if not self._masked(a))
+            if kept:
+                action = self.bot.choose(dataclasses.replace(
+                    view, legal_actions=kept, attempts=tuple(a for a in view.attempts if a in kept)), self.rng)
         if isinstance(action, Discard) and len(action.cards) > 1:
             assert start is not None
             self._plan = tuple(c.id for c in action.cards)

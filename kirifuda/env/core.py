@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import random
 import types
 import typing
@@ -316,12 +317,18 @@ class Stepper:
         state.apply(CLAIM)
         return True
 
-    def apply(self, index: int) -> Action | None:
-        """Take one env step; returns the engine action applied (None for a pending pick)."""
+    def apply(self, index: int, trusted: bool = False) -> Action | None:
+        """Take one env step; returns the engine action applied (None for a pending pick).
+        ``trusted``: the step is known to be legal here (a replay of steps once taken), so it
+        is not checked."""
         index = int(index)
-        self.check(index)
-        self._legal_ids = None
         start = self.catalog.discard_start
+        if not trusted:
+            self.check(index)
+        elif (self._discards is None and start is not None and start <= index < start + 53
+              and any(type(a) is Discard for a in self.state.legal_actions())):
+            self._multi_discards(self.state.legal_actions())
+        self._legal_ids = None
         if self._discards and start is not None and start <= index < start + 53:
             picked = self.pending + (index - start,)
             if len(picked) < self._discard_size:
@@ -882,10 +889,18 @@ def view_cards(view: View) -> tuple[list[int], list[int]]:
     return shown, placed
 
 
+_KEYS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+
+
 def view_key(view: View) -> tuple[Any, ...]:
     """A view as a comparable tuple, without its legal actions and attempts (they follow from the
     rest): two views of a seat are the same information when their keys are equal."""
-    return tuple(getattr(view, n) for n in view_fields(type(view))[2])
+    get = _KEYS.get(type(view))
+    if get is None:
+        names = view_fields(type(view))[2]
+        get = _KEYS[type(view)] = operator.attrgetter(*names) if len(names) > 1 else (
+            lambda v: (getattr(v, names[0]),))
+    return get(view)
 
 
 def view_string(view: View) -> str:

@@ -227,7 +227,7 @@ class _History:
     """What one player has seen this deal: its view after each step (with the cards it has picked
     so far of a discard), each step as seen, and the cards whose place it has seen."""
 
-    __slots__ = ("views", "keys", "texts", "events", "placed", "counts", "picks", "text")
+    __slots__ = ("views", "keys", "texts", "events", "placed", "counts", "picks", "text", "fresh")
 
     def __init__(self) -> None:
         self.views: list[tuple[View, tuple[int, ...]]] = []
@@ -246,6 +246,8 @@ class _History:
         """Event indices of a pending multi-card discard by another seat."""
         self.text: str | None = None
         """The information state string, once made (until the next step)."""
+        self.fresh: list[frozenset[int]] = []
+        """The cards that newly showed in the view at each env step."""
 
     def copy(self) -> "_History":
         new = _History()
@@ -257,6 +259,7 @@ class _History:
         new.counts = self.counts
         new.picks = self.picks[:]
         new.text = self.text
+        new.fresh = self.fresh[:]
         return new
 
     def add(self, view: View, pending: tuple[int, ...]) -> None:
@@ -289,7 +292,7 @@ class _Core:
 
     __slots__ = ("g", "stepper", "pre", "dealt", "deck", "steps", "start", "returns", "done",
                  "hist", "rest_size", "hand_sizes", "deal_no", "rewards", "obs_key",
-                 "obs_val", "prefix", "left", "outcomes")
+                 "obs_val", "prefix", "left", "outcomes", "snap", "mute")
     g: KirifudaGame
     prefix: tuple[int, ...]
     """The OpenSpiel actions before the current deal (earlier deals, in match mode)."""
@@ -317,6 +320,13 @@ class _Core:
     obs_key: tuple[int, ...] | None
     """The last observation tensor encoded, and for whom (OpenSpiel asks twice per call)."""
     obs_val: np.ndarray | None
+    snap: "tuple[Stepper, int] | None"
+    """Set on a copy: the table when it was copied and the steps taken by then.  The copy's
+    histories are not kept up to date step by step (a rollout never asks for them); one asked
+    for is brought up to date from there."""
+    mute: bool
+    """While set, applied actions only enter OpenSpiel's history (a resample installs the core
+    it has already replayed)."""
 
     def __deepcopy__(self, memo: Any) -> "_Core":
         new = object.__new__(_Core)
@@ -334,6 +344,10 @@ class _Core:
         new.rewards = self.rewards[:]
         new.done = self.done
         new.hist = {p: h.copy() for p, h in self.hist.items()}
+        new.snap = self.snap
+        if new.hist and new.snap is None and self.stepper is not None:
+            new.snap = (self.stepper.copy(), len(self.steps))
+        new.mute = False
         new.rest_size = self.rest_size
         new.hand_sizes = self.hand_sizes
         new.deal_no = self.deal_no
@@ -375,6 +389,8 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k.deal_no = 0
         k.obs_key = None
         k.obs_val = None
+        k.snap = None
+        k.mute = False
         self._begin_deal(state)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -398,6 +414,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k.outcomes = None
         k.steps = []
         k.hist = {}
+        k.snap = None
         k.start = None
         k.stepper = None
         k.deal_no = state.deal_number
@@ -464,6 +481,8 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
 
     def _apply_action(self, action: int) -> None:
         k = self._k
+        if k.mute:
+            return
         if k.stepper is None:
             filt = self._g.env.spec.chance_filter
             if action not in k.left or (filt is not None and len(k.dealt) < k.rest_size
@@ -485,8 +504,9 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         if self._g.env.claims == "auto" and state.deal_number == deal_no and applied is not None:
             stepper.claim_if_it_holds()
         k.steps.append((seat, int(action)))
-        for p, h in k.hist.items():
-            _extend(h, self._g, stepper, p, seat, int(action), applied)
+        if k.snap is None:
+            for p, h in k.hist.items():
+                _extend(h, self._g, stepper, p, seat, int(action), applied)
         if state.deal_number != deal_no or state.is_over:
             self._deal_ended(state)
 
@@ -528,6 +548,9 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         """The player's information of this deal (computed by replay once, then kept up to date)."""
         k = self._k
         h = k.hist.get(player)
+        if k.snap is not None and k.hist:
+            self._catch_up()
+            h = k.hist.get(player)
         if h is None:
             h = _History()
             if k.start is not None:
@@ -535,12 +558,30 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
                 auto = self._g.env.claims == "auto"
                 _start_history(h, stepper, player)
                 for seat, idx in k.steps:
-                    applied = stepper.apply(idx)
+                    applied = stepper.apply(idx, trusted=True)
                     if auto and applied is not None:
                         stepper.claim_if_it_holds()
                     _extend(h, self._g, stepper, player, seat, idx, applied)
             k.hist[player] = h
         return h
+
+    def _catch_up(self) -> None:
+        """Bring the histories of a copy up to date (from the table when it was copied) and keep
+        them so from now on."""
+        k = self._k
+        assert k.snap is not None
+        base, done = k.snap
+        k.snap = None
+        if done == len(k.steps):
+            return
+        stepper = base.copy()
+        auto = self._g.env.claims == "auto"
+        for seat, idx in k.steps[done:]:
+            applied = stepper.apply(idx, trusted=True)
+            if auto and applied is not None:
+                stepper.claim_if_it_holds()
+            for p, h in k.hist.items():
+                _extend(h, self._g, stepper, p, seat, idx, applied)
 
     def info_string(self, player: int) -> str:
         k = self._k
@@ -563,6 +604,11 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         return view_string(k.stepper.state.view(player)) + (f" picked {pending}" if pending else "")
 
     def obs_tensor(self, player: int | None, out: np.ndarray) -> None:
+        out[:] = self._obs_array(player)
+
+    def _obs_array(self, player: int | None) -> np.ndarray:
+        """The observation tensor of ``player`` (None: a spectator's), kept until the next step
+        (OpenSpiel asks for it more than once per call; never written to)."""
         k = self._k
         enc = self._g.encoder
         if k.stepper is None:
@@ -570,19 +616,64 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             initial = g._initial is not None and k.pre is g._initial.pre
             got = g._initial_obs.get(player) if initial else None
             if got is None:
-                enc.encode(k.pre.view(player), (), out)
+                got = enc.encode(k.pre.view(player), ())
                 if initial:  # OpenSpiel encodes a new initial state to learn the tensor's shape
-                    g._initial_obs[player] = out.copy()
-            else:
-                out[:] = got
-            return
+                    g._initial_obs[player] = got
+            return got
         pending = k.stepper.pending if player is not None and k.stepper.to_act == player else ()
         key = (k.deal_no, len(k.dealt), len(k.steps), -1 if player is None else player, *pending)
         if k.obs_key == key and k.obs_val is not None:
-            out[:] = k.obs_val
-            return
-        enc.encode(k.stepper.state.view(player), pending, out)
-        k.obs_key, k.obs_val = key, out.copy()
+            return k.obs_val
+        got = enc.encode(k.stepper.state.view(player), pending)
+        k.obs_key, k.obs_val = key, got
+        return got
+
+    # -- the same for Python callers, without OpenSpiel's observer round trip ----------------
+    # (pyspiel's own methods build an observer and encode a new initial state on every call;
+    # C++ callers still reach these states through pyspiel's methods, with the same results)
+
+    def _seat(self, player: Any) -> int | None:
+        """``player`` (or the player to act) when it is a seat, else None."""
+        if player is None:
+            player = self.current_player()
+        return int(player) if 0 <= player < self._g.env.num_players else None
+
+    def is_chance_node(self) -> bool:
+        k = self._k
+        return k.stepper is None and not k.done
+
+    def legal_actions(self, player: Any = None) -> list[int]:
+        k = self._k
+        stepper = k.stepper
+        if stepper is not None and not k.done and (player is None or player == stepper.state.to_act):
+            return list(stepper.legal_ids())
+        return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]
+
+    def observation_tensor(self, player: Any = None) -> list[float]:
+        seat = self._seat(player)
+        if seat is None:  # OpenSpiel's own error
+            return pyspiel.State.observation_tensor(self, -1 if player is None else player)  # type: ignore[no-any-return]
+        return _as_list(self._obs_array(seat))
+
+    def observation_string(self, player: Any = None) -> str:
+        seat = self._seat(player)
+        if seat is None:
+            return pyspiel.State.observation_string(self, -1 if player is None else player)  # type: ignore[no-any-return]
+        return self.obs_string(seat)
+
+    def information_state_string(self, player: Any = None) -> str:
+        seat = self._seat(player)
+        if seat is None:
+            return pyspiel.State.information_state_string(self, -1 if player is None else player)  # type: ignore[no-any-return]
+        return self.info_string(seat)
+
+    def information_state_tensor(self, player: Any = None) -> list[float]:
+        seat = self._seat(player)
+        if seat is None:
+            return pyspiel.State.information_state_tensor(self, -1 if player is None else player)  # type: ignore[no-any-return]
+        out = np.zeros(self._g.info_size, np.float32)
+        self.info_tensor(seat, out)
+        return _as_list(out)
 
     def info_tensor(self, player: int, out: np.ndarray) -> None:
         g = self._g
@@ -614,7 +705,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         for _ in range(RESAMPLE_TRIES):
             got = draw.attempt(*draw.random(rng))
             if got is not None:
-                return self._rebuild(*got)
+                return self._install(player_id, *got)
         # random transpositions from the true deal, each kept when consistent
         perm = {c: c for c in draw.movable}
         best: tuple[Sequence[int], Sequence[tuple[int, int]]] = (k.dealt, k.steps)
@@ -625,7 +716,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             if draw.allowed(trial):
                 got = draw.attempt(trial)
                 if got is not None:
-                    perm, best = trial, got
+                    perm, best = trial, got[:2]
         return self._rebuild(*best)
 
     def _sampler(self, player: int) -> "_Resampler | None":
@@ -694,32 +785,40 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
                     steps: Sequence[tuple[int, int]]) -> bool:
         """Whether the match before this deal, dealt ``dealt`` and played ``steps``, shows the
         player exactly the views it has had (stopping at the first that differs)."""
+        return self._replay(player, h, dealt, steps) is not None
+
+    def _replay(self, player: int, h: _History, dealt: Sequence[int],
+                steps: Sequence[tuple[int, int]]) -> "tuple[GameState, Stepper] | None":
+        """The match just after the deal and the table after ``steps`` where the match before
+        this deal, dealt ``dealt`` and played ``steps``, shows the player exactly the views it
+        has had (None at the first view that differs)."""
         k = self._k
         state = k.pre.copy()
         try:
             state.deal(*self._split(dealt))
         except ValueError:
-            return False
+            return None
         if state.deal_number != k.deal_no:
-            return False
+            return None
         keys = h.keys
         if (view_key(state.view(player)), ()) != keys[0]:
-            return False
+            return None
+        start = state.copy()
         stepper = Stepper(state, self._g.catalog, self._g.env.masked_out)
         auto = self._g.env.claims == "auto"
         for t, (seat, idx) in enumerate(steps):
             if stepper.to_act != seat:
-                return False
+                return None
             try:
                 applied = stepper.apply(idx)
             except (ValueError, KeyError):  # an illegal relabelled action
-                return False
+                return None
             if auto and applied is not None and state.deal_number == k.deal_no:
                 stepper.claim_if_it_holds()
             pending = stepper.pending if seat == player and stepper.to_act == player else ()
             if (view_key(state.view(player)), tuple(pending)) != keys[t + 1]:
-                return False
-        return True
+                return None
+        return start, stepper
 
     def _random_dealt(self, rng: random.Random) -> list[int]:
         k = self._k
@@ -730,6 +829,50 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             out = cards[:len(k.dealt)]
             if filt is None or all(filt(self._g.env.options, i, c) for i, c in enumerate(out[:k.rest_size])):
                 return out
+
+    def _install(self, player: int, dealt: Sequence[int], steps: Sequence[tuple[int, int]],
+                 replayed: "tuple[GameState, Stepper]") -> "KirifudaState":
+        """The state :meth:`_rebuild` makes, from the table a resample has already replayed:
+        OpenSpiel's history gets the actions, the python side is installed as it stands, and
+        the player's history is its own (the replay showed it every view it has had)."""
+        k = self._k
+        own = self.history_of(player)
+        if k.done or k.mute or not self._same_events(own, steps):
+            return self._rebuild(dealt, steps)
+        new = self._g.new_initial_state()
+        new._k.mute = True
+        for a in (*k.prefix, *dealt, *(idx for _, idx in steps)):
+            new.apply_action(a)
+        core = object.__new__(_Core)
+        for name in _Core.__slots__:
+            setattr(core, name, getattr(k, name))
+        start, stepper = replayed
+        core.dealt = list(dealt)
+        core.left = []
+        core.steps = list(steps)
+        core.start = start
+        core.stepper = stepper
+        core.returns = k.returns[:]
+        core.rewards = k.rewards[:]
+        core.snap = None
+        core.mute = False
+        core.obs_key = core.obs_val = None
+        core.hist = {player: own.copy()}
+        new._k = core
+        return new
+
+    def _same_events(self, own: _History, steps: Sequence[tuple[int, int]]) -> bool:
+        """Whether relabelled ``steps`` leave the player's steps as it saw them: no relabelled
+        (unseen) step may name a card that newly shows in its view then or later (it would be
+        seen there; the views themselves are the same)."""
+        catalog = self._g.catalog
+        later: set[int] = set()
+        for t in range(len(steps) - 1, -1, -1):
+            later |= own.fresh[t]
+            idx = steps[t][1]
+            if idx != self._k.steps[t][1] and catalog.card_of(idx) in later:
+                return False
+        return True
 
     def _rebuild(self, dealt: Sequence[int], steps: Sequence[tuple[int, int]]) -> "KirifudaState":
         """A state with OpenSpiel history: this state's actions before the deal, the new deal's
@@ -804,7 +947,8 @@ class _Resampler:
         pool = set(self.pool)
         return all(inv[t] in pool for t in taken) and not any(perm[c] in taken for c in self.named)
 
-    def attempt(self, perm: dict[int, int], seed: int | None = None) -> tuple[list[int], list[tuple[int, int]]] | None:
+    def attempt(self, perm: dict[int, int], seed: int | None = None
+                ) -> "tuple[list[int], list[tuple[int, int]], tuple[GameState, Stepper]] | None":
         """The deal and steps relabelled by ``perm`` (the pool shuffled by ``seed``), if they
         show the seat exactly what it has seen."""
         st, k = self.st, self.st._k
@@ -826,9 +970,20 @@ class _Resampler:
             for (seat, idx), r in zip(k.steps, self.relabel):
                 card = catalog.card_of(idx) if r else None
                 steps.append((seat, idx if card is None else catalog.with_card(idx, perm.get(card, card))))
-        if not st._consistent(self.player, self.h, new_dealt, steps):
+        replayed = st._replay(self.player, self.h, new_dealt, steps)
+        if replayed is None:
             return None
-        return new_dealt, steps
+        return new_dealt, steps, replayed
+
+
+def _as_list(tensor: np.ndarray) -> list[float]:
+    """A tensor as the list of floats pyspiel's methods return (built from its few nonzero
+    entries: several times faster than ``tolist`` on these sparse encodings)."""
+    out = [0.0] * len(tensor)
+    nz = np.flatnonzero(tensor)
+    for i, v in zip(nz.tolist(), tensor[nz].tolist()):
+        out[i] = v
+    return out
 
 
 def _key_names(view: View) -> tuple[str, ...]:
@@ -868,6 +1023,8 @@ def _extend(h: _History, g: KirifudaGame, stepper: Stepper, player: int, actor: 
             h.events[e] = (a, i if c is not None and counts.get(c, 0) > h.counts.get(c, 0) else -1)
         h.picks = []
     pending = stepper.pending if actor == player and stepper.to_act == player else ()
+    before = h.counts
+    h.fresh.append(frozenset(c for c, n in counts.items() if n > before.get(c, 0)))
     h.events.append((actor, seen_idx))
     h.add(v, tuple(pending))
     h.counts = counts
@@ -899,7 +1056,7 @@ class KirifudaBot(pyspiel.Bot):  # type: ignore[misc, unused-ignore]
         from .bots import BotAgent
 
         self.player = player
-        self.agent = BotAgent(game.game_id, kind, seed)
+        self.agent = BotAgent(game.game_id, kind, seed, masked_out=game.env.masked_out)
 
     def restart_at(self, state: KirifudaState) -> None:
         self.agent.restart()

@@ -186,7 +186,7 @@ class BotPolicy:
         self.core = raw.core
         self.agent = agent
         self.seat = raw._seat[agent]
-        self.bot = BotAgent(self.core.game_id, kind, seed)
+        self.bot = BotAgent(self.core.game_id, kind, seed, masked_out=self.core.masked_out)
         self.core.listeners.append(self._follow)
         if not self.core.done:
             self.bot.observe(self.core.view(self.seat))

@@ -65,7 +65,8 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
             raise OptionError(f"opponents must name a bot level for each seat but {seat} "
                               f"(seats {sorted(set(range(n)) - {seat})}), got {sorted(levels)}")
         self.seat = seat
-        self.bots = {s: BotAgent(self.core.game_id, kind, seed=s) for s, kind in levels.items()}
+        self.bots = {s: BotAgent(self.core.game_id, kind, seed=s, masked_out=self.core.masked_out)
+                     for s, kind in levels.items()}
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         N = self.core.catalog.size

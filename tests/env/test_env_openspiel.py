@@ -195,3 +195,75 @@ def test_claims_parameter(claims):
         assert not deal.get("failed_claim")
         claimed += any("claim" in a for a in s._k.stepper.state.record_deals()[-1]["actions"])
     assert (claimed > 0) == (claims == "auto")
+
+
+@pytest.mark.parametrize(("game", "options"), CASES, ids=CASE_IDS)
+def test_the_python_fast_paths_give_what_pyspiel_gives(game, options):
+    """The state's own methods for Python callers (no observer round trip) return exactly what
+    pyspiel's methods return through the game's observers, at every node of random episodes,
+    and refuse what pyspiel refuses."""
+    g = _load(game, options)
+    rng = random.Random(7)
+    base = pyspiel.State
+    for _ in range(2):
+        s = g.new_initial_state()
+        to_check = 0.2 if game == "napoleon" else 1.0
+        while not s.is_terminal():
+            assert s.is_chance_node() == base.is_chance_node(s)
+            assert s.legal_actions() == base.legal_actions(s)
+            for p in range(g.num_players()):
+                assert s.legal_actions(p) == base.legal_actions(s, p)
+                if (not s.is_chance_node() and rng.random() < to_check) or rng.random() < 0.05:
+                    assert s.observation_tensor(p) == base.observation_tensor(s, p)
+                    assert s.observation_string(p) == base.observation_string(s, p)
+                    assert s.information_state_string(p) == base.information_state_string(s, p)
+                    assert s.information_state_tensor(p) == base.information_state_tensor(s, p)
+            if s.is_chance_node():
+                s.apply_action(rng.choice(s.chance_outcomes())[0])
+            else:
+                assert s.observation_tensor() == base.observation_tensor(s)
+                assert s.information_state_string() == base.information_state_string(s)
+                s.apply_action(rng.choice(s.legal_actions()))
+        assert s.legal_actions() == base.legal_actions(s) == []
+        for call in (s.observation_tensor, s.information_state_string, s.observation_string,
+                     s.information_state_tensor):
+            with pytest.raises(pyspiel.SpielError):
+                call()
+            with pytest.raises(pyspiel.SpielError):
+                call(g.num_players())
+
+
+@pytest.mark.parametrize("game", sorted({g for g, _ in CASES}))
+def test_copies_and_resamples_tell_what_a_fresh_replay_tells(game):
+    """A clone keeps its histories lazily and a resample is installed from its own replay, with
+    the seat's history handed over: every seat's information state (string and tensor) is
+    still what a state replayed from the same history gives, before and after more steps."""
+    g = _load(game)
+    rng = random.Random(3)
+    n = g.num_players()
+
+    def same_as_fresh(s):
+        fresh = g.new_initial_state()
+        for a in s.history():
+            fresh.apply_action(a)
+        for p in range(n):
+            assert s.information_state_string(p) == fresh.information_state_string(p)
+            assert s.information_state_tensor(p) == fresh.information_state_tensor(p)
+
+    for seed in range(6):
+        s = _play(game, seed, 2 + seed * 3)
+        if s.is_terminal() or s.is_chance_node():
+            continue
+        for p in range(n):
+            s.information_state_string(p)  # every seat's history kept from here on
+        copy = s.clone()
+        sample = s.resample_from_infostate(s.current_player(), rng.random)
+        for state in (copy, sample):
+            for _ in range(rng.randrange(1, 6)):
+                if state.is_terminal():
+                    break
+                if state.is_chance_node():
+                    state.apply_action(rng.choice(state.chance_outcomes())[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+            same_as_fresh(state)

@@ -110,3 +110,16 @@ def test_parallel_wrapper_passes_pettingzoo_tests(game):
     parallel_api_test(parallel_env(game), num_cycles=200)
     # the seed test sends actions sampled without the mask: illegal ones end the episode
     parallel_seed_test(lambda: parallel_env(game, recall="cards", illegal_reward=-1.0))
+
+
+@pytest.mark.parametrize("claims", ["off", "auto"])
+def test_bots_never_take_an_action_the_env_leaves_out(claims):
+    """With the claim left out of the env's actions, a bot seated at the env that would claim
+    (the random bot often does) is asked again without it, instead of breaking the episode."""
+    env = SingleAgentEnv("meitora", opponents="random", claims=claims)
+    rng = random.Random(0)
+    for seed in range(12):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            obs, _, done, _, _ = env.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))
