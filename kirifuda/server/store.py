@@ -274,10 +274,32 @@ class Store:
 
     # -- reading -------------------------------------------------------------------------
     async def load_tables(self, include_finished: bool = True) -> list[StoredTable]:
+        """Every table (or every unfinished one), oldest first, with its events."""
+        q = select(kf_tables).order_by(kf_tables.c.created)
+        if not include_finished:
+            q = q.where(kf_tables.c.finished == False)  # noqa: E712
+        return await self._load(q)
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        """One table with its events; None if there is none of that id."""
+        found = await self._load(select(kf_tables).where(kf_tables.c.id == table_id))
+        return found[0] if found else None
+
+    async def recent_finished(self, limit: int) -> list[StoredTable]:
+        """The ``limit`` finished tables made last, oldest first, with their events."""
+        q = (select(kf_tables).where(kf_tables.c.finished == True)  # noqa: E712
+             .order_by(kf_tables.c.created.desc()).limit(limit))
+        return list(reversed(await self._load(q)))
+
+    async def unfinished_ids(self) -> list[str]:
+        """The ids of the tables still being played, oldest first."""
         async with self.engine.connect() as conn:
-            q = select(kf_tables).order_by(kf_tables.c.created)
-            if not include_finished:
-                q = q.where(kf_tables.c.finished == False)  # noqa: E712
+            q = (select(kf_tables.c.id).where(kf_tables.c.finished == False)  # noqa: E712
+                 .order_by(kf_tables.c.created))
+            return [str(r) for r in (await conn.execute(q)).scalars().all()]
+
+    async def _load(self, q: Any) -> list[StoredTable]:
+        async with self.engine.connect() as conn:
             rows = (await conn.execute(q)).mappings().all()
             out = []
             for r in rows:
@@ -290,6 +312,13 @@ class Store:
                     timer=r["timer"], created=r["created"], finished=bool(r["finished"]),
                     events=[json.loads(e) for e in events], secret=r["secret"] or str(r["seed"])))
             return out
+
+    async def event_at(self, table_id: str, seq: int) -> dict[str, Any] | None:
+        """The event ``seq`` of a table (None: not written)."""
+        async with self.engine.connect() as conn:
+            data = (await conn.execute(select(kf_events.c.data).where(kf_events.c.table_id == table_id)
+                                       .where(kf_events.c.seq == seq))).scalar_one_or_none()
+        return None if data is None else dict(json.loads(data))
 
     async def count_events(self, table_id: str) -> int:
         async with self.engine.connect() as conn:
