@@ -557,6 +557,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-seats", type=_int_at_least(0), default=0,
                    help="seats of each table played by the server's search bot (default 0: all human)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--instances", type=_int_at_least(1, 8), default=1,
+                   help="servers in a cluster (more than 1: give --redis and a PostgreSQL --db)")
+    p.add_argument("--redis", help="the cluster's Redis (redis://host:port; flushed by the benchmark)")
+    p.add_argument("--remote-bots", action="store_true", help="the bots decide in bot workers")
+    p.add_argument("--bot-workers", type=_int_at_least(0, 8), default=0,
+                   help="kirifuda bot-worker processes to start (one thread each; with --redis)")
+    p.add_argument("--kill", action="store_true",
+                   help="after the run, kill -9 one instance and time the take-over of its tables")
     p.set_defaults(func=_cmd_bench_server)
 
     p = sub.add_parser("tournament", help="duplicate matches between bots, with confidence intervals")

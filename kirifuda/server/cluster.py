@@ -436,9 +436,7 @@ class Cluster:
         async def write() -> None:
             while True:
                 kind, item = await relay.out.get()
-                if kind == "close":
-                    await send(encode({"type": "error", "code": "moved", "version": None,
-                                       "message": "the table moved to another server: reconnecting"}))
+                if kind == "close":   # the client reconnects by itself (the page does)
                     await close(int(item))
                     return
                 await send(str(item))
