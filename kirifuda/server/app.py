@@ -236,7 +236,11 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
                                deal_secret=deal_secret)
         cluster = None
         if redis is not None:
+            from . import accounts, coach
             from .cluster import Cluster
+
+            # every module's tables made once, before any request (instances start at once)
+            await store.create_all([accounts.metadata, coach._coach_meta])
 
             cluster = Cluster(redis, manager, process=process, address=address, remote_bots=remote_bots)
         await manager.load(playing=cluster is None)

@@ -173,7 +173,7 @@ def _start(db: str, port: int, env: dict[str, str], redis: str | None, name: str
 def _wait_up(base: str) -> None:
     import httpx
 
-    for _ in range(300):
+    for _ in range(600):
         try:
             if httpx.get(base + "/api/games", timeout=1).status_code == 200:
                 return

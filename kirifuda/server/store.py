@@ -79,6 +79,7 @@ def _v2(conn: Connection) -> None:
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2}
 """Schema version → the step that brings the previous version to it."""
 SCHEMA_VERSION = max(MIGRATIONS)
+_MIGRATION_LOCK = 0x6B6972696675   # "kirifu": the advisory lock the migrations take on PostgreSQL
 
 
 @dataclass
@@ -180,7 +181,33 @@ class Store:
         return store
 
     async def migrate(self) -> int:
-        """Apply the missing migrations; return the schema version."""
+        """Apply the missing migrations; return the schema version.  On PostgreSQL under an
+        advisory lock: several processes of a cluster starting at once migrate one at a time."""
+        if self.dialect != "postgresql":
+            return await self._migrate()
+        async with self.engine.connect() as lock:
+            await lock.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _MIGRATION_LOCK})
+            try:
+                return await self._migrate()
+            finally:
+                await lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _MIGRATION_LOCK})
+
+    async def create_all(self, metadatas: Sequence[MetaData]) -> None:
+        """Make the tables of other modules' metadata that do not exist yet (on PostgreSQL under
+        the migrations' advisory lock: the processes of a cluster starting at once would race
+        their CREATE TABLEs)."""
+        async with self.engine.connect() as lock:
+            if self.dialect == "postgresql":
+                await lock.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _MIGRATION_LOCK})
+            try:
+                async with self.engine.begin() as conn:
+                    for md in metadatas:
+                        await conn.run_sync(md.create_all)
+            finally:
+                if self.dialect == "postgresql":
+                    await lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _MIGRATION_LOCK})
+
+    async def _migrate(self) -> int:
         async with self.engine.begin() as conn:
             await conn.run_sync(lambda c: metadata.create_all(c, tables=[kf_schema]))
             row = (await conn.execute(select(kf_schema.c.version))).first()
