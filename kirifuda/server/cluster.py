@@ -58,7 +58,7 @@ __all__ = ["Cluster", "LEASE_MS", "RENEW_SECONDS", "SCAN_SECONDS", "BOT_QUEUE", 
 
 log = logging.getLogger("kirifuda.cluster")
 
-LEASE_MS = 2000
+LEASE_MS = 2500
 """A table's lease: an owner that stops renewing it loses the table after this long."""
 RENEW_SECONDS = 0.5
 """How often an owner renews its leases (four times a lease)."""
@@ -71,8 +71,12 @@ LOBBY_KEEP = 1000
 BOT_QUEUE = "kf:bots"
 """The Redis list of bot decisions to make (:mod:`.botworker` takes them)."""
 
-_RENEW = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
-          "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end")
+_RENEW = ("local held = redis.call('get', KEYS[1]) "
+          "if held == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end "
+          "if not held then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end "
+          "return 0")
+"""Renew a lease; one that ran out while its owner was stalled, and that nobody took since, is
+taken again (the owner still holds the latest state: nobody else could commit meanwhile)."""
 _RELEASE = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
             "return redis.call('del', KEYS[1]) else return 0 end")
 
@@ -149,6 +153,10 @@ class Cluster:
         self._lobby_seen: dict[str, tuple[Any, ...]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
+        self._outbox: dict[str, list[tuple[str, bytes]]] = {}
+        """Frames for connections relayed from other processes, per process, until the next
+        flush: one publish carries every frame queued in one turn of the event loop."""
+        self._flushing: asyncio.Task[None] | None = None
         self.bot_answers = {"applied": 0, "dropped": 0, "timed_out": 0}
         """Bot workers' answers: applied, dropped (late, doubled or stale), and jobs nobody answered."""
         manager.cluster = self
@@ -261,7 +269,8 @@ class Cluster:
                 await self._lost(tid)
         now_owner = {tid: (o.decode() if isinstance(o, bytes) else o) for tid, o in zip(relayed, owners)}
         for relay in list(self.relays.values()):
-            if now_owner.get(relay.table_id, relay.owner) != relay.owner:
+            # another owner took the table (a lease merely run out may be renewed yet)
+            if now_owner.get(relay.table_id) not in (None, relay.owner):
                 relay.out.put_nowait(("close", 1012))
         for gw, up in zip(gateways, alive):
             if not up:
@@ -362,7 +371,14 @@ class Cluster:
 
     def _dispatch(self, head: dict[str, Any], body: bytes) -> None:
         op = head.get("op")
-        if op in ("frame", "close"):           # to a connection relayed from here
+        if op == "frames":                     # several frames to connections relayed from here
+            at = 0
+            for conn, size in zip(head["conns"], head["sizes"]):
+                relay = self.relays.get(conn)
+                if relay is not None:
+                    relay.out.put_nowait(("frame", body[at:at + size].decode("utf-8")))
+                at += size
+        elif op in ("frame", "close"):           # to a connection relayed from here
             relay = self.relays.get(head["conn"])
             if relay is not None:
                 relay.out.put_nowait(("frame", body.decode("utf-8")) if op == "frame"
@@ -382,10 +398,31 @@ class Cluster:
     async def _to_gateway(self, remote: _Remote, head: dict[str, Any], body: str | bytes = b"") -> None:
         await self.redis.publish(channel(remote.gateway), pack({**head, "conn": remote.conn}, body))
 
+    def _queue_frame(self, remote: _Remote, text: str) -> None:
+        self._outbox.setdefault(remote.gateway, []).append((remote.conn, text.encode("utf-8")))
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        """Publish the queued frames: one message per process (after this turn's frames)."""
+        await asyncio.sleep(0)
+        while self._outbox:
+            outbox, self._outbox = self._outbox, {}
+            pipe = self.redis.pipeline(transaction=False)
+            for gateway, frames in outbox.items():
+                pipe.publish(channel(gateway), pack({"op": "frames", "conns": [c for c, _ in frames],
+                                                     "sizes": [len(b) for _, b in frames]},
+                                                    b"".join(b for _, b in frames)))
+            try:
+                await pipe.execute()
+            except Exception as exc:
+                log.warning("cluster %s: frames to relayed connections were lost (%s)", self.id,
+                            type(exc).__name__)
+
     async def _serve_remote(self, remote: _Remote) -> None:
         """The owner's side of a relayed connection: its messages in order, as a direct one's."""
         async def send(text: str) -> None:
-            await self._to_gateway(remote, {"op": "frame"}, text)
+            self._queue_frame(remote, text)
 
         async def hangup(code: int, why: str) -> None:
             await self._to_gateway(remote, {"op": "close", "code": code})
