@@ -65,7 +65,7 @@ def _free_port() -> int:
 
 
 async def _seat(url: str, token: str, deadline: float, latencies: list[float],
-                rng: random.Random) -> tuple[int, int]:
+                rng: random.Random, moved: Any = None) -> tuple[int, int]:
     """Play one human seat until the match ends or the deadline: (actions sent, the last state
     version seen: the events committed at the table)."""
     import websockets
@@ -84,6 +84,8 @@ async def _seat(url: str, token: str, deadline: float, latencies: list[float],
                 if m["type"] == "error":
                     pending = None
                 continue
+            if m["version"] > version and moved is not None:
+                moved()
             version = max(version, m["version"])
             now = time.perf_counter()
             if pending is not None and m["version"] > pending[0]:
@@ -104,19 +106,23 @@ async def _seat(url: str, token: str, deadline: float, latencies: list[float],
 
 async def _table_worker(k: int, client: Any, bases: list[str], ws_bases: list[str], deadline: float,
                         game: str, seats: list[dict[str, str]], latencies: list[float],
-                        counts: dict[str, int]) -> None:
+                        counts: dict[str, int], progress: dict[int, float]) -> None:
     """Keep one table busy until the deadline: a new match whenever one ends.  With several
     instances, table ``k`` is made on instance ``k`` and seat ``s`` connects to instance
     ``k + s`` (as a proxy spreading connections would: most of them relayed)."""
     rng = random.Random(k)
     n = len(bases)
+
+    def moved() -> None:
+        progress[k] = time.monotonic()
+
     while time.monotonic() < deadline:
         r = await client.post(bases[k % n] + "/api/tables", json={"game": game, "seats": seats})
         r.raise_for_status()
         t = r.json()
         counts["matches"] += 1
         played = await asyncio.gather(*[_seat(f"{ws_bases[(k + s) % n]}/ws/{t['id']}", tok, deadline, latencies,
-                                              random.Random(rng.random()))
+                                              random.Random(rng.random()), moved)
                                         for s, tok in enumerate(t["tokens"]) if tok])
         counts["committed"] += max(v for _, v in played)
 
@@ -136,6 +142,7 @@ async def _drive(bases: list[str], ws_bases: list[str], tables: int, seconds: fl
                  bot_seats: int) -> dict[str, Any]:
     latencies: list[float] = []
     counts = {"matches": 0, "committed": 0}
+    progress: dict[int, float] = {}
     seats = table_seats(game, bot_seats)
     deadline = time.monotonic() + seconds
     t0 = time.perf_counter()
@@ -145,7 +152,7 @@ async def _drive(bases: list[str], ws_bases: list[str], tables: int, seconds: fl
     # build: 200 of them held every table back ten seconds)
     async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=50)) as client:
         results = await asyncio.gather(*[_table_worker(k, client, bases, ws_bases, deadline, game, seats,
-                                                       latencies, counts)
+                                                       latencies, counts, progress)
                                          for k in range(tables)], return_exceptions=True)
     elapsed = time.perf_counter() - t0
     errors = [r for r in results if isinstance(r, BaseException)]
@@ -154,7 +161,10 @@ async def _drive(bases: list[str], ws_bases: list[str], tables: int, seconds: fl
     def pct(p: float) -> float:
         return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else float("nan")
 
-    return {"tables": tables, "bot_seats": sum(s["kind"] == "bot" for s in seats), "matches": counts["matches"],
+    window = min(5.0, seconds / 3)
+    moving = sum(1 for t in progress.values() if t >= deadline - window)
+    return {"tables": tables, "moving_tables": moving, "moving_window_s": round(window, 1),
+            "bot_seats": sum(s["kind"] == "bot" for s in seats), "matches": counts["matches"],
             "seconds": round(elapsed, 2), "actions": len(lat), "actions_per_s": round(len(lat) / elapsed, 1),
             "committed": counts["committed"], "committed_per_s": round(counts["committed"] / elapsed, 1),
             "p50_ms": pct(0.50), "p99_ms": pct(0.99), "client_errors": len(errors),
@@ -300,7 +310,8 @@ def main(args: argparse.Namespace) -> int:
         print(json.dumps(results))
         return 0
     for r in results:
-        bots = (f"  {r['committed_per_s']:8.1f} committed/s with {r['bot_seats']} search bots a table"
+        bots = (f"  {r['committed_per_s']:8.1f} committed/s with {r['bot_seats']} search bots a table, "
+                f"{r['moving_tables']} tables moved in the last {r['moving_window_s']} s"
                 if r["bot_seats"] else "")
         print(f"{r['db']:40s} {r['tables']:4d} tables  {r['actions_per_s']:8.1f} actions/s  "
               f"p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms{bots}  ({r['actions']} actions in {r['seconds']} s"
