@@ -239,8 +239,8 @@ def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "me
            "KIRIFUDA_LIMIT_OPEN_TABLES_PER_CLIENT": "1000000",
            "KIRIFUDA_LIMIT_CONNECTIONS_PER_CLIENT": "1000000", "KIRIFUDA_LIMIT_HELLO_SECONDS": "60"}
     ports = [_free_port() for _ in range(instances)]
-    procs = [_start(db, port, env, redis if instances > 1 or redis else None, f"bench{i}", remote_bots)
-             for i, port in enumerate(ports)]
+    names = [f"bench{i}-{port}" for i, port in enumerate(ports)]
+    procs = [_start(db, port, env, redis, name, remote_bots) for name, port in zip(names, ports)]
     workers = [subprocess.Popen([sys.executable, "-m", "kirifuda", "bot-worker", "--redis", str(redis),
                                  "--threads", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                for _ in range(bot_workers if redis else 0)]
@@ -279,7 +279,7 @@ def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "me
         out["load_before"] = round(load0, 2)
         out["load_after"] = round(os.getloadavg()[0], 2)
         if kill and instances > 1 and redis is not None:
-            out.update(_takeover(redis, procs[0], "bench0"))
+            out.update(_takeover(redis, procs[0], names[0]))
     finally:
         for proc in procs + workers:
             if proc.poll() is None:

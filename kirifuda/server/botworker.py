@@ -93,7 +93,7 @@ async def run_worker(redis_url: str, threads: int, stop: asyncio.Event | None = 
     async def answer(job: dict[str, Any]) -> None:
         try:
             action = await loop.run_in_executor(pool, decider.decide, job)
-            await r.publish(channel(job["reply"]), pack({"op": "bot", "job": job["job"], "table": job["table"],
+            await r.publish(job.get("channel") or channel(job["reply"]), pack({"op": "bot", "job": job["job"], "table": job["table"],
                                                          "version": job["version"], "action": action}))
         except Exception:
             log.exception("a bot job for table %s failed", job.get("table"))

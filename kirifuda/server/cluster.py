@@ -5,7 +5,8 @@ event logs, as for one process) and one Redis:
 
 - **One owner per table, with a lease.**  The process that creates a table, or takes an
   ownerless one, holds the Redis key ``kf:lease:<table>`` (``SET NX PX``, :data:`LEASE_MS`) and
-  renews it every :data:`RENEW_SECONDS`; only the owner holds the table in memory, runs its
+  renews it every :data:`RENEW_SECONDS` (from a thread, so that a busy event loop keeps its
+  leases); only the owner holds the table in memory, runs its
   bots and clocks and commits its events.  When a process dies its leases run out; every
   process looks for unfinished tables without a lease every :data:`SCAN_SECONDS` and takes
   them (the first ``SET NX`` wins), rebuilding each from its log in the database, as a restart
@@ -38,6 +39,7 @@ import asyncio
 import logging
 import random
 import secrets
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
@@ -89,9 +91,10 @@ def alive_key(process: str) -> str:
     return f"kf:alive:{process}"
 
 
-def channel(process: str) -> str:
-    """The pub/sub channel a process listens on."""
-    return f"kf:i:{process}"
+def channel(process: str, db: int = 0) -> str:
+    """The pub/sub channel a process listens on (channels are shared by every database number
+    of a Redis server: the cluster's number is part of the name)."""
+    return f"kf:{db}:i:{process}"
 
 
 def pack(head: dict[str, Any], body: str | bytes = b"") -> bytes:
@@ -138,6 +141,7 @@ class Cluster:
 
         self.redis = aioredis.from_url(redis_url)
         self.url = redis_url
+        self.db = int(self.redis.connection_pool.connection_kwargs.get("db", 0) or 0)
         self.id = process or secrets.token_hex(4)
         """This process's name in the cluster (unique: a random one by default)."""
         self.address = address or ""
@@ -157,6 +161,8 @@ class Cluster:
         """Frames for connections relayed from other processes, per process, until the next
         flush: one publish carries every frame queued in one turn of the event loop."""
         self._flushing: asyncio.Task[None] | None = None
+        self._stop = threading.Event()
+        self._renewer: threading.Thread | None = None
         self.bot_answers = {"applied": 0, "dropped": 0, "timed_out": 0}
         """Bot workers' answers: applied, dropped (late, doubled or stale), and jobs nobody answered."""
         manager.cluster = self
@@ -168,15 +174,21 @@ class Cluster:
         await self.redis.ping()
         await self.redis.set(alive_key(self.id), self.address, px=self.lease_ms)
         self._pubsub = self.redis.pubsub()
-        await self._pubsub.subscribe(channel(self.id))
+        await self._pubsub.subscribe(channel(self.id, self.db))
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._every(RENEW_SECONDS, self.renew)),
+        self._renewer = threading.Thread(target=self._renew_leases, args=(loop,), daemon=True,
+                                         name="kirifuda-leases")
+        self._renewer.start()
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._every(RENEW_SECONDS, self.watch)),
                        loop.create_task(self._every(SCAN_SECONDS, self.scan)),
                        loop.create_task(self._every(LOBBY_SECONDS, self.publish_lobby))]
         await self.scan()
         log.info("process %s joined the cluster (%s)", self.id, self.address or "no address")
 
     async def close(self) -> None:
+        self._stop.set()
+        if self._renewer is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self._renewer.join, 5)
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -245,28 +257,67 @@ class Cluster:
         got = await self.redis.get(lease_key(table_id))
         return got.decode() if isinstance(got, bytes) else got
 
+    def _renew_leases(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Renew this process's leases and say it is alive, every :data:`RENEW_SECONDS`, from a
+        thread of its own: a busy event loop (a burst of frames, a slow rebuild) is not a dead
+        owner.  A lease found lost lets its table go (on the loop)."""
+        import redis as sync_redis
+
+        r = sync_redis.Redis.from_url(self.url)
+        renew = r.register_script(_RENEW)
+        try:
+            while not self._stop.wait(RENEW_SECONDS):
+                try:
+                    owned = list(self.owned)
+                except RuntimeError:       # changed by the loop meanwhile: next time
+                    continue
+                try:
+                    pipe = r.pipeline(transaction=False)
+                    pipe.set(alive_key(self.id), self.address, px=self.lease_ms)
+                    for tid in owned:
+                        renew(keys=[lease_key(tid)], args=[self.id, self.lease_ms], client=pipe)
+                    results = pipe.execute()
+                except Exception as exc:
+                    log.warning("cluster %s: the leases could not be renewed (%s)", self.id, type(exc).__name__)
+                    continue
+                for tid, ok in zip(owned, results[1:]):
+                    if not ok:
+                        loop.call_soon_threadsafe(self._lose, tid)
+        finally:
+            r.close()
+
+    def _lose(self, table_id: str) -> None:
+        if table_id in self.owned:
+            asyncio.get_running_loop().create_task(self._lost(table_id))
+
     async def renew(self) -> None:
-        """Renew this process's leases (a lost one: the table is let go), say it is alive,
-        close relayed connections whose table changed owner, and forget connections relayed
-        from processes that died."""
+        """Renew the leases now (the thread does it every :data:`RENEW_SECONDS`), then
+        :meth:`watch`."""
         owned = sorted(self.owned)
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(alive_key(self.id), self.address, px=self.lease_ms)
         for tid in owned:
             pipe.eval(_RENEW, 1, lease_key(tid), self.id, self.lease_ms)
+        results = await pipe.execute()
+        for tid, ok in zip(owned, results[1:]):
+            if not ok and tid in self.owned:
+                await self._lost(tid)
+        await self.watch()
+
+    async def watch(self) -> None:
+        """Close relayed connections whose table another process took, and forget
+        connections relayed from processes that died."""
         relayed = sorted({r.table_id for r in self.relays.values()})
         gateways = sorted({r.gateway for r in self.remotes.values()})
+        if not relayed and not gateways:
+            return
+        pipe = self.redis.pipeline(transaction=False)
         for tid in relayed:
             pipe.get(lease_key(tid))
         for gw in gateways:
             pipe.exists(alive_key(gw))
         results = await pipe.execute()
-        renewed = results[1:1 + len(owned)]
-        owners = results[1 + len(owned):1 + len(owned) + len(relayed)]
-        alive = results[1 + len(owned) + len(relayed):]
-        for tid, ok in zip(owned, renewed):
-            if not ok and tid in self.owned:
-                await self._lost(tid)
+        owners, alive = results[:len(relayed)], results[len(relayed):]
         now_owner = {tid: (o.decode() if isinstance(o, bytes) else o) for tid, o in zip(relayed, owners)}
         for relay in list(self.relays.values()):
             # another owner took the table (a lease merely run out may be renewed yet)
@@ -396,7 +447,7 @@ class Cluster:
             self._bot_answer(head)
 
     async def _to_gateway(self, remote: _Remote, head: dict[str, Any], body: str | bytes = b"") -> None:
-        await self.redis.publish(channel(remote.gateway), pack({**head, "conn": remote.conn}, body))
+        await self.redis.publish(channel(remote.gateway, self.db), pack({**head, "conn": remote.conn}, body))
 
     def _queue_frame(self, remote: _Remote, text: str) -> None:
         self._outbox.setdefault(remote.gateway, []).append((remote.conn, text.encode("utf-8")))
@@ -410,7 +461,7 @@ class Cluster:
             outbox, self._outbox = self._outbox, {}
             pipe = self.redis.pipeline(transaction=False)
             for gateway, frames in outbox.items():
-                pipe.publish(channel(gateway), pack({"op": "frames", "conns": [c for c, _ in frames],
+                pipe.publish(channel(gateway, self.db), pack({"op": "frames", "conns": [c for c, _ in frames],
                                                      "sizes": [len(b) for _, b in frames]},
                                                     b"".join(b for _, b in frames)))
             try:
@@ -487,13 +538,13 @@ class Cluster:
                     reading.cancel()
                     break
                 text = reading.result()
-                await self.redis.publish(channel(owner), pack({**head, "op": "msg", "binary": text is None},
+                await self.redis.publish(channel(owner, self.db), pack({**head, "op": "msg", "binary": text is None},
                                                                text or b""))
         finally:
             self.relays.pop(conn, None)
             writer.cancel()
             try:
-                await self.redis.publish(channel(owner), pack({**head, "op": "leave"}))
+                await self.redis.publish(channel(owner, self.db), pack({**head, "op": "leave"}))
             except Exception:
                 pass
 
@@ -504,7 +555,7 @@ class Cluster:
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._jobs[job] = (table.id, table.version, fut)
         spec = table.seats[seat]
-        payload = {"job": job, "reply": self.id, "table": table.id, "version": table.version,
+        payload = {"job": job, "reply": self.id, "channel": channel(self.id, self.db), "table": table.id, "version": table.version,
                    "seat": seat, "game": table.info.id, "options": table.options_json, "first": table.first,
                    "bot": spec.get("bot", "default"), "seed": seed, "events": table.events,
                    "made": time.time()}

@@ -232,12 +232,13 @@ def test_bot_decision_made_elsewhere_applied_once(pg_url: str, redis_url: str) -
         assert got is not None, "no bot job was queued"
         job = orjson.loads(got[1])
         assert job["table"] == tid and job["reply"] == "a"
+        assert job["channel"] == channel("a", 0)
         action = Decider().decide(job)
         answer = {"op": "bot", "job": job["job"], "table": tid, "version": job["version"], "action": action}
         stale = {**answer, "version": job["version"] - 1}
-        r.publish(channel("a"), pack(stale))       # made on another version: dropped
-        r.publish(channel("a"), pack(answer))
-        r.publish(channel("a"), pack(answer))      # the same answer again: dropped
+        r.publish(job["channel"], pack(stale))       # made on another version: dropped
+        r.publish(job["channel"], pack(answer))
+        r.publish(job["channel"], pack(answer))      # the same answer again: dropped
         deadline = time.time() + 10
         while httpx.get(f"{a.url}/api/tables/{tid}").json()["version"] <= job["version"] and time.time() < deadline:
             time.sleep(0.05)
