@@ -34,6 +34,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
+import orjson
+
 from .. import record as records
 from ..actions import REFUSED_CLAIM, Action, Claim
 from ..bots import Bot, make_bot
@@ -352,7 +354,7 @@ class LiveTable:
             return False
         if stored is None:
             return False
-        if stored == event:
+        if stored == orjson.loads(orjson.dumps(event)):   # as stored (tuples are lists there)
             return True
         self.closed = True
         log.warning("table %s: state %d was written by another process; this one lets the table go",
