@@ -16,6 +16,7 @@ import asyncio
 import logging
 import os
 import random
+import sys
 import threading
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -103,7 +104,12 @@ async def run_worker(redis_url: str, threads: int, stop: asyncio.Event | None = 
     try:
         while stop is None or not stop.is_set():
             await slots.acquire()
-            got = await r.brpop([BOT_QUEUE], timeout=1)
+            try:
+                got = await r.brpop([BOT_QUEUE], timeout=1)
+            except Exception as exc:     # Redis restarting: wait for it
+                log.warning("the Redis cannot be read (%s); retrying", type(exc).__name__)
+                got = None
+                await asyncio.sleep(1)
             if got is None:
                 slots.release()
                 continue
@@ -119,6 +125,12 @@ async def run_worker(redis_url: str, threads: int, stop: asyncio.Event | None = 
 def main(redis_url: str, threads: int | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     n = threads or os.cpu_count() or 1
+    from .serve import redis_problem
+
+    why = redis_problem(redis_url)
+    if why is not None:
+        print(f"kirifuda bot-worker: {why}", file=sys.stderr)
+        return 2
     print(f"kirifuda bot-worker: {n} threads, jobs from {redis_url.split('@')[-1]} (Ctrl-C stops)", flush=True)
     try:
         asyncio.run(run_worker(redis_url, n))

@@ -20,7 +20,7 @@ import sys
 import webbrowser
 from typing import IO
 
-__all__ = ["serve", "bind", "PortInUse", "sqlite_lock", "SQLiteInUse", "CLUSTER_NEEDS"]
+__all__ = ["serve", "bind", "PortInUse", "sqlite_lock", "SQLiteInUse", "CLUSTER_NEEDS", "redis_problem"]
 
 CLUSTER_NEEDS = ("several kirifuda processes share their tables through PostgreSQL and Redis "
                  "(--db postgresql+asyncpg://… --redis redis://…; see docs/deploy.md): SQLite is one "
@@ -29,6 +29,20 @@ CLUSTER_NEEDS = ("several kirifuda processes share their tables through PostgreS
 
 class SQLiteInUse(OSError):
     """Another kirifuda process serves the same SQLite database."""
+
+
+def redis_problem(url: str) -> str | None:
+    """Why the Redis at ``url`` cannot serve a cluster (None: it answers)."""
+    try:
+        import redis as sync_redis
+    except ImportError:
+        return "--redis needs the redis package: pip install 'kirifuda[cluster]'"
+    try:
+        with sync_redis.Redis.from_url(url, socket_connect_timeout=5) as r:
+            r.ping()
+    except Exception as exc:
+        return f"the Redis at {url.split('@')[-1]} cannot be reached ({type(exc).__name__}: {exc})"
+    return None
 
 
 def sqlite_lock(db_url: str) -> IO[str] | None:
@@ -99,6 +113,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, grac
         print("kirifuda serve: --remote-bots sends the bots' decisions to bot workers through Redis: "
               "give --redis too", file=sys.stderr)
         return 2
+    if redis is not None:
+        why = redis_problem(redis)
+        if why is not None:
+            print(f"kirifuda serve: {why}", file=sys.stderr)
+            return 2
     try:
         lock = sqlite_lock(db_url)
     except SQLiteInUse as exc:
