@@ -148,12 +148,14 @@ def test_frame_and_body_sizes_are_refused_before_reading(db_url: str) -> None:
         assert big.status_code == 400
 
 
+@pytest.mark.slow
 def test_idle_bot_tables_end(db_url: str) -> None:
     """A table of bots only that nobody watches ends at the end of its deal: marked finished
     (it does not come back at a restart), its record given, the lobby saying why."""
+    heuristic = [{"kind": "bot", "bot": "heuristic"}] * 4   # no random claims: no quick end
     with ServerThread(db_url, bot_delay=0.002, limits=limits(idle_bot_table_seconds=0.3)) as srv:
-        made = create(srv, BOTS)
-        watched = create(srv, BOTS)
+        made = create(srv, heuristic)
+        watched = create(srv, heuristic)
         with connect(f"ws://127.0.0.1:{srv.port}/ws/{watched['id']}") as ws:   # someone watches
             ws.send(json.dumps({"type": "hello", "token": None}))
             deadline = time.time() + 60
@@ -177,6 +179,7 @@ def test_idle_bot_tables_end(db_url: str) -> None:
         assert info["over"] and info["cut"] and info["version"] == version
 
 
+@pytest.mark.slow
 def test_finished_tables_leave_memory(db_url: str) -> None:
     """A finished table nobody watches leaves memory; its lobby entry, facts, record and replay
     are still served (from the database)."""
