@@ -176,6 +176,10 @@ def test_owner_killed_mid_trick_the_other_takes_over(pg_url: str, redis_url: str
         for proc in (a, b):                                  # each lobby lists every table
             wait_lobby(proc, {tid, other})
         assert httpx.get(f"{b.url}/api/tables/{tid}").json()["id"] == tid   # forwarded to the owner
+        host = made["host"].split("#host=", 1)[1]                          # the host's routes too
+        hosted = httpx.post(f"{b.url}/api/tables/{tid}/host", json={"host": host})
+        assert hosted.status_code == 200 and len(hosted.json()["seats"]) == 4
+        assert httpx.post(f"{b.url}/api/tables/{tid}/host", json={"host": "wrong"}).status_code == 403
         seats = [Seat(s, tok, tid, [a.ws, b.ws] if s < 2 else [b.ws, a.ws]) for s, tok in enumerate(made["tokens"])]
 
         async def run() -> float:
