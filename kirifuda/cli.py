@@ -389,7 +389,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .server.serve import serve
 
     return serve(host=args.host, port=args.port, db=args.db, grace=args.grace,
-                 bot_delay=args.bot_delay, open_browser=args.open)
+                 bot_delay=args.bot_delay, open_browser=args.open, redis=args.redis,
+                 process=args.process, advertise=args.advertise, remote_bots=args.remote_bots)
+
+
+def _cmd_bot_worker(args: argparse.Namespace) -> int:
+    from .server.botworker import main as worker_main
+
+    return worker_main(args.redis, args.threads)
 
 
 def _cmd_bench_server(args: argparse.Namespace) -> int:
@@ -542,7 +549,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-delay", type=_float_at_least(0), default=0.8,
                    help="seconds a bot waits before acting (default 0.8)")
     p.add_argument("--open", action="store_true", help="open the browser")
+    p.add_argument("--redis", help="redis://host:port: one of several processes sharing the tables "
+                                   "(needs a PostgreSQL --db; see docs/deploy.md)")
+    p.add_argument("--process", help="this process's name in the cluster (default: a random one)")
+    p.add_argument("--advertise", help="http://host:port where the other processes reach this one "
+                                       "(default: --host and --port)")
+    p.add_argument("--remote-bots", action="store_true",
+                   help="the bots decide in `kirifuda bot-worker` processes (with --redis)")
     p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser("bot-worker", help="make the bots' decisions for a cluster of servers")
+    p.add_argument("--redis", required=True, help="the cluster's Redis (redis://host:port)")
+    p.add_argument("--threads", type=_int_at_least(1), default=None,
+                   help="decisions made at once (default: one per core)")
+    p.set_defaults(func=_cmd_bot_worker)
 
     p = sub.add_parser("bench-server", help="load-test the web app with bot tables over WebSockets")
     p.add_argument("--db", action="append", help="database URL (repeatable; default a fresh SQLite file)")
@@ -553,6 +573,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-seats", type=_int_at_least(0), default=0,
                    help="seats of each table played by the server's search bot (default 0: all human)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--instances", type=_int_at_least(1, 8), default=1,
+                   help="servers in a cluster (more than 1: give --redis and a PostgreSQL --db)")
+    p.add_argument("--redis", help="the cluster's Redis (redis://host:port; flushed by the benchmark)")
+    p.add_argument("--remote-bots", action="store_true", help="the bots decide in bot workers")
+    p.add_argument("--bot-workers", type=_int_at_least(0, 8), default=0,
+                   help="kirifuda bot-worker processes to start (one thread each; with --redis)")
+    p.add_argument("--kill", action="store_true",
+                   help="after the run, kill -9 one instance and time the take-over of its tables")
     p.set_defaults(func=_cmd_bench_server)
 
     p = sub.add_parser("tournament", help="duplicate matches between bots, with confidence intervals")

@@ -17,11 +17,13 @@ from __future__ import annotations
 import ast
 import asyncio
 import dataclasses
+import functools
 import inspect
 import json
 import logging
 import os
 import random
+import re
 import textwrap
 import time
 import typing
@@ -44,11 +46,12 @@ from ..games import GAMES
 from ..i18n import field_label
 from ..ui.render import sorted_hand
 from .limits import BodyLimit, Limits, RateLimiter
-from .protocol import Act, Hello, Ping, ProtocolError, encode, error_frame, parse_message, view_json
+from .connections import greet, handle
+from .protocol import ProtocolError, encode, error_frame, view_json
 from .schema import CreateTable, InputError, load_json, validate
 from .coach import router as coach_router
 from .store import Store
-from .tables import TIMERS, Client, LiveTable, TableManager
+from .tables import LOBBY_SIZE, TIMERS, Client, LiveTable, TableManager
 from . import host as hosting
 
 __all__ = ["create_app", "games_info", "replay_steps", "pages_router", "api_router", "ws_router",
@@ -213,12 +216,16 @@ def client_key(conn: Request | WebSocket) -> str:
 
 
 def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: float = 0.8,
-               limits: Limits | None = None, deal_secret: str | None = None) -> FastAPI:
+               limits: Limits | None = None, deal_secret: str | None = None, redis: str | None = None,
+               process: str | None = None, address: str | None = None,
+               remote_bots: bool = False) -> FastAPI:
     """The web app on the database at ``db_url`` (default: SQLite in the user's data dir).
 
     ``limits``: see :class:`.limits.Limits` (default: from ``KIRIFUDA_LIMIT_*``).
     ``deal_secret`` fixes every table's deals (tests and benchmarks only; default: the
-    ``KIRIFUDA_DEAL_SECRET`` environment variable, else each table draws its own)."""
+    ``KIRIFUDA_DEAL_SECRET`` environment variable, else each table draws its own).
+    ``redis``: this process is one of a cluster (:mod:`.cluster`) named ``process``, reached by
+    the others at ``address``; ``remote_bots``: its bots decide in ``kirifuda bot-worker`` s."""
     limits = limits or Limits.from_env()
     deal_secret = deal_secret or os.environ.get("KIRIFUDA_DEAL_SECRET") or None
     state: dict[str, Any] = {}
@@ -229,17 +236,31 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
         manager = TableManager(store, grace=grace, bot_delay=bot_delay, limits=limits,
                                deal_secret=deal_secret)
         manager.hooks.append(app.state.club_tables.on_table)  # clubs' tables: their matches, rated
-        await manager.load()
+        cluster = None
+        if redis is not None:
+            from . import accounts
+            from .cluster import Cluster
+
+            # every module's tables made once, before any request (instances start at once)
+            await store.create_all([accounts.metadata])
+
+            cluster = Cluster(redis, manager, process=process, address=address, remote_bots=remote_bots)
+        await manager.load(playing=cluster is None)
+        if cluster is not None:
+            await cluster.start()
         state["store"] = store
         state["manager"] = manager
         app.state.manager = manager
         yield
         await manager.close()
+        if cluster is not None:
+            await cluster.close()
         await store.close()
 
     app = FastAPI(title="kirifuda", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url="/openapi.json" if limits.openapi else None)
     app.state.limits = limits
+    app.add_middleware(TableRouting, state=state)
     app.add_middleware(BodyLimit, limit=limits.body_bytes,
                        larger={"/api/replay": limits.record_bytes, "/api/review": limits.record_bytes})
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
@@ -265,6 +286,94 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
     app.include_router(clubs_api)
     app.state.club_tables = clubs_api.club_tables  # type: ignore[attr-defined]
     return app
+
+
+class TableRouting:
+    """ASGI middleware: a request about one table finds it first.  A finished table that left
+    memory is loaded from the database; in a cluster, a table owned by another process is
+    forwarded there (at most once), and a table without an owner is taken."""
+
+    PATH = re.compile(r"^/api/(?:clubs/[^/]+/)?tables/([^/]+)")
+
+    def __init__(self, app: Any, state: dict[str, Any]) -> None:
+        self.app = app
+        self.state = state
+        self._http: Any = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        manager: TableManager | None = self.state.get("manager")
+        match = self.PATH.match(scope.get("path", "")) if scope["type"] == "http" else None
+        if match is None or manager is None or match.group(1) in manager.tables:
+            await self.app(scope, receive, send)
+            return
+        table_id = match.group(1)
+        try:
+            if manager.cluster is None:
+                await manager.fetch(table_id)
+            else:
+                where = await manager.cluster.locate(table_id)
+                forwarded = any(k == b"x-kirifuda-forwarded" for k, _ in scope.get("headers", ()))
+                if isinstance(where, str) and not forwarded:
+                    address = await manager.cluster.address_of(where)
+                    if address:
+                        await self._forward(address, scope, receive, send)
+                        return
+        except Exception as exc:   # the route answers 404 (or the database's own 503)
+            log.warning("table %s could not be found (%s)", table_id, type(exc).__name__)
+        await self.app(scope, receive, send)
+
+    async def _forward(self, address: str, scope: Any, receive: Any, send: Any) -> None:
+        import httpx
+
+        if self._http is None:
+            self._http = httpx.AsyncClient(timeout=30)
+        body = b""
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            body += message.get("body", b"")
+            if not message.get("more_body", False):
+                break
+        headers = [(k, v) for k, v in scope.get("headers", ()) if k not in (b"host", b"content-length")]
+        headers.append((b"x-kirifuda-forwarded", b"1"))
+        url = address.rstrip("/") + scope["path"] + ("?" + scope["query_string"].decode("latin-1")
+                                                     if scope.get("query_string") else "")
+        try:
+            r = await self._http.request(scope["method"], url, content=body, headers=headers)
+        except Exception:
+            out = orjson.dumps({"detail": "the server playing this table cannot be reached: try again"})
+            await send({"type": "http.response.start", "status": 503,
+                        "headers": [(b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": out})
+            return
+        keep = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in r.headers.items()
+                if k.lower() not in ("content-length", "transfer-encoding", "connection", "content-encoding")]
+        await send({"type": "http.response.start", "status": r.status_code, "headers": keep})
+        await send({"type": "http.response.body", "body": r.content})
+
+
+async def relay(websocket: WebSocket, manager: TableManager, owner: str, table_id: str) -> None:
+    """A connection for a table another process of the cluster holds: relayed there."""
+    first = True
+    hello = manager.limits.hello_seconds
+
+    async def receive() -> str | None:
+        nonlocal first
+        message = await (asyncio.wait_for(websocket.receive(), hello) if first else websocket.receive())
+        first = False
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        text = message.get("text")
+        return text if isinstance(text, str) else None
+
+    async def close(code: int) -> None:
+        await websocket.close(code=code)
+
+    try:
+        await manager.cluster.relay(owner, table_id, receive, websocket.send_text, close)
+    except (WebSocketDisconnect, RuntimeError, asyncio.TimeoutError):
+        pass
 
 
 def _table_or_404(manager: TableManager, table_id: str) -> LiveTable:
@@ -345,9 +454,10 @@ def api_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRo
 
     @router.get("/api/tables")
     async def api_tables() -> Response:
-        tables = list(get_manager().tables.values())[-100:]
-        return Response(orjson.dumps([t.summary_info() for t in reversed(tables)]),
-                        media_type="application/json")
+        manager = get_manager()
+        if manager.cluster is not None:
+            return Response(orjson.dumps(await manager.cluster.lobby(LOBBY_SIZE)), media_type="application/json")
+        return Response(orjson.dumps(manager.lobby()), media_type="application/json")
 
     @router.get("/api/tables/{table_id}")
     async def api_table(table_id: str) -> Response:
@@ -436,7 +546,21 @@ def ws_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRou
     @router.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        table = get_manager().tables.get(table_id)
+        manager = get_manager()
+        where: LiveTable | str | None = manager.tables.get(table_id)
+        if where is None:
+            try:
+                where = await (manager.cluster.locate(table_id) if manager.cluster is not None
+                               else manager.fetch(table_id))
+            except Exception as exc:
+                log.warning("table %s could not be found (%s)", table_id, type(exc).__name__)
+                await refuse(websocket, "unavailable", "the table cannot be reached just now: try again "
+                             "in a moment", None, 1013)
+                return
+        if isinstance(where, str):
+            await relay(websocket, manager, where, table_id)
+            return
+        table = where
         if table is None:
             await refuse(websocket, "unknown_table",
                          "no such table" if len(table_id) > 32 else f"no table {table_id!r}", None, 4404)
@@ -448,7 +572,6 @@ def ws_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRou
             return
         conns.add(table_id, who, 1)
         client: Client | None = None
-        binary = ProtocolError("malformed", "messages are JSON text frames, not binary ones")
         try:
             # the first message must be hello, within hello_seconds
             deadline = time.monotonic() + limits.hello_seconds
@@ -460,47 +583,16 @@ def ws_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRou
                                  table.version, 4408)
                     return
                 try:
-                    if raw is None:
-                        raise binary
-                    msg = parse_message(raw, table.info, None)
-                    if not isinstance(msg, Hello):
-                        raise ProtocolError("unauthenticated", "say hello first (with your seat's token, or none to watch)")
-                    seat = None
-                    if msg.token is not None:
-                        seat = table.seat_of_token(msg.token)
-                        if seat is None:
-                            raise ProtocolError("unauthenticated", "this invitation link is not valid for this table")
-                    name = msg.name
                     clubs = getattr(websocket.app.state, "club_tables", None)
-                    if seat is not None and clubs is not None:  # a rated seat: a signed-in member's
-                        name = await clubs.seat_gate(
-                            table, seat, websocket.cookies.get("kf_session")) or name
-                    client = Client(seat, websocket.send_text)
-                    if seat is not None and name and name != table.seats[seat].get("name"):
-                        table.seats[seat]["name"] = name
-                        try:
-                            await table.store.set_seats(table.id, table.seats)
-                        except Exception as exc:   # the name holds until a restart
-                            log.warning("table %s: the seat's name was not saved (%s)", table.id,
-                                        type(exc).__name__)
-                    await websocket.send_text(encode({"type": "welcome", "seat": seat, "table": table.id}))
-                    table.join(client)
+                    cookie = websocket.cookies.get("kf_session")
+                    gate = (None if clubs is None  # a rated seat: a signed-in member's
+                            else functools.partial(_seat_gate, clubs, table, cookie))
+                    client = await greet(table, raw, websocket.send_text,
+                                         lambda code, why: websocket.close(code=code, reason=why), gate=gate)
                 except ProtocolError as err:
                     await websocket.send_text(encode(error_frame(err, table.version)))
             while True:
-                raw = await receive_text(websocket)
-                try:
-                    if raw is None:
-                        raise binary
-                    msg = parse_message(raw, table.info, client.seat)
-                    if isinstance(msg, Ping):
-                        client.put(_PONG)
-                    elif isinstance(msg, Hello):
-                        raise ProtocolError("malformed", "already joined: hello comes once")
-                    elif isinstance(msg, Act):
-                        await table.act(client.seat, msg.version, msg.action)
-                except ProtocolError as err:
-                    client.put(encode(error_frame(err, table.version)))
+                await handle(table, client, await receive_text(websocket))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -512,4 +604,9 @@ def ws_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRou
     return router
 
 
-_PONG = encode({"type": "pong"})
+
+async def _seat_gate(clubs: Any, table: LiveTable, cookie: str | None, seat: int) -> str | None:
+    """A seat's gate at ``hello`` (kirifuda.server.connections.greet): a rated club table's seat
+    is a signed-in member's (kirifuda.server.clubtables)."""
+    name: str | None = await clubs.seat_gate(table, seat, cookie)
+    return name

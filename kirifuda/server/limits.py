@@ -50,7 +50,11 @@ class Limits:
     """The largest record sent to the replay viewer, in bytes."""
     idle_bot_table_seconds: float = 600.0
     """A table of bots only plays on while someone watches, and for this long after the last
-    connection left (or after it was created or the server restarted); then it pauses."""
+    connection left (or after it was created or the server restarted); then its match ends at
+    the end of the deal (marked finished: it does not come back at a restart)."""
+    finished_table_seconds: float = 60.0
+    """A finished table nobody is connected to leaves memory after this long; the lobby, its
+    record and its replay are then served from the database."""
     commit_retry_seconds: float = 3.0
     """How long a player's action retries a failed database commit before the player is told
     (the bots and the deals retry until the database is back)."""

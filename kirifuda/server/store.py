@@ -98,6 +98,7 @@ def _v4(conn: Connection) -> None:
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
 """Schema version → the step that brings the previous version to it."""
 SCHEMA_VERSION = max(MIGRATIONS)
+_MIGRATION_LOCK = 0x6B6972696675   # "kirifu": the advisory lock the migrations take on PostgreSQL
 
 
 @dataclass
@@ -201,7 +202,33 @@ class Store:
         return store
 
     async def migrate(self) -> int:
-        """Apply the missing migrations; return the schema version."""
+        """Apply the missing migrations; return the schema version.  On PostgreSQL under an
+        advisory lock: several processes of a cluster starting at once migrate one at a time."""
+        if self.dialect != "postgresql":
+            return await self._migrate()
+        async with self.engine.connect() as lock:
+            await lock.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _MIGRATION_LOCK})
+            try:
+                return await self._migrate()
+            finally:
+                await lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _MIGRATION_LOCK})
+
+    async def create_all(self, metadatas: Sequence[MetaData]) -> None:
+        """Make the tables of other modules' metadata that do not exist yet (on PostgreSQL under
+        the migrations' advisory lock: the processes of a cluster starting at once would race
+        their CREATE TABLEs)."""
+        async with self.engine.connect() as lock:
+            if self.dialect == "postgresql":
+                await lock.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _MIGRATION_LOCK})
+            try:
+                async with self.engine.begin() as conn:
+                    for md in metadatas:
+                        await conn.run_sync(md.create_all)
+            finally:
+                if self.dialect == "postgresql":
+                    await lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _MIGRATION_LOCK})
+
+    async def _migrate(self) -> int:
         async with self.engine.begin() as conn:
             await conn.run_sync(lambda c: metadata.create_all(c, tables=[kf_schema]))
             row = (await conn.execute(select(kf_schema.c.version))).first()
@@ -295,10 +322,32 @@ class Store:
 
     # -- reading -------------------------------------------------------------------------
     async def load_tables(self, include_finished: bool = True) -> list[StoredTable]:
+        """Every table (or every unfinished one), oldest first, with its events."""
+        q = select(kf_tables).order_by(kf_tables.c.created)
+        if not include_finished:
+            q = q.where(kf_tables.c.finished == False)  # noqa: E712
+        return await self._load(q)
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        """One table with its events; None if there is none of that id."""
+        found = await self._load(select(kf_tables).where(kf_tables.c.id == table_id))
+        return found[0] if found else None
+
+    async def recent_finished(self, limit: int) -> list[StoredTable]:
+        """The ``limit`` finished tables made last, oldest first, with their events."""
+        q = (select(kf_tables).where(kf_tables.c.finished == True)  # noqa: E712
+             .order_by(kf_tables.c.created.desc()).limit(limit))
+        return list(reversed(await self._load(q)))
+
+    async def unfinished_ids(self) -> list[str]:
+        """The ids of the tables still being played, oldest first."""
         async with self.engine.connect() as conn:
-            q = select(kf_tables).order_by(kf_tables.c.created)
-            if not include_finished:
-                q = q.where(kf_tables.c.finished == False)  # noqa: E712
+            q = (select(kf_tables.c.id).where(kf_tables.c.finished == False)  # noqa: E712
+                 .order_by(kf_tables.c.created))
+            return [str(r) for r in (await conn.execute(q)).scalars().all()]
+
+    async def _load(self, q: Any) -> list[StoredTable]:
+        async with self.engine.connect() as conn:
             rows = (await conn.execute(q)).mappings().all()
             out = []
             for r in rows:
@@ -312,6 +361,13 @@ class Store:
                     events=[json.loads(e) for e in events], secret=r["secret"] or str(r["seed"]),
                     settings=json.loads(r["settings"]) if r["settings"] else {}))
             return out
+
+    async def event_at(self, table_id: str, seq: int) -> dict[str, Any] | None:
+        """The event ``seq`` of a table (None: not written)."""
+        async with self.engine.connect() as conn:
+            data = (await conn.execute(select(kf_events.c.data).where(kf_events.c.table_id == table_id)
+                                       .where(kf_events.c.seq == seq))).scalar_one_or_none()
+        return None if data is None else dict(json.loads(data))
 
     async def count_events(self, table_id: str) -> int:
         async with self.engine.connect() as conn:

@@ -30,8 +30,11 @@ import random
 import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
+
+import orjson
 
 from .. import record as records
 from ..actions import REFUSED_CLAIM, Action, Claim
@@ -87,6 +90,8 @@ class Client:
 
     seat: int | None
     send: Callable[[str], Awaitable[None]]
+    hangup: Callable[[int, str], Awaitable[None]] | None = None
+    """Closes the connection with a WebSocket close code and a reason (the table moved away)."""
     queue: "asyncio.Queue[str | None]" = field(default_factory=asyncio.Queue)
     task: "asyncio.Task[None] | None" = None
 
@@ -128,7 +133,8 @@ class LiveTable:
     """A table held in memory, mirrored in the database event by event."""
 
     def __init__(self, stored: StoredTable, store: Store, *, grace: float, bot_delay: float,
-                 limits: Limits | None = None, hooks: list[TableHook] | None = None) -> None:
+                 limits: Limits | None = None, hooks: list[TableHook] | None = None,
+                 decide: "Callable[[LiveTable, int, Bot, View, str], Awaitable[Action]] | None" = None) -> None:
         self.id = stored.id
         self.hooks: list[TableHook] = hooks if hooks is not None else []
         """Told when a seat is dropped (``"away"``) and when the match is over (``"over"``):
@@ -137,11 +143,15 @@ class LiveTable:
         """Public facts others add to the table's info (a club's table: ``club``, ``rated``)."""
         self.info: GameInfo = GAMES[stored.game]
         self.options = self.info.options(stored.options)
+        self.options_json = options_to_json(self.options)
         self.seats = stored.seats
         self.token_hashes = stored.token_hashes
         self.timer = stored.timer
         self.secret = stored.secret or str(stored.seed)
         self.limits = limits or Limits()
+        self.decide = decide
+        """Where this table's bots decide, given the seat, its bot, its view and the decision's
+        random seed (None: this process's threads; :mod:`.cluster`: a pool of bot workers)."""
         self.creator: str | None = None
         """The client (address) that created the table, while this process runs."""
         self.first = stored.first
@@ -189,12 +199,17 @@ class LiveTable:
         self._static_info: dict[str, Any] | None = None
         self._units_cache: tuple[int, dict[str, list[str]]] | None = None
         self.closed = False
-        self.cut = False
-        """The match ran past :attr:`Limits.max_deals` and was stopped between deals."""
+        self.cut = stored.finished and not self.state.is_over
+        """The match was stopped between deals before its end: it ran past
+        :attr:`Limits.max_deals`, or it was a table of bots only that nobody watched (a stored
+        table marked finished whose match is not over was cut)."""
+        self.end_reason: str | None = "cut" if self.cut else None
+        """Why a cut match ended: ``max_deals`` or ``idle`` (``cut``: before a restart)."""
         self.bots_only = all(s["kind"] == "bot" for s in self.seats)
-        self.paused = False
-        """A table of bots only that nobody watched for :attr:`Limits.idle_bot_table_seconds`."""
         self._idle_since = time.monotonic()
+        self.over_since: float | None = None
+        """When the table was first seen over with nobody connected (the manager then lets it
+        leave memory: :attr:`Limits.finished_table_seconds`)."""
         self.drop_at: dict[int, float] = {}
         """When each dropped human seat's stand-in starts to play (monotonic clock; host.presence)."""
         self.standin_played: tuple[int, int] | None = None
@@ -261,8 +276,10 @@ class LiveTable:
     def summary_info(self) -> dict[str, Any]:
         out = self.public_info()
         out["totals"] = list(self.view(None).totals)
+        out["created"] = self.created
         if self.cut:
             out["cut"] = True
+            out["end_reason"] = self.end_reason
         return out
 
     def sheet(self) -> list[dict[str, Any]]:
@@ -329,7 +346,7 @@ class LiveTable:
                     log.warning("table %s: the database is back (state %d committed)", self.id, self.version + 1)
                 return
             except Exception as exc:
-                if failed and await self._was_committed():
+                if failed and await self._was_committed(event):
                     return
                 if not failed:
                     log.warning("table %s: a commit failed (%s); retrying", self.id, type(exc).__name__)
@@ -340,12 +357,22 @@ class LiveTable:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
 
-    async def _was_committed(self) -> bool:
-        """After a failed commit: did it reach the database after all (a lost reply)?"""
+    async def _was_committed(self, event: dict[str, Any]) -> bool:
+        """After a failed commit: did it reach the database after all (a lost reply)?  If
+        another event holds its place, another process has taken the table over (a cluster's
+        lease ran out): this one stops, changing nothing."""
         try:
-            return await self.store.count_events(self.id) > self.version
+            stored = await self.store.event_at(self.id, self.version)
         except Exception:
             return False
+        if stored is None:
+            return False
+        if stored == orjson.loads(orjson.dumps(event)):   # as stored (tuples are lists there)
+            return True
+        self.closed = True
+        log.warning("table %s: state %d was written by another process; this one lets the table go",
+                    self.id, self.version + 1)
+        raise ProtocolError("moved", "the table moved to another server: reconnect to go on")
 
     async def _commit(self, new_state: GameState, event: dict[str, Any], *, patience: float | None) -> None:
         """Write the event, then (only then) make ``new_state`` the table's state."""
@@ -483,9 +510,10 @@ class LiveTable:
                         return
                     if self.state.needs_deal:
                         if self.state.deal_number >= self.limits.max_deals:
-                            await self._cut()
+                            await self._cut("max_deals")
                             return
                         if self._idle():
+                            await self._cut("idle")
                             return
                         await self._deal()
                         continue
@@ -493,7 +521,7 @@ class LiveTable:
                     if seat is None:
                         return
                     bot = self._bot_for(seat)
-                    if bot is None or self._idle():
+                    if bot is None:
                         return
                     version = self.version
                 if self.bot_delay:
@@ -502,8 +530,14 @@ class LiveTable:
                     if self.version != version or self._bot_for(seat) is None:
                         continue
                     view = self.view(seat)
-                    rng = random.Random(f"{self.secret}:bot:{version}")
-                    action = await asyncio.get_running_loop().run_in_executor(_BOT_THREAD, bot.choose, view, rng)
+                    seed = f"{self.secret}:bot:{version}"
+                    if self.decide is not None and seat in self._bots:
+                        action = await self.decide(self, seat, bot, view, seed)
+                        if self.version != version or self.closed:
+                            continue
+                    else:
+                        action = await asyncio.get_running_loop().run_in_executor(
+                            _BOT_THREAD, bot.choose, view, random.Random(seed))
                     if seat not in self._bots and seat not in self.away:
                         # said in the frame this move sends (frames are built once per version)
                         self.standin_played = (seat, self.version + 1)
@@ -512,21 +546,21 @@ class LiveTable:
             log.exception("table %s: the driver stopped", self.id)
 
     def _idle(self) -> bool:
-        """A table of bots only that nobody has watched for a while pauses (a join resumes it)."""
+        """A table of bots only that nobody has watched for
+        :attr:`Limits.idle_bot_table_seconds` (since it was made, loaded, or last left): its
+        match ends at the end of the deal (checked between deals)."""
         if not self.bots_only or self.clients:
             return False
-        if time.monotonic() - self._idle_since < self.limits.idle_bot_table_seconds:
-            return False
-        if not self.paused:
-            self.paused = True
-            log.info("table %s: bots only and nobody watching: paused (state %d)", self.id, self.version)
-        return True
+        return time.monotonic() - self._idle_since >= self.limits.idle_bot_table_seconds
 
-    async def _cut(self) -> None:
-        """Stop a match that ran past the deals a match may last (between deals: nothing is
-        hidden then).  The stored table is marked finished."""
+    async def _cut(self, reason: str) -> None:
+        """Stop a match before its end (between deals: nothing is hidden then): it ran past the
+        deals a match may last (``max_deals``), or its bots played with nobody watching
+        (``idle``).  The stored table is marked finished."""
         self.cut = True
-        log.info("table %s: cut after %d deals (the server's limit)", self.id, self.state.deal_number)
+        self.end_reason = reason
+        log.info("table %s: ended after %d deals (%s)", self.id, self.state.deal_number,
+                 "the server's limit of deals" if reason == "max_deals" else "bots only, nobody watching")
         try:
             await self.store.mark_finished(self.id)
         except Exception as exc:
@@ -597,7 +631,6 @@ class LiveTable:
             self.away.discard(seat)
             if back:
                 self._arm_timer()
-        self.paused = False
         if back:
             self.broadcast()
         else:
@@ -641,9 +674,10 @@ class LiveTable:
                     continue
             self._send(c, text)
 
-    async def close(self) -> None:
+    async def close(self, hangup: bool = False) -> None:
         """Stop the table's tasks and wait for them (a write in flight finishes or rolls back
-        before the database is closed)."""
+        before the database is closed).  ``hangup``: the table moves to another process of a
+        cluster: every connection is closed (code 1012, "reconnect"), to find it there."""
         self.closed = True
         tasks = [t for t in [self._driver, self._timer_task, *self._grace_tasks.values()] if t is not None]
         for task in tasks:
@@ -651,10 +685,22 @@ class LiveTable:
         await asyncio.gather(*tasks, return_exceptions=True)
         for c in list(self.clients):
             await c.close()
+            if hangup and c.hangup is not None:
+                try:
+                    await c.hangup(1012, "the table moved to another server: reconnect")
+                except Exception:
+                    pass
+
+
+LOBBY_SIZE = 100
+"""The tables the lobby lists (the latest made)."""
 
 
 class TableManager:
-    """Every table of the server, loaded from the database at start."""
+    """The tables this process holds in memory: every table being played (in a cluster: those
+    it owns, :mod:`.cluster`) and the finished ones asked for lately; a finished table leaves
+    memory :attr:`Limits.finished_table_seconds` after its last connection, and comes back
+    from the database when asked for (:meth:`fetch`)."""
 
     def __init__(self, store: Store, *, grace: float = 60.0, bot_delay: float = 0.8,
                  limits: Limits | None = None, deal_secret: str | None = None) -> None:
@@ -668,19 +714,117 @@ class TableManager:
         self.tables: dict[str, LiveTable] = {}
         self.hooks: list[TableHook] = []
         """Given to every table (:attr:`LiveTable.hooks`); told ``"loaded"`` for each table
-        reloaded at start."""
+        being played that is reloaded (at start, or taken over from another instance)."""
+        self.finished: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        """The lobby's facts of finished tables that left memory (the latest :data:`LOBBY_SIZE`)."""
+        self.cluster: Any = None
+        """The :class:`.cluster.Cluster` this process is part of (None: it is alone)."""
+        self.decide: Callable[[LiveTable, int, Bot, View, str], Awaitable[Action]] | None = None
+        """Where the bots of the tables decide (None: this process's threads)."""
+        self._sweeper: asyncio.Task[None] | None = None
+        self._fetching: dict[str, asyncio.Future[LiveTable | None]] = {}
 
-    async def load(self) -> None:
-        for st in await self.store.load_tables():
+    def _live(self, st: StoredTable) -> LiveTable:
+        return LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay, limits=self.limits,
+                         hooks=self.hooks, decide=self.decide)
+
+    async def load(self, *, playing: bool = True) -> None:
+        """The lobby's latest finished tables, and (``playing``: alone, not in a cluster)
+        every table being played, which moves on."""
+        for st in await self.store.recent_finished(LOBBY_SIZE):
             try:
-                table = LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay,
-                                  limits=self.limits, hooks=self.hooks)
+                self._remember(self._live(st))
             except (KirifudaError, KeyError) as exc:
                 log.error("table %s cannot be reloaded: %s", st.id, exc)
+        if playing:
+            for st in await self.store.load_tables(include_finished=False):
+                self.adopt(st)
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    def adopt(self, st: StoredTable) -> LiveTable | None:
+        """Hold a stored table in memory and let it move on (None: it cannot be rebuilt)."""
+        try:
+            table = self._live(st)
+        except (KirifudaError, KeyError) as exc:
+            log.error("table %s cannot be reloaded: %s", st.id, exc)
+            return None
+        self.tables[st.id] = table
+        self.finished.pop(st.id, None)
+        table.notify("loaded")
+        table.kick()
+        return table
+
+    def _remember(self, table: LiveTable) -> None:
+        self.finished[table.id] = table.summary_info()
+        self.finished.move_to_end(table.id)
+        while len(self.finished) > LOBBY_SIZE:
+            self.finished.popitem(last=False)
+
+    async def fetch(self, table_id: str) -> LiveTable | None:
+        """The table of that id in memory, a finished one loaded from the database if need be;
+        None if this process does not hold it (no such table, or played elsewhere)."""
+        table = self.tables.get(table_id)
+        if table is not None or len(table_id) > 32:
+            return table
+        pending = self._fetching.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
+        self._fetching[table_id] = fut
+        try:
+            st = await self.store.load_table(table_id)
+            table = None
+            if st is not None and st.finished and table_id not in self.tables:
+                table = self._live(st)
+                table.over_since = time.monotonic()
+                self.tables[table_id] = table
+            fut.set_result(self.tables.get(table_id))
+        except Exception as exc:
+            fut.set_exception(exc)
+            fut.exception()
+            raise
+        finally:
+            del self._fetching[table_id]
+        return self.tables.get(table_id)
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """The lobby's facts of the latest tables this process knows, the newest first."""
+        infos = [t.summary_info() for t in self.tables.values()]
+        known = {i["id"] for i in infos}
+        infos += [i for tid, i in self.finished.items() if tid not in known]
+        infos.sort(key=lambda i: i.get("created", 0.0))
+        return infos[-LOBBY_SIZE:][::-1]
+
+    async def _sweep(self) -> None:
+        """Let finished tables nobody is connected to leave memory."""
+        while True:
+            await asyncio.sleep(min(5.0, max(0.05, self.limits.finished_table_seconds / 4)))
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep of finished tables failed")
+
+    async def sweep(self) -> None:
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            if not table.over or table.clients:
+                table.over_since = None
                 continue
-            self.tables[st.id] = table
-            table.notify("loaded")
-            table.kick()
+            if table.over_since is None:
+                table.over_since = now
+            elif now - table.over_since >= self.limits.finished_table_seconds:
+                await self.drop(table)
+
+    async def drop(self, table: LiveTable) -> None:
+        """The table leaves memory (its facts stay in the lobby if it is over)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if table.over:
+            self._remember(table)
+        await table.close()
+        if self.cluster is not None:
+            await self.cluster.released(table)
 
     def open_tables_of(self, creator: str) -> int:
         return sum(1 for t in self.tables.values() if t.creator == creator and not t.over)
@@ -742,14 +886,18 @@ class TableManager:
             from .practice import check_practice
 
             check_practice(info.id, clean, st.settings)  # OptionError: not a practice table
+        if self.cluster is not None:
+            await self.cluster.claim(table_id)   # the new table's lease: this process owns it
         await self.store.create_table(st)
-        table = LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay, limits=self.limits,
-                          hooks=self.hooks)
+        table = self._live(st)
         table.creator = creator
         self.tables[table_id] = table
         table.kick()
         return table, tokens
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
         for t in self.tables.values():
             await t.close()

@@ -12,8 +12,10 @@ import asyncio
 import glob
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
+import time
 import uuid
 from pathlib import Path
 from typing import Iterator
@@ -126,3 +128,71 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if pg.url is None:
         pytest.skip(f"PostgreSQL case skipped: {pg.reason}")
     return pg.new_database()
+
+
+class _Redis:
+    """A throw-away ``redis-server`` (Debian's) on a free loopback port, nothing saved to disk."""
+
+    def __init__(self) -> None:
+        self.url: str | None = None
+        self.reason = ""
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server") or ("/usr/bin/redis-server" if os.path.exists("/usr/bin/redis-server")
+                                                   else None)
+        if binary is None:
+            self.reason = "no redis-server installed (apt-get install redis-server)"
+            return
+        port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="kirifuda-redis-")
+        self.proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                      "--appendonly", "no", "--dir", self.dir, "--protected-mode", "no"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        self.url = f"redis://127.0.0.1:{port}/0"
+                        return
+            except OSError:
+                time.sleep(0.05)
+        self.reason = "redis-server did not start within 20 s"
+        self.stop()
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+        if getattr(self, "dir", None):
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[_Redis]:
+    r = _Redis()
+    r.start()
+    yield r
+    r.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: _Redis) -> str:
+    """A Redis for one test (flushed first); skipped, saying why, where none can start."""
+    if redis_server.url is None:
+        pytest.skip(f"Redis case skipped: {redis_server.reason}")
+    import redis as sync_redis
+
+    sync_redis.Redis.from_url(redis_server.url).flushall()
+    return redis_server.url
+
+
+@pytest.fixture
+def pg_url(postgres: _Postgres) -> str:
+    """A fresh PostgreSQL database; skipped, saying why, where none can start."""
+    if postgres.url is None:
+        pytest.skip(f"PostgreSQL case skipped: {postgres.reason}")
+    return postgres.new_database()

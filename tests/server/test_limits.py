@@ -148,21 +148,61 @@ def test_frame_and_body_sizes_are_refused_before_reading(db_url: str) -> None:
         assert big.status_code == 400
 
 
-def test_idle_bot_tables_pause_and_resume(db_url: str) -> None:
-    with ServerThread(db_url, bot_delay=0.02, limits=limits(idle_bot_table_seconds=0.5)) as srv:
-        made = create(srv, BOTS)
-        t = srv.app.state.manager.tables[made["id"]]
-        deadline = time.time() + 20
-        while not t.paused and time.time() < deadline:
-            time.sleep(0.05)
-        assert t.paused and not t.over
-        version = t.version
-        time.sleep(0.3)
-        assert t.version == version
-        with connect(f"ws://127.0.0.1:{srv.port}/ws/{made['id']}") as ws:   # someone watches
+@pytest.mark.slow
+def test_idle_bot_tables_end(db_url: str) -> None:
+    """A table of bots only that nobody watches ends at the end of its deal: marked finished
+    (it does not come back at a restart), its record given, the lobby saying why."""
+    heuristic = [{"kind": "bot", "bot": "heuristic"}] * 4   # no random claims: no quick end
+    with ServerThread(db_url, bot_delay=0.002, limits=limits(idle_bot_table_seconds=0.3)) as srv:
+        made = create(srv, heuristic)
+        watched = create(srv, heuristic)
+        with connect(f"ws://127.0.0.1:{srv.port}/ws/{watched['id']}") as ws:   # someone watches
             ws.send(json.dumps({"type": "hello", "token": None}))
-            recv_until(ws, "state", lambda m: m["version"] > version)
-        assert not t.paused or t.version > version
+            deadline = time.time() + 60
+            info: dict[str, Any] = {}
+            while time.time() < deadline:
+                info = httpx.get(f"{srv.url}/api/tables/{made['id']}").json()
+                if info["over"]:
+                    break
+                time.sleep(0.05)
+            assert info["over"] and info["cut"] and info["end_reason"] == "idle"
+            assert not httpx.get(f"{srv.url}/api/tables/{watched['id']}").json()["over"]
+        t = srv.app.state.manager.tables[made["id"]]
+        assert t.state.needs_deal and not t.state.is_over          # ended between deals
+        version = t.version
+        time.sleep(0.2)
+        assert t.version == version                                 # and plays no more
+        r = httpx.get(f"{srv.url}/api/tables/{made['id']}/record")
+        assert r.status_code == 200 and len(r.json()["deals"]) == t.state.deal_number
+    with ServerThread(db_url, bot_delay=0.002) as srv:            # a restart keeps it ended
+        info = httpx.get(f"{srv.url}/api/tables/{made['id']}").json()
+        assert info["over"] and info["cut"] and info["version"] == version
+
+
+@pytest.mark.slow
+def test_finished_tables_leave_memory(db_url: str) -> None:
+    """A finished table nobody watches leaves memory; its lobby entry, facts, record and replay
+    are still served (from the database)."""
+    with ServerThread(db_url, bot_delay=0, limits=limits(finished_table_seconds=0.2)) as srv:
+        made = create(srv, BOTS, options={"target": 1})
+        manager = srv.app.state.manager
+        deadline = time.time() + 60
+        while made["id"] in manager.tables and time.time() < deadline:
+            time.sleep(0.05)
+        assert made["id"] not in manager.tables
+        lobby = httpx.get(f"{srv.url}/api/tables").json()
+        assert [i["id"] for i in lobby] == [made["id"]] and lobby[0]["over"]
+        record = httpx.get(f"{srv.url}/api/tables/{made['id']}/record")
+        assert record.status_code == 200
+        assert httpx.get(f"{srv.url}/api/tables/{made['id']}").json()["over"]
+        assert httpx.get(f"{srv.url}/api/tables/{made['id']}/replay").status_code == 200
+        assert httpx.get(f"{srv.url}/api/tables/0123456789ab").status_code == 404
+        deadline = time.time() + 10
+        while made["id"] in manager.tables and time.time() < deadline:   # and leaves again
+            time.sleep(0.05)
+        assert made["id"] not in manager.tables
+        again = httpx.get(f"{srv.url}/api/tables/{made['id']}/record")
+        assert again.text == record.text
 
 
 def test_openapi_only_when_asked(db_url: str) -> None:

@@ -105,3 +105,25 @@ def test_port_zero_takes_any_free_port(tmp_path: Path) -> None:
         assert got > 0
     finally:
         stop(proc)
+
+
+def test_one_process_per_sqlite_file(tmp_path: Path) -> None:
+    """A second holder of a SQLite database's lock is refused, naming the first and saying
+    that several processes need PostgreSQL and Redis; a PostgreSQL URL takes no lock."""
+    import pytest
+
+    from kirifuda.server.serve import SQLiteInUse, sqlite_lock
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    first = sqlite_lock(url)
+    assert first is not None
+    try:
+        with pytest.raises(SQLiteInUse, match=r"pid \d+.*PostgreSQL and Redis"):
+            sqlite_lock(url)
+    finally:
+        first.close()
+    again = sqlite_lock(url)          # released with its holder
+    assert again is not None
+    again.close()
+    assert sqlite_lock("postgresql+asyncpg://u@h/db") is None
+    assert sqlite_lock("sqlite+aiosqlite:///:memory:") is None
