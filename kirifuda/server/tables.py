@@ -869,6 +869,9 @@ class TableManager:
                 kind = s.get("bot") or default_bot(info.id)
                 if not isinstance(kind, str):
                     raise OptionError(f"seat {i}: the bot's kind must be a string")
+                if kind.startswith("policy:") and not os.environ.get("KIRIFUDA_POLICY_DIR"):
+                    raise OptionError(f"seat {i}: a policy bot sits at a table only when the server "
+                                      "names its directory of policy files (KIRIFUDA_POLICY_DIR)")
                 if getattr(make_bot(kind, info.id), "needs_state", False):  # OptionError if unknown
                     raise OptionError(f"seat {i}: the {kind} bot sees every card; it plays only in "
                                       "tournaments, not at a table")

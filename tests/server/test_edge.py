@@ -7,6 +7,7 @@ import asyncio
 import json
 import re
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -119,3 +120,15 @@ def test_binary_frames_deep_json_and_big_numbers_get_words(db_url: str) -> None:
         r = httpx.post(srv.url + "/api/replay", content=b"[" * 100000)
         assert r.status_code == 400 and "JSON" in r.json()["detail"]["message"]
         assert httpx.get(srv.url + "/api/tables").status_code == 200
+
+
+def test_a_policy_bot_sits_only_where_the_server_keeps_policy_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``policy:PATH`` would let a client make the server open any file (and tell by the answer
+    whether it exists): refused unless the host names a directory of policy files."""
+    monkeypatch.delenv("KIRIFUDA_POLICY_DIR", raising=False)
+    with ServerThread(f"sqlite+aiosqlite:///{tmp_path / 'p.db'}", bot_delay=0) as srv:
+        for path in ("/etc/passwd", "/nonexistent.npz"):
+            seats = [{"kind": "human"}] + [{"kind": "bot", "bot": f"policy:{path}"}] * 3
+            r = httpx.post(srv.url + "/api/tables", json={"game": "meitora", "seats": seats})
+            assert r.status_code == 400 and "KIRIFUDA_POLICY_DIR" in r.json()["detail"]
+        assert srv.app.state.manager.tables == {}
