@@ -5,36 +5,23 @@ played again; the panel's words from the catalogue; axe-core finds nothing serio
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from .test_table import DESKTOP, PHONE, Server, axe, context, frame, shot
+from ..conftest import ServerThread
+from .test_table import DESKTOP, PHONE, axe, context, frame, shot
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("practice") / "kirifuda.db"
-    # the bots wait 2 s before answering: time to take a bid back before they do
-    srv = Server(f"sqlite+aiosqlite:///{db}", bot_delay=2.0, grace=60, deal_secret="7").start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from .test_table import CHROMIUM, FLAGS, sync_api
-
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
+SERVER_OPTIONS = {"bot_delay": 2.0, "deal_secret": "7"}
+"""The bots wait 2 s before answering: time to take a bid back before they do (the shared
+``server`` fixture, tests/conftest.py)."""
 
 
 @pytest.mark.parametrize("lang,size", [("en", DESKTOP), ("ja", PHONE)])
-def test_practice_from_the_lobby_undo_and_again(server: Server, browser: Any, lang: str, size: dict[str, int]) -> None:
+def test_practice_from_the_lobby_undo_and_again(server: ServerThread, browser: Any, lang: str, size: dict[str, int]) -> None:
     ctx = context(browser, size, lang)
     page = ctx.new_page()
     errors: list[str] = []
