@@ -4,11 +4,16 @@
 // per-game code.  Every word comes from the shared catalogue (also GET /api/ui).
 "use strict";
 
-let LANG = localStorage.getItem("kf:lang") || ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
+// the language: ?lang= in the address first (a shared link), then the reader's last choice, then
+// the browser's; the choice is kept (kf:lang) for every page
+const URL_LANG = new URLSearchParams(location.search).get("lang");
+let LANG = ["ja", "en"].includes(URL_LANG) ? URL_LANG
+  : localStorage.getItem("kf:lang") || ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
 let GAMES = null;      // /api/games: names, options, bots, field terms
 let UI = null;         // /api/ui: {games: descriptors, i18n: {ja, en}}
 let current = null;    // the open page: Lobby, Table or Replay
-const PREFS = Object.assign({ size: "1", four: false, motion: true, sound: false },
+const REDUCED = !!(window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
+const PREFS = Object.assign({ size: "1", four: false, motion: !REDUCED, sound: false },
   JSON.parse(localStorage.getItem("kf:prefs") || "{}"));
 const STRAIN = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -69,9 +74,23 @@ async function api(path, opts = {}) {
   const body = await r.json().catch(() => null);
   if (!r.ok) {
     const d = body && body.detail;
-    throw new Error(typeof d === "string" ? d : (d && d.message) || r.statusText);
+    const e = new Error(typeof d === "string" ? d : (d && d.message) || r.statusText);
+    if (body && typeof body.code === "string") { e.code = body.code; e.params = body.params || {}; }
+    throw e;
   }
   return body;
+}
+// a refusal the server gave a code (kirifuda/server/refusals.py): worded from the catalogue, its
+// params as the lobby shows them (an option by its label, a seat by its number)
+function refusalText(e, game) {
+  if (!e.code || !has("refusal." + e.code)) return `${t("error")}: ${e.message}`;
+  const p = Object.assign({}, e.params);
+  if ("seat" in p) p.seat = t("seat", { n: p.seat });
+  if ("option" in p && game && has(`opt.${game}.${p.option}`)) p.option = t(`opt.${game}.${p.option}`);
+  if ("options" in p && game) p.options = String(p.options).split(/,\s*/).map((o) => has(`opt.${game}.${o}`) ? t(`opt.${game}.${o}`) : o).join(t("and"));
+  if ("bot" in p && has("bots." + p.bot)) p.bot = t("bots." + p.bot);
+  const words = t("refusal." + e.code, p);
+  return e.code === "refused" && p.text ? `${words}: ${p.text}` : words;
 }
 // each deal's result in words (the server's sentences, the terminal's too), both languages
 const Results = {
@@ -239,6 +258,9 @@ function applyPrefs() {
 }
 function setLang(l) {
   LANG = l; localStorage.setItem("kf:lang", l); document.documentElement.lang = l;
+  const q = new URLSearchParams(location.search);
+  if (q.has("lang") && q.get("lang") !== l) { q.set("lang", l); history.replaceState(history.state, "", `${location.pathname}?${q}${location.hash}`); }
+  if (window.Sound) Sound.label();
   $("#lang").value = l;
   $("#settings").setAttribute("aria-label", t("settings")); $("#settings").title = t("settings");
   $("#close").setAttribute("aria-label", t("close"));
@@ -256,14 +278,11 @@ function openSettings() {
   $$('#dialog-body [name="size"]').forEach((el) => el.addEventListener("change", () => { PREFS.size = el.value; applyPrefs(); }));
   $("#set-four").addEventListener("change", (e) => { PREFS.four = e.target.checked; applyPrefs(); });
   $("#set-motion").addEventListener("change", (e) => { PREFS.motion = e.target.checked; applyPrefs(); });
-  $("#set-sound").addEventListener("change", (e) => { PREFS.sound = e.target.checked; applyPrefs(); });
+  $("#set-sound").addEventListener("change", (e) => Sound.set(e.target.checked));
 }
-function beep() {
-  if (!PREFS.sound) return;
-  try {
-    const ctx = beep.ctx || (beep.ctx = new AudioContext()); const o = ctx.createOscillator(), g = ctx.createGain();
-    o.frequency.value = 660; g.gain.value = 0.05; o.connect(g); g.connect(ctx.destination); o.start(); o.stop(ctx.currentTime + 0.12);
-  } catch (e) { /* no sound here */ }
+// the events' sounds (sound.js), one after another when a frame brings several
+function sounds(kinds) {
+  kinds.forEach((k, i) => (i ? setTimeout(() => Sound.play(k), 380 * i) : Sound.play(k)));
 }
 
 // -- the lobby ------------------------------------------------------------------------------
@@ -274,6 +293,19 @@ const Lobby = {
     this.game = this.game || GAMES[0].id;
     this.render();
     this.loadTables();
+    this.loadTutorials();
+  },
+  // the games with a tutorial (a guided first deal): a link beside the game picked
+  async loadTutorials() {
+    if (this.tutorials) return;
+    try { this.tutorials = (await api("/api/tutorials?lang=en")).games.map((g) => g.game); } catch (e) { this.tutorials = []; }
+    if (current === this) this.render();
+  },
+  tutorialHTML() {
+    const g = gameOf(this.game);
+    if (!this.tutorials || !this.tutorials.includes(g.id)) return "";
+    return `<p class="learn"><a class="button" id="tutorial-link" href="/tutorial?game=${encodeURIComponent(g.id)}&lang=${LANG}">${esc(t("tutorial_link", { game: g.name[LANG] }))}</a>
+      <a href="/tutorial?lang=${LANG}">${esc(t("tutorials_all"))}</a></p>`;
   },
   options(g) {
     const out = {};
@@ -302,7 +334,7 @@ const Lobby = {
     <section class="lobby">
       <div class="panel"><h2>${esc(t("game"))}</h2><div class="games" role="radiogroup" aria-label="${esc(t("game"))}">${GAMES.map((x) => `
         <label class="gamepick ${x.id === this.game ? "on" : ""}"><input type="radio" name="game" value="${x.id}" ${x.id === this.game ? "checked" : ""}>
-        <b>${esc(x.name[LANG])}</b><small>${esc(x.name[LANG === "ja" ? "en" : "ja"])} · ${esc(t("players", { n: x.min_players + (x.max_players > x.min_players ? "–" + x.max_players : "") }))}</small></label>`).join("")}</div></div>
+        <b>${esc(x.name[LANG])}</b><small>${esc(x.name[LANG === "ja" ? "en" : "ja"])} · ${esc(t("players", { n: x.min_players + (x.max_players > x.min_players ? "–" + x.max_players : "") }))}</small></label>`).join("")}</div>${this.tutorialHTML()}</div>
       <div class="panel"><h2>${esc(t("options"))}</h2><div class="opts">${g.options.map((o) => this.optionHTML(g, o)).join("")}</div></div>
       <div class="panel"><h2>${esc(t("seats"))}</h2><div id="seats"></div>
         <label class="row">${esc(t("timer"))} <select name="timer">${[0, 30, 60, 120].map((s) => `<option value="${s}">${esc(s ? t("sec", { n: s }) : t("off"))}</option>`).join("")}</select></label>
@@ -359,7 +391,10 @@ const Lobby = {
       this.created = res;
       this.showCreated();
       this.loadTables();
-    } catch (e) { toast(`${t("error")}: ${e.message}`); }
+    } catch (e) {
+      const msg = refusalText(e, g.id);
+      $("#created").innerHTML = `<p class="warn refusal" role="alert">${esc(msg)}</p>`; toast(msg);
+    }
   },
   showCreated() {
     const r = this.created; const base = location.origin;
@@ -502,7 +537,7 @@ const Table = {
   },
   // what changed, in words: the live region, the toasts for events
   tell(before, f) {
-    const v = f.view, n = f.table.seats.length, msgs = [];
+    const v = f.view, n = f.table.seats.length, msgs = [], heard = [];
     if (before && before.view.deal_number === v.deal_number) {
       const desc = descOf(f.table.game);
       if (desc.bids) {
@@ -519,8 +554,10 @@ const Table = {
         const lt = normTrick(v.last_trick);
         if (lt) { const ss = trickSeats(lt, n); for (let k = tb ? tb.cards.length : 0; k < lt.cards.length; k++) msgs.push(t("played", { who: seatName(ss[k]), card: lt.cards[k] === null ? t("face_down") : ctext(lt.cards[k]) })); }
         if (v.last_trick_winner != null) msgs.push(t("trick_won_by", { who: seatName(v.last_trick_winner) }));
+        heard.push("trick");
       }
     }
+    if (before && (v.deal_number > before.view.deal_number || (f.table.over && !before.table.over))) heard.push("deal");
     const sp = f.table.standin_played;
     if (sp && (!this.lastStandin || this.lastStandin < sp.version) && before) {
       const m = sp.seat === f.seat ? t("bot_played_for_you") : t("bot_played_for", { who: seatName(sp.seat) });
@@ -528,9 +565,10 @@ const Table = {
     }
     if (sp) this.lastStandin = sp.version;
     if (v.to_act === f.seat && f.legal.length && (!before || before.view.to_act !== f.seat || before.version !== f.version)) {
-      if (!before || before.view.to_act !== f.seat) { msgs.push(t("your_turn")); beep(); }
+      if (!before || before.view.to_act !== f.seat) { msgs.push(t("your_turn")); heard.push("turn"); }
     }
     announce(msgs.join(". "));
+    sounds(heard);
   },
   render() {
     if (current !== this || !this.frame) return;
@@ -597,6 +635,7 @@ const Table = {
         const left = this.deadlineAt ? Math.max(0, Math.ceil((this.deadlineAt - Date.now()) / 1000)) : null;
         el.textContent = left === null ? "" : (f.view.to_act === f.seat ? t("clock_you", { n: left }) : t("clock", { n: left }));
         el.classList.toggle("urgent", left !== null && left <= 10);
+        Sound.clock(left, f.view.to_act === f.seat && f.legal.length > 0, this.deadlineAt);
       }
       const since = (Date.now() - this.receivedAt) / 1000;
       const drops = (f.table.drop_in || []).map((x, s) => (x === null ? null : [s, Math.max(0, Math.ceil(x - since))])).filter(Boolean);
@@ -660,6 +699,7 @@ const Table = {
     let body;
     if (kind === "discard") body = t("confirm_discard", { cards: action.discard.map(ctext).join(" ") });
     else if (kind === "adjutant") body = t("confirm_adjutant", { card: ctext(action.adjutant) });
+    else if (kind === "approve") body = t(action.approve ? "confirm_approve" : "confirm_reject");
     else body = t("confirm_action", { label: actionText(action) });
     const cards = kind === "discard" ? action.discard : kind === "adjutant" ? [action.adjutant] : [];
     confirmIn(t("confirm_title"), `<p>${esc(body)}</p>${cards.length ? `<div class="trickrow">${cards.map((c) => `<div class="mini">${cardSVG(c)}</div>`).join("")}</div>` : ""}`,
@@ -1154,6 +1194,7 @@ const Replay = {
   applyPrefs();
   $("#lang").addEventListener("change", (e) => setLang(e.target.value));
   $("#settings").addEventListener("click", openSettings);
+  $("#mute").addEventListener("click", () => Sound.set(!PREFS.sound));
   $("#close").addEventListener("click", closeDialog);
   $("#overlay").addEventListener("click", (e) => { if (e.target.id === "overlay") closeDialog(); });
   document.addEventListener("keydown", (e) => {
