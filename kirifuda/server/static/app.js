@@ -1029,16 +1029,30 @@ const Review = {
     }, later, "wide review");
   },
 };
+// one seat's review in words: "North lost 2 tricks: trick 4, trick 7"
+function seatSummary(d, s) {
+  const who = seatName(s.seat), lines = [];
+  const trickList = (ks) => ks.map((n) => t("coach.trick_no", { n })).join(", ");
+  if (s.lost > 0) lines.push(t("coach.seat_lost", { who, amount: coachNum(s.lost), unit: unitText(d.unit, s.lost), where: trickList(s.tricks) }));
+  if (s.estimated > 0) lines.push(t("coach.seat_estimated", { who, amount: coachNum(s.estimated), unit: unitText(d.unit, s.estimated), where: trickList(s.estimated_tricks) }));
+  if (s.decisions >= 0.005) lines.push(t("coach.seat_decisions", { who, amount: coachNum(s.decisions), unit: unitText(d.score_unit, s.decisions) }));
+  if (!lines.length) lines.push(t("coach.seat_clean", { who }));
+  return lines;
+}
+// a mark as a badge: the loss ("−1"), a tick for the best play, nothing where nothing was judged
+function markBadge(m) {
+  if (!m || m.method === "none") return "";
+  const est = m.method === "rollouts" || m.method === "sampled", lost = m.loss >= 0.005;
+  const words = lost
+    ? t("coach.mark_loss", { amount: coachNum(m.loss), unit: unitText(m.unit, m.loss), best: m.best_label || (m.best ? actionText(m.best) : "–") }) + (est ? ` (${t("coach.estimated")})` : "")
+    : t("coach.mark_ok");
+  return `<span class="mark ${lost ? "loss" : "ok"}${est ? " est" : ""}" title="${esc(words)}" aria-label="${esc(words)}">${lost ? "−" + esc(coachNum(m.loss)) : "✓"}</span>`;
+}
 function reviewHTML(r) {
   const d = r.review.deals[0];
   if (!d) return `<pre class="reviewtext">${esc(r.text)}</pre>`;
-  const trickList = (ks) => ks.map((n) => t("coach.trick_no", { n })).join(", ");
   const seats = d.seats.map((s) => {
-    const who = seatName(s.seat), lines = [];
-    if (s.lost > 0) lines.push(t("coach.seat_lost", { who, amount: coachNum(s.lost), unit: unitText(d.unit, s.lost), where: trickList(s.tricks) }));
-    if (s.estimated > 0) lines.push(t("coach.seat_estimated", { who, amount: coachNum(s.estimated), unit: unitText(d.unit, s.estimated), where: trickList(s.estimated_tricks) }));
-    if (s.decisions > 0) lines.push(t("coach.seat_decisions", { who, amount: coachNum(s.decisions), unit: unitText(d.score_unit, s.decisions) }));
-    if (!lines.length) lines.push(t("coach.seat_clean", { who }));
+    const lines = seatSummary(d, s);
     const costly = d.marks.filter((m) => m.seat === s.seat && m.loss > 0 && m.best);
     const rows = costly.map((m) => `<tr><td>${m.trick === null ? esc(t("coach.choice")) : esc(t("coach.trick_no", { n: m.trick }))}</td>
       <td>${esc(m.label || actionText(m.action))}</td><td>${esc(m.best_label || actionText(m.best))}</td>
@@ -1094,7 +1108,7 @@ const Host = {
 
 // -- the replay viewer: the table, step by step -----------------------------------------------
 const Replay = {
-  data: null, i: 0, seat: null,
+  data: null, i: 0, seat: null, marksOn: false,
   async open() {
     current = this; Table.frame = null;
     const q = new URLSearchParams(location.search);
@@ -1134,6 +1148,53 @@ const Replay = {
     }
     return { tot, lastOfDeal };
   },
+  // the deal review's marks on each card (like a double-dummy review's button): a badge on the
+  // cards of the trick in view and on the step's own decision, then every decision of the deal
+  // card by card (each one a step to jump to) and each seat's summary in words
+  showMarks(st, d) {
+    const box = $("#marksheet"), deal = st.deal, at = this.i;
+    box.innerHTML = `<h4 id="marks-h">${esc(t("coach.marks_title"))}</h4><p class="thinking" role="status">${esc(t("coach.reviewing"))}</p>`;
+    Review.get(this.table || "", deal).then((r) => {
+      if (current !== this || this.i !== at || !this.marksOn || !document.contains(box)) return;
+      if (r.error || !r.review.deals[0]) { box.innerHTML = `<h4 id="marks-h">${esc(t("coach.marks_title"))}</h4><p class="warn">${esc(t("coach.review_failed"))}${r.error ? ": " + esc(r.error) : ""}</p>`; return; }
+      const rd = r.review.deals[0], n = st.hands.length;
+      // the felt: the trick in view, its cards marked by (trick, seat)
+      const done = st.view.tricks_played ?? (st.view.tricks || []).length;
+      const live = normTrick(st.view.trick), shown = live || normTrick(st.view.last_trick);
+      const number = live ? done + 1 : done;
+      if (shown) for (const el of $$("#felt .tcard")) {
+        const m = rd.marks.find((x) => x.trick === number && x.seat === +el.dataset.seat && (x.kind === "play" || x.kind === "claim"));
+        if (m) el.insertAdjacentHTML("beforeend", markBadge(m));
+      }
+      const here = rd.marks.find((m) => m.index === st.index);
+      if (here && st.index >= 0) $("#steplabel").insertAdjacentHTML("beforeend", " " + markBadge(here));
+      // every step of the deal, each card under its trick: a card with no choice has no mark
+      const byIndex = new Map(rd.marks.map((m) => [m.index, m]));
+      const doneAt = (k) => d.steps[k].view.tricks_played ?? (d.steps[k].view.tricks || []).length;
+      const rows = new Map(), choices = [];
+      d.steps.forEach((s, k) => {
+        if (s.deal !== deal || s.index < 0 || !s.action) return;
+        const item = { k, s, m: byIndex.get(s.index) };
+        if ("play" in s.action) {
+          const n = k > 0 && d.steps[k - 1].deal === deal ? doneAt(k - 1) + 1 : 1;
+          if (!rows.has(n)) rows.set(n, []);
+          rows.get(n).push(item);
+        } else if (item.m) choices.push(item);
+      });
+      const chip = ({ k, s, m }) => {
+        const card = s.action.play;
+        return `<button class="markchip ${k === this.i ? "now" : ""}" data-step="${k}"><small>${esc(seatName(s.seat))}</small> ${card ? cardHTML(card) : esc((m && m.label) || actionText(s.action))} ${markBadge(m)}</button>`;
+      };
+      const tricks = [...rows.keys()].sort((a, b) => a - b);
+      box.innerHTML = `<h4 id="marks-h">${esc(t("coach.marks_title"))}</h4>
+        <div class="marksum">${rd.seats.map((s) => seatSummary(rd, s).map((x) => `<p data-seat="${s.seat}">${esc(x)}</p>`).join("")).join("")}</div>
+        ${choices.length ? `<div class="markrow"><span class="mr">${esc(t("coach.choice"))}</span>${choices.map(chip).join("")}</div>` : ""}
+        ${tricks.map((k) => `<div class="markrow" data-trick="${k}"><span class="mr">${esc(t("trick_n", { n: k }))}</span>${rows.get(k).map(chip).join("")}</div>`).join("")}
+        ${rd.positions ? `<p class="muted">${esc(t("coach.exact_share", { solved: rd.exact, total: rd.positions }))}</p>` : ""}`;
+      $$("#marksheet [data-step]").forEach((b) => b.addEventListener("click", () => { if (+b.dataset.step >= 0) this.go(+b.dataset.step); }));
+      announce(rd.seats.map((s) => seatSummary(rd, s).join(" ")).join(" "));
+    });
+  },
   frameAt(i) {
     const d = this.data, st = d.steps[i];
     const view = Object.assign({}, st.view, { hand: [] });
@@ -1166,8 +1227,11 @@ const Replay = {
       ${tableHTML(f, { live: false })}
       <div class="hands">${handsHTML(st.hands, this.seat)}</div>
       ${lastOfDeal && dealSum.outcome && dealSum.outcome !== "in-progress" ? `<div class="panel result" data-deal="${st.deal}"><h4>${esc(t("deal_result", { n: st.deal + 1 }))}</h4>${dealResultHTML(Object.assign({}, dealSum, { hands: undefined, tricks: undefined }), game, f.view, n)}</div>` : ""}
-      <p class="toolbar"><a class="button" id="dl" download="${esc(game)}-record.json">${esc(t("download"))}</a> <button data-tool="sheet">${esc(t("sheet"))}</button>${dealSum.outcome && dealSum.outcome !== "in-progress" ? ` ${reviewButton(this.table || "", st.deal)}` : ""}</p>
+      <p class="toolbar"><a class="button" id="dl" download="${esc(game)}-record.json">${esc(t("download"))}</a> <button data-tool="sheet">${esc(t("sheet"))}</button>${dealSum.outcome && dealSum.outcome !== "in-progress" ? ` ${reviewButton(this.table || "", st.deal)} <button id="marks" aria-pressed="${this.marksOn}" aria-controls="marksheet">${esc(t("coach.marks_button"))}</button>` : ""}</p>
+      <section class="marksheet" id="marksheet" aria-labelledby="marks-h" ${this.marksOn && dealSum.outcome && dealSum.outcome !== "in-progress" ? "" : "hidden"}></section>
     </section>`;
+    if ($("#marks")) $("#marks").addEventListener("click", () => { this.marksOn = !this.marksOn; this.render(); if ($("#marks")) $("#marks").focus(); });
+    if (this.marksOn && $("#marks")) this.showMarks(st, d);
     const blob = new Blob([d.record_text], { type: "application/json" });
     $("#dl").href = URL.createObjectURL(blob);
     $$("[data-go]").forEach((b) => b.addEventListener("click", () => {
