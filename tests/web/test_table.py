@@ -741,6 +741,14 @@ def test_a_refused_table_is_told_in_the_reader_s_language(server: Server, browse
     ctx.close()
 
 
+def wider(page: Any) -> list[str]:
+    """The elements reaching past the phone's right edge (for the failure's message)."""
+    return page.evaluate("""() => [document.scrollingElement.scrollWidth, innerWidth, document.documentElement.clientWidth].concat(
+      Array.from(document.querySelectorAll('body *')).filter((e) => {
+      const r = e.getBoundingClientRect(); return r.width > 0 && (r.right > document.documentElement.clientWidth + 0.5 || r.left < -0.5); })
+      .slice(0, 6).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().left)}-${Math.round(e.getBoundingClientRect().right)}`))""")
+
+
 @pytest.mark.parametrize("game", sorted(BUILTIN))
 def test_twice_the_text_size_on_a_phone_never_scrolls_sideways(server: Server, browser: Any, game: str) -> None:
     ctx = context(browser, PHONE, "ja" if game in ("napoleon", "unsun") else "en")
@@ -760,15 +768,19 @@ def test_twice_the_text_size_on_a_phone_never_scrolls_sideways(server: Server, b
         if f["view"]["deal_number"] >= 1:
             break
         width = page.evaluate("document.scrollingElement.scrollWidth")
-        assert width <= PHONE["width"], (game, f["view"]["phase"], width)
+        assert width <= PHONE["width"], (game, f["view"]["phase"], width, wider(page))
         if f["view"]["phase"] not in seen:
             seen.add(f["view"]["phase"])
             shot(page, f"{game}-phone-2x-{f['view']['phase']}")
         act_once(page, bold=True)
         page.wait_for_function(f"Table.frame.version > {f['version']} || !document.querySelector('#overlay').hidden",
                                timeout=30000)
-        assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], wider(page)
     assert "play" in seen
+    page.wait_for_selector("#overlay:not([hidden])")                  # the deal's result
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    shot(page, f"{game}-phone-2x-result")
+    page.locator("#close").click()
     page.locator("#settings").click()
     assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
     ctx.close()
@@ -803,6 +815,8 @@ def test_sounds_tell_events_apart_and_the_mute_is_kept(server: Server, browser: 
     page.wait_for_timeout(1200)
     assert page.evaluate("Sound.played") == ["warn"]
     # muted: nothing plays, and that is kept too
+    if page.locator("#overlay:not([hidden])").count():
+        page.locator("#close").click()
     page.locator("#mute").click()
     page.evaluate("Sound.played.length = 0; Sound.play('turn')")
     assert page.evaluate("Sound.played") == []
