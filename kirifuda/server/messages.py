@@ -121,6 +121,8 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.sheet": ("得点表", "Score sheet"),
     "web.rules": ("ルール", "Rules"),
     "web.details": ("詳細 (表示の全データ)", "Details (every field of the view)"),
+    "web.details_deal": ("この回の全データ", "Every fact of this deal"),
+    "web.hand_unseen": ("あなたの手札 {n}枚 (まだ見られません)", "Your {n} cards (not to be looked at yet)"),
     "web.last_deal": ("前の回の結果", "Last deal"),
     "web.deal_result": ("第{n}回の結果", "Result of deal {n}"),
     "web.winner_is": ("勝者: {who}", "Winner: {who}"),
@@ -197,6 +199,7 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     # results and the match
     "web.result_title": ("第{n}回の結果", "Result of deal {n}"),
     "web.match_winner": ("{who} の勝ち", "{who} wins the match"),
+    "web.match_winners": ("{who} の勝ち", "{who} win the match"),
     "web.match_draw": ("引き分け", "A draw"),
     "web.final_score": ("最終得点", "Final score"),
     "web.outcome.played": ("終了", "played"),

@@ -662,6 +662,13 @@ const Table = {
     const f = this.frame; const { plays, discards } = this.legalByCard();
     const active = plays.size || discards.size;
     $("#hand").style.setProperty("--n", Math.max(f.hand.length, 6));
+    // a hand dealt but not yet to be looked at (by the game's rule): its backs, counted
+    const unseen = !f.hand.length && f.seat !== null && f.seat !== undefined ? ((f.view.hand_sizes || [])[f.seat] || 0) : 0;
+    if (unseen) {
+      $("#hand").style.setProperty("--n", Math.max(unseen, 6));
+      $("#hand").innerHTML = `<div class="unseen" role="img" aria-label="${esc(t("hand_unseen", { n: unseen }))}">${Array.from({ length: unseen }, () => `<span class="card back">${cardSVG(null)}</span>`).join("")}</div><p class="unseen-note" aria-hidden="true">${esc(t("hand_unseen", { n: unseen }))}</p>`;
+      return;
+    }
     $("#hand").innerHTML = f.hand.map((c) => {
       const legal = plays.has(c) || discards.has(c);
       const sel = this.selected.includes(c);
@@ -841,7 +848,7 @@ const Table = {
     const who = w.map((u) => unitName(units, u)).join(t("and"));
     const last = this.lastDeal();
     const words = Promise.all([this.withSentences(f.sheet), last ? this.withSentences([last]) : Promise.resolve([null])]);
-    dialogLater((ws) => `<h3>${esc(t("match_over"))}</h3><p class="winner">${esc(w.length ? t("match_winner", { who }) : t("match_draw"))}</p>` +
+    dialogLater((ws) => `<h3>${esc(t("match_over"))}</h3><p class="winner">${esc(!w.length ? t("match_draw") : w.length > 1 || (units[w[0]] || []).length > 1 ? t("match_winners", { who }) : t("match_winner", { who }))}</p>` +
       sheetHTML(f.sheet, f.table.game, v, n, ws && ws[0]) +
       (last ? `<h4>${esc(t("last_deal"))}</h4>` + dealResultHTML(Object.assign({}, last, { sentences: ws && ws[1][0] }), f.table.game, v, n) : "") +
       `<p class="links"><a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${esc(t("download"))}</a> <a class="button primary" href="/replay?table=${esc(f.table.id)}">${esc(t("replay"))}</a> ${last ? reviewButton(f.table.id, null) : ""}</p>`, words, "wide");
@@ -975,15 +982,16 @@ function dealResultHTML(d, game, v, n) {
   if (Array.isArray(d.score)) html += `<ul class="scores">${d.score.map((x, i) => `<li>${esc(unitName(units, i))}: <b>${fmtPts(x)}</b></li>`).join("")}</ul>`;
   const rows = Object.entries(d).filter(([k]) => !["hands", "tricks", "score", "outcome", "sentences", "rest"].includes(k)).map(([k, x]) =>
     `<tr><th>${esc(term(game, k))}</th><td>${valueHTML(x, game, n, k)}</td></tr>`).join("");
-  html += `<details><summary>${esc(t("details"))}</summary><table class="kv">${rows}</table></details>`;
+  html += `<details><summary>${esc(t("details_deal"))}</summary><table class="kv">${rows}</table></details>`;
   if (d.hands) html += `<h4>${esc(t("hands_up"))}</h4>` + handsHTML(d.hands);
   if (d.tricks && d.tricks.length) html += `<details><summary>${esc(t("trick"))} (${d.tricks.length})</summary>${d.tricks.map((tr) => trickCardsHTML(tr, n)).join("")}</details>`;
   return html;
 }
+function capital(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 function sheetHTML(sheet, game, v, n, words) {
   const desc = descOf(game), units = unitsOf(desc, v, n);
   const extra = ["contract", "declarer", "napoleon", "trump", "indicator"].filter((k) => sheet.some((d) => k in d));
-  return `<h3>${esc(t("sheet"))}</h3><div class="scroll"><table class="sheet"><tr><th>${esc(t("deal"))}</th><th>${esc(t("outcome"))}</th>${extra.map((k) => `<th>${esc(term(game, k))}</th>`).join("")}${units.map((u, i) => `<th>${esc(unitName(units, i))}</th>`).join("")}</tr>` +
+  return `<h3>${esc(t("sheet"))}</h3><div class="scroll"><table class="sheet"><tr><th>${esc(t("deal"))}</th><th>${esc(t("outcome"))}</th>${extra.map((k) => `<th>${esc(capital(term(game, k)))}</th>`).join("")}${units.map((u, i) => `<th>${esc(unitName(units, i))}</th>`).join("")}</tr>` +
     sheet.map((d, i) => `<tr><td>${i + 1}</td><td class="says">${words && words[i] ? words[i][LANG].map(esc).join("<br>") : esc(has("outcome." + d.outcome) ? t("outcome." + d.outcome) : d.outcome)}</td>${extra.map((k) => `<td>${valueHTML(d[k], game, n, k)}</td>`).join("")}${(d.score || []).map((x) => `<td>${fmtPts(x)}</td>`).join("")}</tr>`).join("") +
     `<tr class="tot"><td colspan="${2 + extra.length}">${esc(t("total"))}</td>${(v.totals || []).map((x) => `<td>${fmtTotal(x)}</td>`).join("")}</tr></table></div>`;
 }
