@@ -37,6 +37,7 @@ from sqlalchemy import update
 from ..games import GAMES
 from ..i18n import LANGS
 from . import messages, ui
+from .refusals import refusing
 from .protocol import encode
 from .store import kf_tables
 
@@ -189,12 +190,14 @@ async def api_reason(request: Request) -> dict[str, str]:
 
 
 @router.post("/api/tables/{table_id}/host")
+@refusing
 async def api_host(table_id: str, request: Request) -> dict[str, Any]:
     table = _hosted(request, table_id, await _body(request))
     return {"id": table.id, "seats": _seats(table), "over": table.state.is_over}
 
 
 @router.post("/api/tables/{table_id}/host/link")
+@refusing
 async def api_host_link(table_id: str, request: Request) -> dict[str, Any]:
     body = await _body(request)
     table = _hosted(request, table_id, body)
@@ -216,6 +219,7 @@ async def api_host_link(table_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/tables/{table_id}/host/bot")
+@refusing
 async def api_host_bot(table_id: str, request: Request) -> dict[str, Any]:
     body = await _body(request)
     table = _hosted(request, table_id, body)

@@ -113,6 +113,7 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.face_cards_n": ("絵札 {n}枚", "{n} face cards"),
     "web.cards": ("{n}枚", "{n} cards"),
     "web.trick": ("場", "Trick"),
+    "web.tricks_count": ("この回の場 ({n})", "The deal's tricks ({n})"),
     "web.trick_n": ("第{n}トリック", "Trick {n}"),
     "web.no_trick": ("まだ場はありません", "No trick yet"),
     "web.last_trick": ("直前の場", "Last trick"),

@@ -11,15 +11,16 @@ code ``refused`` and keeps its English words in ``params["text"]``.
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Any
+from typing import Any, Awaitable, Callable, TypeVar, cast
 
 from fastapi import HTTPException
 from fastapi.responses import JSONResponse
 
 from .. import i18n
 
-__all__ = ["REFUSAL_MESSAGES", "refusal", "refusal_response"]
+__all__ = ["REFUSAL_MESSAGES", "refusal", "refusal_response", "refusing"]
 
 REFUSAL_MESSAGES: dict[str, tuple[str, str]] = {
     "web.refusal.bad_json": ("送られた内容が JSON として読めません", "The request is not JSON text"),
@@ -49,15 +50,27 @@ REFUSAL_MESSAGES: dict[str, tuple[str, str]] = {
     "web.refusal.oracle_bot": ("{seat}: {bot} ボットは全員の札を見るので、大会でしか打てません",
                                "{seat}: the {bot} bot sees every card; it plays only in tournaments"),
     "web.refusal.bad_first": ("最初の親は 席0〜席{max} のどれかです", "The first seat is one of seats 0–{max}"),
+    "web.refusal.host_denied": ("このホスト用リンクはこの卓のものではありません", "This host link is not valid for this table"),
+    "web.refusal.unknown_table": ("その卓はありません", "There is no such table"),
+    "web.refusal.bad_seat_number": ("席は 席0〜席{max} のどれかです", "A seat is one of seats 0–{max}"),
+    "web.refusal.seat_is_bot": ("{seat} はボットが打っています: 招待リンクはありません",
+                                "{seat} is played by a bot: it has no invitation link"),
+    "web.refusal.bad_record": ("kirifuda の棋譜として読めません", "This is not a record kirifuda can read"),
     "web.refusal.refused": ("卓を作れませんでした", "The table could not be made"),
 }
 """Each refusal's words: ``web.refusal.<code>`` → (Japanese, English)."""
 
 i18n.add_terms(messages=REFUSAL_MESSAGES)
 
+Endpoint = TypeVar("Endpoint", bound=Callable[..., Awaitable[Any]])
+
 _SEAT = r"seat (?P<seat>\d+)"
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^the body must be JSON text"), "bad_json"),
+    (re.compile(r"^the body must be (?:JSON|a JSON object)"), "bad_json"),
+    (re.compile(r"^this host link is not valid|^host: the host token"), "host_denied"),
+    (re.compile(r"^no (?:such )?table\b"), "unknown_table"),
+    (re.compile(r"^seat must be a seat number from 0 to (?P<max>\d+)"), "bad_seat_number"),
+    (re.compile(rf"^{_SEAT} is played by a bot"), "seat_is_bot"),
     (re.compile(r"^the table: seats\.(?P<seat>\d+)\.name: "), "bad_name"),
     (re.compile(r"^the table: (?P<field>[\w.]+): "), "bad_field"),
     (re.compile(r"^the table: "), "bad_field"),
@@ -102,6 +115,19 @@ def refusal(message: str) -> dict[str, Any]:
             params = {k: _param(k, v) for k, v in m.groupdict().items() if v is not None}
             return {"code": code, "params": params}
     return {"code": "refused", "params": {"text": message[:300]}}
+
+
+def refusing(endpoint: Endpoint) -> Endpoint:
+    """An endpoint whose refusals (HTTPException with words) also carry their code and params."""
+
+    @functools.wraps(endpoint)
+    async def wrapped(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await endpoint(*args, **kwargs)
+        except HTTPException as exc:
+            return refusal_response(exc)
+
+    return cast(Endpoint, wrapped)
 
 
 def refusal_response(exc: HTTPException) -> JSONResponse:

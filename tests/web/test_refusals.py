@@ -97,3 +97,24 @@ def test_every_refusal_is_worded_in_both_languages() -> None:
     for key, (ja, en) in REFUSAL_MESSAGES.items():
         assert ja.strip() and en.strip() and ja != en, key
         assert set(re.findall(r"\{(\w+)\}", ja)) == set(re.findall(r"\{(\w+)\}", en)), key
+
+
+def test_the_host_s_refusals_have_codes_too(server: ServerThread) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "human"}, {"kind": "human"}]
+    made = httpx.post(server.url + "/api/tables", json={"game": "meitora", "seats": seats}).json()
+    host = made["host"].split("#host=")[1]
+    url = f"{server.url}/api/tables/{made['id']}/host"
+    for path, body, status, code, params in [
+        ("", {"host": "forged"}, 403, "host_denied", {}),
+        ("", {}, 400, "host_denied", {}),
+        ("/link", {"host": host, "seat": 9}, 400, "bad_seat_number", {"max": 3}),
+        ("/bot", {"host": host, "seat": 1}, 400, "seat_is_bot", {"seat": 1}),
+    ]:
+        r = httpx.post(url + path, json=body)
+        got = r.json()
+        assert r.status_code == status and isinstance(got["detail"], str), r.text
+        assert got["code"] == code and {k: got["params"][k] for k in params} == params, got
+        worded(code, got["params"])
+    r = httpx.post(f"{server.url}/api/tables/nosuch/host", json={"host": host})
+    assert r.status_code == 404 and r.json()["code"] == "unknown_table"
+    assert httpx.post(url, json={"host": host}).status_code == 200     # the wrapper lets answers through

@@ -984,7 +984,7 @@ function dealResultHTML(d, game, v, n) {
     `<tr><th>${esc(term(game, k))}</th><td>${valueHTML(x, game, n, k)}</td></tr>`).join("");
   html += `<details><summary>${esc(t("details_deal"))}</summary><table class="kv">${rows}</table></details>`;
   if (d.hands) html += `<h4>${esc(t("hands_up"))}</h4>` + handsHTML(d.hands);
-  if (d.tricks && d.tricks.length) html += `<details><summary>${esc(t("trick"))} (${d.tricks.length})</summary>${d.tricks.map((tr) => trickCardsHTML(tr, n)).join("")}</details>`;
+  if (d.tricks && d.tricks.length) html += `<details><summary>${esc(t("tricks_count", { n: d.tricks.length }))}</summary>${d.tricks.map((tr) => trickCardsHTML(tr, n)).join("")}</details>`;
   return html;
 }
 function capital(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
@@ -1080,7 +1080,7 @@ const Host = {
     if (!h || !h.host) return;
     let info;
     try { info = await api(`/api/tables/${id}/host`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ host: h.host }) }); }
-    catch (e) { toast(`${t("host_denied")}: ${e.message}`); return; }
+    catch (e) { toast(e.code ? refusalText(e) : `${t("host_denied")}: ${e.message}`); return; }
     const base = location.origin, links = h.links || [];
     dialog(`<h3>${esc(t("host_title"))}</h3><p>${esc(t("host_help"))}</p><div class="hostseats">${info.seats.map((s) => `
       <div class="hostseat" data-seat="${s.seat}"><b>${esc(s.name)}</b> <small>${esc(s.kind === "bot" ? t("bot") : s.connected ? t("connected") : t("disconnected"))}</small>
@@ -1102,7 +1102,7 @@ const Host = {
       toast(t("link_issued", { who }));
       await this.open(id);
       if (mine && mine.seat === seat && current === Table) { Table.token = r.token; Table.ws.close(); }
-    } catch (e) { toast(`${t("error")}: ${e.message}`); }
+    } catch (e) { toast(refusalText(e)); }
   },
   async toBot(id, seat, who) {
     const h = Keys.host(id);
@@ -1110,7 +1110,7 @@ const Host = {
       await api(`/api/tables/${id}/host/bot`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ host: h.host, seat }) });
       toast(t("seat_to_bot", { who }));
       await this.open(id);
-    } catch (e) { toast(`${t("error")}: ${e.message}`); }
+    } catch (e) { toast(refusalText(e)); }
   },
 };
 
@@ -1140,7 +1140,7 @@ const Replay = {
       const data = await api("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
       sessionStorage.setItem("kf:replay", JSON.stringify(data));
       history.pushState(null, "", "/replay"); this.open();
-    } catch (e) { toast(`${t("error")}: ${e.message}`); }
+    } catch (e) { toast(`${t("refusal.bad_record")} (${e.message})`); }
   },
   go(i) { this.i = Math.max(0, Math.min(this.data.steps.length - 1, i)); this.render(); const s = $("#slider"); if (s) s.focus(); },
   // the totals as they stood at this step: a deal's score counts once its last step is passed
