@@ -39,7 +39,7 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.no_tables": ("卓はまだありません", "No tables yet"),
     "web.your_seat": ("自分の席へ", "Back to your seat"),
     "web.host_page": ("ホスト画面", "Host page"),
-    "web.tutorial_link": ("{game} をチュートリアルで覚える", "Learn {game}: a guided first deal"),
+    "web.tutorial_link": ("{game}をチュートリアルで覚える", "Learn {game}: a guided first deal"),
     "web.tutorials_all": ("チュートリアルの一覧", "All tutorials"),
     "web.open_record": ("棋譜を開く", "Open a record"),
     "web.upload": ("棋譜ファイル (JSON) を選ぶ", "Choose a record file (JSON)"),
