@@ -827,6 +827,22 @@ def test_sounds_tell_events_apart_and_the_mute_is_kept(server: Server, browser: 
     ctx.close()
 
 
+def test_a_reader_asking_for_reduced_motion_gets_still_cards(server: Server, browser: Any) -> None:
+    made = new_table(server.url, "unsun", {0})
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    assert page.evaluate("PREFS.motion") is False and page.evaluate("document.documentElement.classList.contains('still')")
+    page.evaluate("PREFS.sound = true; Sound.played.length = 0; Sound.play('trick')")
+    assert page.evaluate("Sound.played") == ["trick"]      # sounds still tell events, shorter
+    ctx.close()
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    assert page.evaluate("PREFS.motion") is True and page.evaluate("PREFS.sound") is False  # the defaults
+    ctx.close()
+
+
 def _drive_to_approve(server: Server, made: dict[str, Any]) -> None:
     """Seats 0–4 of a Napoleon table, by WebSocket, until seat 0 is asked to approve a
     re-declaration: seat 1 bids and becomes Napoleon, names, discards and proposes higher."""
