@@ -887,7 +887,7 @@ function tableHTML(f, opts) {
       <b class="nm">${esc(s.name)}${f.seat === i && opts.live ? ` (${esc(t("you"))})` : ""}</b>
       ${roles.length ? `<span class="roles">${roles.map((r) => `<i class="role">${esc(r)}</i>`).join("")}</span>` : ""}
       ${leads ? `<i class="role lead">${esc(t("leader_mark"))}</i>` : ""}
-      <small>${s.kind === "replay" ? "" : `<i class="dot ${s.kind === "bot" || s.connected ? "on" : ""}" aria-hidden="true"></i>${esc(status)}${drop ? ` <b class="drop"></b>` : ""} · `}${esc(t("cards", { n: (v.hand_sizes || [])[i] ?? 0 }))}</small>
+      <small>${s.kind === "replay" ? "" : `<i class="dot ${s.kind === "bot" || s.connected ? "on" : ""}" aria-hidden="true"></i>${esc(status)}${drop ? ` <b class="drop"></b>` : ""} · `}<span class="nw">${esc(t("cards", { n: (v.hand_sizes || [])[i] ?? 0 }))}</span></small>
       ${stats.join("")}
       ${i in bubble ? `<span class="bubble ${"bid" in bubble[i] && bubble[i].bid === "pass" ? "passb" : ""}">${"bid" in bubble[i] ? bidHTML(bubble[i].bid) : esc(actionText(bubble[i]))}</span>` : ""}
     </div>`;
