@@ -314,7 +314,7 @@ const Lobby = {
       if (!el) continue;
       let v;
       if (o.type === "bool") v = el.checked;
-      else if (o.type === "int") v = parseInt(el.value, 10);
+      else if (o.type === "int") { v = parseInt(el.value, 10); if (Number.isNaN(v)) continue; }   // left empty: the default
       else if (o.type === "choice") v = JSON.parse(el.value);
       else v = el.value.trim() === "" ? null : (Number.isFinite(+el.value) ? parseInt(el.value, 10) : el.value);
       if (JSON.stringify(v) !== JSON.stringify(o.default)) out[o.name] = v;
