@@ -25,6 +25,7 @@ __all__ = ["REFUSAL_MESSAGES", "refusal", "refusal_response", "refusing"]
 REFUSAL_MESSAGES: dict[str, tuple[str, str]] = {
     "web.refusal.bad_json": ("送られた内容が JSON として読めません", "The request is not JSON text"),
     "web.refusal.bad_field": ("卓の設定の「{field}」が正しくありません", "The table's setting \"{field}\" is not valid"),
+    "web.refusal.bad_table": ("卓の設定が正しくありません", "The table's settings are not valid"),
     "web.refusal.bad_name": ("{seat} の名前が使えません (1〜40文字、表示できる文字だけ)",
                              "{seat}'s name cannot be used (1–40 printable characters)"),
     "web.refusal.too_many_open": ("同じ場所から同時に開ける卓は {n} 卓までです。どれかを終えてから作ってください",
@@ -73,7 +74,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"^{_SEAT} is played by a bot"), "seat_is_bot"),
     (re.compile(r"^the table: seats\.(?P<seat>\d+)\.name: "), "bad_name"),
     (re.compile(r"^the table: (?P<field>[\w.]+): "), "bad_field"),
-    (re.compile(r"^the table: "), "bad_field"),
+    (re.compile(r"^the table: "), "bad_table"),
     (re.compile(r"^at most (?P<n>\d+) tables in play may be opened"), "too_many_open"),
     (re.compile(r"^at most (?P<n>\d+) tables a minute"), "too_fast"),
     (re.compile(r"^the table could not be saved"), "store_down"),

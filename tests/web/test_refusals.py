@@ -118,3 +118,14 @@ def test_the_host_s_refusals_have_codes_too(server: ServerThread) -> None:
     r = httpx.post(f"{server.url}/api/tables/nosuch/host", json={"host": host})
     assert r.status_code == 404 and r.json()["code"] == "unknown_table"
     assert httpx.post(url, json={"host": host}).status_code == 200     # the wrapper lets answers through
+
+
+def test_every_code_a_pattern_gives_has_its_words() -> None:
+    from kirifuda.server.refusals import _PATTERNS
+
+    codes = {code for _, code in _PATTERNS} | {"refused"}
+    assert sorted(c for c in codes if f"web.refusal.{c}" not in REFUSAL_MESSAGES) == []
+    for pattern, code in _PATTERNS:   # each message's placeholders are the pattern's groups
+        for lang in (0, 1):
+            holes = set(re.findall(r"\{(\w+)\}", REFUSAL_MESSAGES[f"web.refusal.{code}"][lang]))
+            assert holes <= set(pattern.groupindex), (code, holes, pattern.pattern)
