@@ -622,6 +622,10 @@ def test_settings_four_colours_and_text_size(server: Server, browser: Any) -> No
     assert page.evaluate("document.documentElement.classList.contains('four')")    # kept
     shot(page, "settings-desktop-en-four-colour-1.5x")
     axe(page, "four colours at 1.5x")
+    page.locator("#settings").click()                 # at 2x a desktop page keeps its width too
+    page.locator('#overlay [name="size"][value="2"]').check()
+    page.locator("#close").click()
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= DESKTOP["width"], wider(page)
     ctx.close()
 
 
