@@ -17,7 +17,10 @@ HTTP (this module's router):
 - ``POST /api/reason`` ``{"text"}``: an engine's refusal in each language;
 - ``POST /api/tables/{id}/host`` ``{"host": token}``: the seats as the host sees them;
 - ``POST /api/tables/{id}/host/link`` ``{"host": token, "seat": s}``: a new invitation link;
-- ``POST /api/tables/{id}/host/bot`` ``{"host": token, "seat": s}``: the seat goes to a bot.
+- ``POST /api/tables/{id}/host/bot`` ``{"host": token, "seat": s}``: the seat goes to a bot;
+- ``GET /api/tables/{id}/replay/finished``: the deals of a match still in play that are over, as
+  the replay viewer's steps (each of their cards was shown to every seat when the deal ended;
+  the deal in play is left out), so that the deal just played can be replayed and reviewed.
 
 :func:`presence` adds to a table's public facts what the page tells as events: how long until
 a dropped player's stand-in takes over, and the last move a stand-in made for a present player
@@ -26,6 +29,7 @@ whose turn timer ran out.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 import time
@@ -187,6 +191,22 @@ async def api_reason(request: Request) -> dict[str, str]:
     if not isinstance(text, str) or len(text) > 500:
         raise HTTPException(400, "text must be the refusal's message (at most 500 characters)")
     return {lang: reason_text(text, lang) for lang in LANGS}
+
+
+@router.get("/api/tables/{table_id}/replay/finished")
+@refusing
+async def api_finished_replay(table_id: str, request: Request) -> dict[str, Any]:
+    from .app import replay_steps
+
+    table = _manager(request).tables.get(table_id)
+    if table is None:
+        raise HTTPException(404, "no such table")
+    dealt = len(table.state.record_deals())
+    over = dealt if table.state.is_over else min(dealt, table.state.deal_number)
+    if over == 0:
+        raise HTTPException(403, "no deal of this table is over yet")
+    rec = table.record()
+    return replay_steps(dataclasses.replace(rec, deals=rec.deals[:over]))
 
 
 @router.post("/api/tables/{table_id}/host")

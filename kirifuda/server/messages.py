@@ -276,6 +276,7 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.coach.full_text": ("検討の全文", "The whole review"),
     "web.coach.marks_button": ("一手ずつの検討", "Card-by-card review"),
     "web.coach.marks_title": ("一手ずつの検討 (全員の手札を見た最善との差)", "Card by card (against best play with every hand open)"),
+    "web.coach.replay_marks": ("この回を再生して一手ずつ検討", "Replay this deal, card by card"),
     "web.coach.mark_ok": ("最善の手", "best play"),
     "web.coach.mark_loss": ("{amount}{unit}の損 (最善: {best})", "cost {amount} {unit} (best: {best})"),
     "web.coach.review_failed": ("検討できませんでした", "The review could not be made"),

@@ -56,6 +56,7 @@ REFUSAL_MESSAGES: dict[str, tuple[str, str]] = {
     "web.refusal.bad_seat_number": ("席は 席0〜席{max} のどれかです", "A seat is one of seats 0–{max}"),
     "web.refusal.seat_is_bot": ("{seat} はボットが打っています: 招待リンクはありません",
                                 "{seat} is played by a bot: it has no invitation link"),
+    "web.refusal.no_finished_deal": ("この卓にはまだ終わった回がありません", "No deal of this table is over yet"),
     "web.refusal.bad_record": ("kirifuda の棋譜として読めません", "This is not a record kirifuda can read"),
     "web.refusal.refused": ("卓を作れませんでした", "The table could not be made"),
 }
@@ -72,6 +73,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^no (?:such )?table\b"), "unknown_table"),
     (re.compile(r"^seat must be a seat number from 0 to (?P<max>\d+)"), "bad_seat_number"),
     (re.compile(rf"^{_SEAT} is played by a bot"), "seat_is_bot"),
+    (re.compile(r"^no deal of this table is over yet"), "no_finished_deal"),
     (re.compile(r"^the table: seats\.(?P<seat>\d+)\.name: "), "bad_name"),
     (re.compile(r"^the table: (?P<field>[\w.]+): "), "bad_field"),
     (re.compile(r"^the table: "), "bad_table"),

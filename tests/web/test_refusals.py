@@ -129,3 +129,10 @@ def test_every_code_a_pattern_gives_has_its_words() -> None:
         for lang in (0, 1):
             holes = set(re.findall(r"\{(\w+)\}", REFUSAL_MESSAGES[f"web.refusal.{code}"][lang]))
             assert holes <= set(pattern.groupindex), (code, holes, pattern.pattern)
+
+
+def test_no_replay_of_a_match_in_play_before_a_deal_is_over(server: ServerThread) -> None:
+    made = httpx.post(server.url + "/api/tables", json={"game": "meitora", "seats": HUMANS}).json()
+    r = httpx.get(f"{server.url}/api/tables/{made['id']}/replay/finished")
+    assert r.status_code == 403 and r.json()["code"] == "no_finished_deal"
+    assert httpx.get(f"{server.url}/api/tables/nosuch/replay/finished").json()["code"] == "unknown_table"

@@ -982,3 +982,26 @@ def test_the_replay_viewer_marks_each_card_from_the_review(server: Server, brows
         axe(page, "replay with marks")
     assert page.evaluate("document.scrollingElement.scrollWidth") <= (PHONE if lang == "ja" else DESKTOP)["width"]
     ctx.close()
+
+
+def test_the_deal_just_played_is_replayed_with_its_marks_while_the_match_goes_on(server: Server, browser: Any) -> None:
+    made = new_table(server.url, "meitora", {0})
+    ctx = context(browser, DESKTOP, "en")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    play_deal(page, "meitora", "en", None)
+    page.wait_for_selector("#overlay:not([hidden]) #replay-marks")
+    assert not frame(page)["over"]
+    with ctx.expect_page() as opened:
+        page.locator("#replay-marks").click()
+    replay = opened.value
+    replay.wait_for_selector("#marksheet .markrow[data-trick]", timeout=120000)
+    # only the deal that is over: the deal in play (its hands still hidden) is not there
+    assert replay.evaluate("Replay.data.steps.every((s) => s.deal === 0)")
+    assert replay.locator("#jdeal option").count() == 1
+    assert replay.locator("#marks").get_attribute("aria-pressed") == "true"
+    assert "lost" in replay.locator("#marksheet .marksum").inner_text()
+    shot(replay, "meitora-desktop-en-replay-deal-just-played")
+    # the table goes on in its own tab
+    assert frame(page)["view"]["deal_number"] == 1
+    ctx.close()

@@ -838,8 +838,15 @@ const Table = {
     const f = this.frame;
     dialogLater((words) => `<h3>${esc(t("deal_result", { n: f.view.deal_number }))}</h3>` +
       dealResultHTML(Object.assign({}, d, { sentences: words && words[0] }), f.table.game, f.view, f.table.seats.length) +
-      `<p class="links">${reviewButton(f.table.id, null)}</p>`,
+      `<p class="links">${reviewButton(f.table.id, null)} ${this.marksLink(f)}</p>`,
     this.withSentences([d]), "wide");
+  },
+  // the deal just played, replayed with the review's marks on each card (in a new tab: the
+  // table goes on here)
+  marksLink(f) {
+    const deal = f.finished_deal ? f.finished_deal.deal : f.view.deal_number - 1;
+    if (deal < 0) return "";
+    return `<a class="button" id="replay-marks" target="_blank" rel="noopener" href="/replay?table=${encodeURIComponent(f.table.id)}&finished=1&deal=${deal}&marks=1">${esc(t("coach.replay_marks"))}</a>`;
   },
   showOver() {
     const f = this.frame, v = f.view, n = f.table.seats.length, desc = descOf(f.table.game);
@@ -1122,11 +1129,17 @@ const Replay = {
     const q = new URLSearchParams(location.search);
     try {
       this.table = q.get("table");
-      if (q.get("table")) this.data = await api(`/api/tables/${encodeURIComponent(q.get("table"))}/replay`);
+      // ?finished=1: a match still in play, its deals that are over (the deal just played)
+      if (q.get("table")) this.data = await api(`/api/tables/${encodeURIComponent(q.get("table"))}/replay${q.get("finished") ? "/finished" : ""}`);
       else { const s = sessionStorage.getItem("kf:replay"); this.data = s ? JSON.parse(s) : null; }
-    } catch (e) { $("#app").innerHTML = `<p class="center">${esc(e.message)}</p>`; return; }
+    } catch (e) { $("#app").innerHTML = `<p class="center">${esc(refusalText(e))}</p>`; return; }
     if (!this.data) { location.href = "/"; return; }
-    this.i = 0; this.seat = null; this.render();
+    this.i = 0; this.seat = null;
+    // ?deal=N opens at that deal (0-based), ?marks=1 with the review's marks on its cards
+    const deal = q.get("deal") === null ? -1 : this.data.steps.findIndex((s) => s.deal === +q.get("deal"));
+    if (deal >= 0) this.i = deal;
+    this.marksOn = q.get("marks") === "1";
+    this.render();
     document.onkeydown = (e) => {
       if (current !== this || e.target.closest("input, select")) return;
       if (e.key === "ArrowRight") this.go(this.i + 1);
