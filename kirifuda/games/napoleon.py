@@ -1183,7 +1183,7 @@ UI: dict[str, Any] = {
     "stats": [{"field": "face_cards_taken", "per": "seat", "show": "cards"}],
     "headline": ["contract", "adjutant_card", "proposal", "joker_request", "discard"],
     "hints": ["bidding", "adjutant", "discard", "redeclare", "approve", "play"],
-    "confirm": ["adjutant", "discard", "redeclare"],
+    "confirm": ["adjutant", "discard", "redeclare", "approve"],
     "claim_option": None,
     "options": {
         "players": {"label": ("人数", "Players"), "doc": ("卓の人数。", "Table size."),

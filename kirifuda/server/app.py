@@ -53,6 +53,7 @@ from .coach import router as coach_router
 from .store import Store
 from .tables import LOBBY_SIZE, TIMERS, Client, LiveTable, TableManager
 from . import host as hosting
+from .refusals import refusal_response
 
 __all__ = ["create_app", "games_info", "replay_steps", "pages_router", "api_router", "ws_router",
            "client_key"]
@@ -420,6 +421,12 @@ def api_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRo
 
     @router.post("/api/tables")
     async def api_create(request: Request) -> JSONResponse:
+        try:  # a refusal says why in English and, as a code and params, in the page's words
+            return await _create(request)
+        except HTTPException as exc:
+            return refusal_response(exc)
+
+    async def _create(request: Request) -> JSONResponse:
         try:
             body = validate(CreateTable, load_json(await request.body(), "the body"), "the table")
         except InputError as exc:

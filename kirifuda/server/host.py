@@ -17,7 +17,10 @@ HTTP (this module's router):
 - ``POST /api/reason`` ``{"text"}``: an engine's refusal in each language;
 - ``POST /api/tables/{id}/host`` ``{"host": token}``: the seats as the host sees them;
 - ``POST /api/tables/{id}/host/link`` ``{"host": token, "seat": s}``: a new invitation link;
-- ``POST /api/tables/{id}/host/bot`` ``{"host": token, "seat": s}``: the seat goes to a bot.
+- ``POST /api/tables/{id}/host/bot`` ``{"host": token, "seat": s}``: the seat goes to a bot;
+- ``GET /api/tables/{id}/replay/finished``: the deals of a match still in play that are over, as
+  the replay viewer's steps (each of their cards was shown to every seat when the deal ended;
+  the deal in play is left out), so that the deal just played can be replayed and reviewed.
 
 :func:`presence` adds to a table's public facts what the page tells as events: how long until
 a dropped player's stand-in takes over, and the last move a stand-in made for a present player
@@ -26,6 +29,7 @@ whose turn timer ran out.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 import time
@@ -37,6 +41,7 @@ from sqlalchemy import update
 from ..games import GAMES
 from ..i18n import LANGS
 from . import messages, ui
+from .refusals import refusing
 from .protocol import encode
 from .store import kf_tables
 
@@ -188,13 +193,31 @@ async def api_reason(request: Request) -> dict[str, str]:
     return {lang: reason_text(text, lang) for lang in LANGS}
 
 
+@router.get("/api/tables/{table_id}/replay/finished")
+@refusing
+async def api_finished_replay(table_id: str, request: Request) -> dict[str, Any]:
+    from .app import replay_steps
+
+    table = _manager(request).tables.get(table_id)
+    if table is None:
+        raise HTTPException(404, "no such table")
+    dealt = len(table.state.record_deals())
+    over = dealt if table.state.is_over else min(dealt, table.state.deal_number)
+    if over == 0:
+        raise HTTPException(403, "no deal of this table is over yet")
+    rec = table.record()
+    return replay_steps(dataclasses.replace(rec, deals=rec.deals[:over]))
+
+
 @router.post("/api/tables/{table_id}/host")
+@refusing
 async def api_host(table_id: str, request: Request) -> dict[str, Any]:
     table = _hosted(request, table_id, await _body(request))
     return {"id": table.id, "seats": _seats(table), "over": table.state.is_over}
 
 
 @router.post("/api/tables/{table_id}/host/link")
+@refusing
 async def api_host_link(table_id: str, request: Request) -> dict[str, Any]:
     body = await _body(request)
     table = _hosted(request, table_id, body)
@@ -216,6 +239,7 @@ async def api_host_link(table_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/tables/{table_id}/host/bot")
+@refusing
 async def api_host_bot(table_id: str, request: Request) -> dict[str, Any]:
     body = await _body(request)
     table = _hosted(request, table_id, body)

@@ -527,7 +527,8 @@ def test_the_match_over_screen_names_the_winner(server: ServerThread, browser: A
         for seats in seats_of:
             for s in seats:
                 assert info["seats"][s]["name"] in text, (text, s)
-        assert ("勝ち" in text) if lang == "ja" else ("wins" in text)
+        plural = len(winners) > 1 or any(len(seats) > 1 for seats in seats_of)   # "B0 & B2 win the match"
+        assert ("勝ち" in text) if lang == "ja" else (("win the match" if plural else "wins the match") in text), text
         shot(page, f"{game}-{'phone' if size is PHONE else 'desktop'}-{lang}-match-over")
         if lang == "en":
             axe(page, f"{game} match over")
@@ -565,6 +566,10 @@ def test_settings_four_colours_and_text_size(server: ServerThread, browser: Any)
     assert page.evaluate("document.documentElement.classList.contains('four')")    # kept
     shot(page, "settings-desktop-en-four-colour-1.5x")
     axe(page, "four colours at 1.5x")
+    page.locator("#settings").click()                 # at 2x a desktop page keeps its width too
+    page.locator('#overlay [name="size"][value="2"]').check()
+    page.locator("#close").click()
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= DESKTOP["width"], wider(page)
     ctx.close()
 
 
@@ -635,4 +640,312 @@ def test_a_bot_plays_for_a_player_whose_clock_ran_out_and_says_so(server: Server
     shot(page, "unsun-phone-ja-bot-played-for-you")
     assert frame(page)["version"] > before
     assert page.locator("#toast").is_visible()
+    ctx.close()
+
+
+# -- the gaps closed later: the lobby's language, refusals in words, 2x text on a phone, sounds,
+# the re-declaration's approval confirmed, the review's marks in the replay viewer --------------
+
+def test_the_lobby_honours_lang_and_keeps_it(server: Server, browser: Any) -> None:
+    ctx = context(browser, DESKTOP, "ja")        # a Japanese browser, sent an English link
+    page = ctx.new_page()
+    page.goto(server.url + "/?lang=en")
+    page.wait_for_selector("#create")
+    assert page.locator("#create").inner_text() == "Create the table"
+    assert page.evaluate("localStorage.getItem('kf:lang')") == "en"
+    # the tutorials, from the game picked, in the page's language
+    page.locator('input[name="game"][value="unsun"]').check()
+    page.wait_for_selector("#tutorial-link")
+    assert page.locator("#tutorial-link").get_attribute("href") == "/tutorial?game=unsun&lang=en"
+    page.goto(server.url + "/")                  # kept without the parameter
+    page.wait_for_selector("#create")
+    assert page.locator("#create").inner_text() == "Create the table"
+    page.goto(server.url + "/?lang=en")
+    page.wait_for_selector("#create")
+    page.locator("#lang").select_option("ja")    # a choice made in the page wins over the link
+    assert page.locator("#create").inner_text() == "卓を作る"
+    assert "lang=ja" in page.url
+    page.locator("#tutorial-link").click()
+    page.wait_for_url("**/tutorial?game=*")
+    assert "lang=ja" in page.url
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_refused_table_is_told_in_the_reader_s_language(server: Server, browser: Any, lang: str) -> None:
+    ctx = context(browser, PHONE, lang)
+    page = ctx.new_page()
+    page.goto(server.url + f"/?lang={lang}")
+    page.wait_for_selector("#create")
+    page.locator('input[name="game"][value="meitora"]').check()
+    page.locator('[name="opt-target"]').fill("0")
+    page.locator("#create").click()
+    page.wait_for_selector("#created .refusal")
+    text = page.locator("#created .refusal").inner_text()
+    label = page.evaluate("t('opt.meitora.target')")
+    assert label in text and "0" in text, text
+    assert ("使えません" in text) if lang == "ja" else ("cannot be 0" in text), text
+    assert "option target=" not in text                      # not the server's English words
+    shot(page, f"lobby-phone-{lang}-refused")
+    ctx.close()
+
+
+def wider(page: Any) -> list[str]:
+    """The elements reaching past the phone's right edge (for the failure's message)."""
+    return page.evaluate("""() => [document.scrollingElement.scrollWidth, innerWidth, document.documentElement.clientWidth].concat(
+      Array.from(document.querySelectorAll('body *')).filter((e) => {
+      const r = e.getBoundingClientRect(); return r.width > 0 && (r.right > document.documentElement.clientWidth + 0.5 || r.left < -0.5); })
+      .slice(0, 6).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().left)}-${Math.round(e.getBoundingClientRect().right)}`))""")
+
+
+@pytest.mark.parametrize("game", sorted(BUILTIN))
+def test_twice_the_text_size_on_a_phone_never_scrolls_sideways(server: Server, browser: Any, game: str) -> None:
+    ctx = context(browser, PHONE, "ja" if game in ("napoleon", "unsun") else "en")
+    ctx.add_init_script("localStorage.setItem('kf:prefs', JSON.stringify({motion: false, size: '2'}))")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    made = new_table(server.url, game, {0})
+    open_seat(page, server.url, made["links"][0])
+    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "32px"
+    seen: set[str] = set()
+    for _ in range(300):
+        page.wait_for_function("Table.frame && (Table.frame.legal.length > 0 || Table.frame.view.deal_number >= 1)",
+                               timeout=30000)
+        f = frame(page)
+        if f["view"]["deal_number"] >= 1:
+            break
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        assert width <= PHONE["width"], (game, f["view"]["phase"], width, wider(page))
+        if f["view"]["phase"] not in seen:
+            seen.add(f["view"]["phase"])
+            shot(page, f"{game}-phone-2x-{f['view']['phase']}")
+        act_once(page, bold=True)
+        page.wait_for_function(f"Table.frame.version > {f['version']} || !document.querySelector('#overlay').hidden",
+                               timeout=30000)
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], wider(page)
+    assert "play" in seen
+    page.wait_for_selector("#overlay:not([hidden])")                  # the deal's result
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    shot(page, f"{game}-phone-2x-result")
+    page.locator("#close").click()
+    page.locator("#settings").click()
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    ctx.close()
+
+
+def test_sounds_tell_events_apart_and_the_mute_is_kept(server: Server, browser: Any) -> None:
+    made = new_table(server.url, "meitora", {0})
+    ctx = context(browser, DESKTOP, "en")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    assert page.locator("#mute").get_attribute("aria-pressed") == "false"   # off by default
+    page.evaluate("Sound.played.length = 0")
+    page.locator("#mute").click()                                        # on: a sample plays
+    assert page.locator("#mute").get_attribute("aria-pressed") == "true"
+    assert page.evaluate("Sound.played") == ["turn"]
+    page.reload()
+    page.wait_for_function("Table.frame !== null", timeout=20000)
+    assert page.locator("#mute").get_attribute("aria-pressed") == "true"   # kept
+    assert page.locator("#mute").get_attribute("aria-label") == "Sound"
+    # the shapes differ: no two events sound alike
+    shapes = page.evaluate("Object.values(Sound.SHAPES).map((s) => JSON.stringify(s))")
+    assert len(set(shapes)) == len(shapes) == 4
+    # a trick taken, a deal's end, your turn: each its own sound, as the deal is played
+    page.evaluate("Sound.played.length = 0")
+    play_deal(page, "meitora", "en", None)
+    played = page.evaluate("Sound.played")
+    assert {"trick", "turn"} <= set(played), played
+    page.wait_for_function("Sound.played.includes('deal')", timeout=20000)
+    # the turn clock: one warning when 10 s are left for the seat to act, not one per tick
+    page.wait_for_function("Table.frame.legal.length > 0", timeout=30000)
+    page.evaluate("Sound.played.length = 0; Table.deadlineAt = Date.now() + 9000; Table.tick()")
+    page.wait_for_timeout(1200)
+    assert page.evaluate("Sound.played") == ["warn"]
+    # muted: nothing plays, and that is kept too
+    if page.locator("#overlay:not([hidden])").count():
+        page.locator("#close").click()
+    page.locator("#mute").click()
+    page.evaluate("Sound.played.length = 0; Sound.play('turn')")
+    assert page.evaluate("Sound.played") == []
+    page.reload()
+    page.wait_for_function("Table.frame !== null", timeout=20000)
+    assert page.locator("#mute").get_attribute("aria-pressed") == "false"
+    ctx.close()
+
+
+def test_a_reader_asking_for_reduced_motion_gets_still_cards(server: Server, browser: Any) -> None:
+    made = new_table(server.url, "unsun", {0})
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    assert page.evaluate("PREFS.motion") is False and page.evaluate("document.documentElement.classList.contains('still')")
+    page.evaluate("PREFS.sound = true; Sound.played.length = 0; Sound.play('trick')")
+    assert page.evaluate("Sound.played") == ["trick"]      # sounds still tell events, shorter
+    ctx.close()
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    assert page.evaluate("PREFS.motion") is True and page.evaluate("PREFS.sound") is False  # the defaults
+    ctx.close()
+
+
+def _drive_to_approve(server: Server, made: dict[str, Any]) -> None:
+    """Seats 0–4 of a Napoleon table, by WebSocket, until seat 0 is asked to approve a
+    re-declaration: seat 1 bids and becomes Napoleon, names, discards and proposes higher."""
+    import json
+    from contextlib import ExitStack
+
+    from websockets.sync.client import connect
+
+    with ExitStack() as stack:
+        conns = {}
+        for s, tok in enumerate(made["tokens"]):
+            conns[s] = stack.enter_context(connect(f"ws://127.0.0.1:{server.port}/ws/{made['id']}"))
+            conns[s].send(json.dumps({"type": "hello", "token": tok}))
+        _play_to_approve(conns)
+
+
+def _play_to_approve(conns: dict[int, Any]) -> None:
+    import json
+
+    latest: dict[int, dict[str, Any]] = {}
+
+    def drain(s: int, want: int = -1) -> None:
+        deadline = time.time() + 10
+        while True:
+            try:
+                m = json.loads(conns[s].recv(timeout=0.05 if want < 0 else 0.5))
+            except TimeoutError:
+                if want < 0 or (s in latest and latest[s]["version"] >= want) or time.time() > deadline:
+                    return
+                continue
+            if m["type"] == "state":
+                latest[s] = m
+
+    for _ in range(200):
+        for s in conns:
+            drain(s)
+        top = max(f["version"] for f in latest.values())
+        f = next(f for f in latest.values() if f["version"] == top)
+        to_act, phase = f["view"]["to_act"], f["view"]["phase"]
+        if to_act == 0 and phase == "approve":
+            return
+        drain(to_act, top)
+        legal = [e["action"] for e in latest[to_act]["legal"]]
+        if phase == "bidding":
+            high = [a for _, a in (f["view"].get("bids") or []) if a.get("bid") != "pass"]
+            if to_act == 1 and not high:   # the lowest bid, once; everyone else passes
+                action = next(a for a in legal if a.get("bid") != "pass")
+            else:
+                action = next(a for a in legal if a.get("bid") == "pass")
+        elif phase == "redeclare":
+            action = next(a for a in legal if a.get("redeclare") != "none")
+        elif phase == "approve":
+            action = {"approve": True}
+        else:
+            action = legal[0]
+        conns[to_act].send(json.dumps({"type": "act", "version": top, "action": action}))
+        drain(to_act, top + 1)
+    raise AssertionError("the approval never came to seat 0")
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_approval_of_a_re_declaration_is_confirmed_in_the_page(server: Server, browser: Any, lang: str) -> None:
+    n = 5
+    seats = [{"kind": "human", "name": f"P{s}"} for s in range(n)]
+    made = httpx.post(server.url + "/api/tables", json={"game": "napoleon", "seats": seats}).json()
+    _drive_to_approve(server, made)
+    ctx = context(browser, PHONE if lang == "ja" else DESKTOP, lang)
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    page.wait_for_function("Table.frame.view.phase === 'approve' && Table.frame.legal.length > 0", timeout=20000)
+    for approve in (False, True):
+        before = frame(page)["version"]
+        page.locator(f"""#controls [data-act='{{"approve":{str(approve).lower()}}}']""").click()
+        page.wait_for_selector("#overlay:not([hidden]) .choices.confirm")
+        text = page.locator("#dialog").inner_text()
+        assert ("提案された宣言" in text) if lang == "ja" else ("proposed declaration" in text), text
+        assert (("承認" in text) if approve else ("拒否" in text)) if lang == "ja" else (("Approve" in text) if approve else ("Reject" in text))
+        shot(page, f"napoleon-{'phone' if lang == 'ja' else 'desktop'}-{lang}-approve-confirm-{approve}")
+        page.locator("#overlay [data-cancel]").click()          # changed their mind: nothing sent
+        page.wait_for_timeout(300)
+        assert frame(page)["version"] == before and frame(page)["view"]["phase"] == "approve"
+    page.locator("""#controls [data-act='{"approve":true}']""").click()
+    page.locator("#overlay [data-ok]").click()
+    page.wait_for_function(f"Table.frame.version > {before}", timeout=20000)
+    assert frame(page)["view"]["phase"] != "approve"
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_replay_viewer_marks_each_card_from_the_review(server: Server, browser: Any, lang: str) -> None:
+    seats = [{"kind": "bot", "bot": "heuristic", "name": nm} for nm in ("North", "East", "South", "West")]
+    made = httpx.post(server.url + "/api/tables", json={"game": "meitora", "seats": seats, "options": {"target": 1}}).json()
+    deadline = time.time() + 120
+    while not httpx.get(f"{server.url}/api/tables/{made['id']}").json()["over"]:
+        assert time.time() < deadline
+        time.sleep(0.3)
+    review = httpx.get(f"{server.url}/api/tables/{made['id']}/review", params={"deal": 0, "lang": lang}).json()
+    marks = review["review"]["deals"][0]["marks"]
+    ctx = context(browser, PHONE if lang == "ja" else DESKTOP, lang)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/replay?table={made['id']}")
+    page.wait_for_selector("#slider")
+    page.locator("#jtrick").select_option(index=5)            # the fifth trick, taken
+    page.locator("#marks").click()
+    page.wait_for_selector("#marksheet .markrow[data-trick]", timeout=120000)
+    # every card of the deal under its trick, with its mark where it was a choice
+    steps = httpx.get(f"{server.url}/api/tables/{made['id']}/replay").json()["steps"]
+    plays = [st for st in steps if st["deal"] == 0 and st["action"] and "play" in st["action"]]
+    assert page.locator("#marksheet .markrow[data-trick] .markchip").count() == len(plays)
+    losses = [m for m in marks if m["loss"] >= 0.005 and m["method"] != "none"]
+    assert page.locator("#marksheet .mark.loss").count() == len(losses)
+    assert page.locator("#marksheet .mark.ok").count() == len([m for m in marks if m["method"] != "none"]) - len(losses)
+    # each seat's summary in words, as the review says it
+    summary = page.locator("#marksheet .marksum").inner_text()
+    for s in review["review"]["deals"][0]["seats"]:
+        name = ("North", "East", "South", "West")[s["seat"]]
+        if s["lost"] > 0:
+            words = f"{name} lost" if lang == "en" else f"{name} は"
+            assert words in summary and ("trick " if lang == "en" else "トリック") in summary, summary
+        elif s["decisions"] < 0.005 and s["estimated"] == 0:
+            assert (f"{name} lost nothing" if lang == "en" else f"{name} は損をしていません") in summary, summary
+    # the felt: the fifth trick, just taken, is in view with each of its cards' marks
+    assert page.locator("#felt .tcard").count() == 4
+    assert page.locator("#felt .tcard .mark").count() == len([m for m in marks if m["trick"] == 5 and m["method"] != "none"])
+    # a chip is a step: pressing it goes there, and the marks follow
+    chip = page.locator("#marksheet .markrow[data-trick='7'] .markchip").last
+    chip.click()
+    page.wait_for_function("document.querySelector('#marksheet .markchip.now') !== null", timeout=120000)
+    assert "7" in page.locator("#marksheet .markchip.now").evaluate("e => e.closest('.markrow').dataset.trick")
+    assert page.locator("#felt .tcard").count() == 4
+    shot(page, f"meitora-{'phone' if lang == 'ja' else 'desktop'}-{lang}-replay-marks")
+    if lang == "en":
+        axe(page, "replay with marks")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= (PHONE if lang == "ja" else DESKTOP)["width"]
+    ctx.close()
+
+
+def test_the_deal_just_played_is_replayed_with_its_marks_while_the_match_goes_on(server: Server, browser: Any) -> None:
+    made = new_table(server.url, "meitora", {0})
+    ctx = context(browser, DESKTOP, "en")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    play_deal(page, "meitora", "en", None)
+    page.wait_for_selector("#overlay:not([hidden]) #replay-marks")
+    assert not frame(page)["over"]
+    with ctx.expect_page() as opened:
+        page.locator("#replay-marks").click()
+    replay = opened.value
+    replay.wait_for_selector("#marksheet .markrow[data-trick]", timeout=120000)
+    # only the deal that is over: the deal in play (its hands still hidden) is not there
+    assert replay.evaluate("Replay.data.steps.every((s) => s.deal === 0)")
+    assert replay.locator("#jdeal option").count() == 1
+    assert replay.locator("#marks").get_attribute("aria-pressed") == "true"
+    assert "lost" in replay.locator("#marksheet .marksum").inner_text()
+    shot(replay, "meitora-desktop-en-replay-deal-just-played")
+    # the table goes on in its own tab
+    assert frame(page)["view"]["deal_number"] == 1
     ctx.close()

@@ -4,11 +4,16 @@
 // per-game code.  Every word comes from the shared catalogue (also GET /api/ui).
 "use strict";
 
-let LANG = localStorage.getItem("kf:lang") || ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
+// the language: ?lang= in the address first (a shared link), then the reader's last choice, then
+// the browser's; the choice is kept (kf:lang) for every page
+const URL_LANG = new URLSearchParams(location.search).get("lang");
+let LANG = ["ja", "en"].includes(URL_LANG) ? URL_LANG
+  : localStorage.getItem("kf:lang") || ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
 let GAMES = null;      // /api/games: names, options, bots, field terms
 let UI = null;         // /api/ui: {games: descriptors, i18n: {ja, en}}
 let current = null;    // the open page: Lobby, Table or Replay
-const PREFS = Object.assign({ size: "1", four: false, motion: true, sound: false },
+const REDUCED = !!(window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
+const PREFS = Object.assign({ size: "1", four: false, motion: !REDUCED, sound: false },
   JSON.parse(localStorage.getItem("kf:prefs") || "{}"));
 const STRAIN = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -69,9 +74,23 @@ async function api(path, opts = {}) {
   const body = await r.json().catch(() => null);
   if (!r.ok) {
     const d = body && body.detail;
-    throw new Error(typeof d === "string" ? d : (d && d.message) || r.statusText);
+    const e = new Error(typeof d === "string" ? d : (d && d.message) || r.statusText);
+    if (body && typeof body.code === "string") { e.code = body.code; e.params = body.params || {}; }
+    throw e;
   }
   return body;
+}
+// a refusal the server gave a code (kirifuda/server/refusals.py): worded from the catalogue, its
+// params as the lobby shows them (an option by its label, a seat by its number)
+function refusalText(e, game) {
+  if (!e.code || !has("refusal." + e.code)) return `${t("error")}: ${e.message}`;
+  const p = Object.assign({}, e.params);
+  if ("seat" in p) p.seat = t("seat", { n: p.seat });
+  if ("option" in p && game && has(`opt.${game}.${p.option}`)) p.option = t(`opt.${game}.${p.option}`);
+  if ("options" in p && game) p.options = String(p.options).split(/,\s*/).map((o) => has(`opt.${game}.${o}`) ? t(`opt.${game}.${o}`) : o).join(t("and"));
+  if ("bot" in p && has("bots." + p.bot)) p.bot = t("bots." + p.bot);
+  const words = t("refusal." + e.code, p);
+  return e.code === "refused" && p.text ? `${words}: ${p.text}` : words;
 }
 // each deal's result in words (the server's sentences, the terminal's too), both languages
 const Results = {
@@ -239,6 +258,9 @@ function applyPrefs() {
 }
 function setLang(l) {
   LANG = l; localStorage.setItem("kf:lang", l); document.documentElement.lang = l;
+  const q = new URLSearchParams(location.search);
+  if (q.has("lang") && q.get("lang") !== l) { q.set("lang", l); history.replaceState(history.state, "", `${location.pathname}?${q}${location.hash}`); }
+  if (window.Sound) Sound.label();
   $("#lang").value = l;
   $("#settings").setAttribute("aria-label", t("settings")); $("#settings").title = t("settings");
   $("#close").setAttribute("aria-label", t("close"));
@@ -256,14 +278,11 @@ function openSettings() {
   $$('#dialog-body [name="size"]').forEach((el) => el.addEventListener("change", () => { PREFS.size = el.value; applyPrefs(); }));
   $("#set-four").addEventListener("change", (e) => { PREFS.four = e.target.checked; applyPrefs(); });
   $("#set-motion").addEventListener("change", (e) => { PREFS.motion = e.target.checked; applyPrefs(); });
-  $("#set-sound").addEventListener("change", (e) => { PREFS.sound = e.target.checked; applyPrefs(); });
+  $("#set-sound").addEventListener("change", (e) => Sound.set(e.target.checked));
 }
-function beep() {
-  if (!PREFS.sound) return;
-  try {
-    const ctx = beep.ctx || (beep.ctx = new AudioContext()); const o = ctx.createOscillator(), g = ctx.createGain();
-    o.frequency.value = 660; g.gain.value = 0.05; o.connect(g); g.connect(ctx.destination); o.start(); o.stop(ctx.currentTime + 0.12);
-  } catch (e) { /* no sound here */ }
+// the events' sounds (sound.js), one after another when a frame brings several
+function sounds(kinds) {
+  kinds.forEach((k, i) => (i ? setTimeout(() => Sound.play(k), 380 * i) : Sound.play(k)));
 }
 
 // -- the lobby ------------------------------------------------------------------------------
@@ -274,6 +293,19 @@ const Lobby = {
     this.game = this.game || GAMES[0].id;
     this.render();
     this.loadTables();
+    this.loadTutorials();
+  },
+  // the games with a tutorial (a guided first deal): a link beside the game picked
+  async loadTutorials() {
+    if (this.tutorials) return;
+    try { this.tutorials = (await api("/api/tutorials?lang=en")).games.map((g) => g.game); } catch (e) { this.tutorials = []; }
+    if (current === this) this.render();
+  },
+  tutorialHTML() {
+    const g = gameOf(this.game);
+    if (!this.tutorials || !this.tutorials.includes(g.id)) return "";
+    return `<p class="learn"><a class="button" id="tutorial-link" href="/tutorial?game=${encodeURIComponent(g.id)}&lang=${LANG}">${esc(t("tutorial_link", { game: g.name[LANG] }))}</a>
+      <a href="/tutorial?lang=${LANG}">${esc(t("tutorials_all"))}</a></p>`;
   },
   options(g) {
     const out = {};
@@ -282,7 +314,7 @@ const Lobby = {
       if (!el) continue;
       let v;
       if (o.type === "bool") v = el.checked;
-      else if (o.type === "int") v = parseInt(el.value, 10);
+      else if (o.type === "int") { v = parseInt(el.value, 10); if (Number.isNaN(v)) continue; }   // left empty: the default
       else if (o.type === "choice") v = JSON.parse(el.value);
       else v = el.value.trim() === "" ? null : (Number.isFinite(+el.value) ? parseInt(el.value, 10) : el.value);
       if (JSON.stringify(v) !== JSON.stringify(o.default)) out[o.name] = v;
@@ -302,7 +334,7 @@ const Lobby = {
     <section class="lobby">
       <div class="panel"><h2>${esc(t("game"))}</h2><div class="games" role="radiogroup" aria-label="${esc(t("game"))}">${GAMES.map((x) => `
         <label class="gamepick ${x.id === this.game ? "on" : ""}"><input type="radio" name="game" value="${x.id}" ${x.id === this.game ? "checked" : ""}>
-        <b>${esc(x.name[LANG])}</b><small>${esc(x.name[LANG === "ja" ? "en" : "ja"])} · ${esc(t("players", { n: x.min_players + (x.max_players > x.min_players ? "–" + x.max_players : "") }))}</small></label>`).join("")}</div></div>
+        <b>${esc(x.name[LANG])}</b><small>${esc(x.name[LANG === "ja" ? "en" : "ja"])} · ${esc(t("players", { n: x.min_players + (x.max_players > x.min_players ? "–" + x.max_players : "") }))}</small></label>`).join("")}</div>${this.tutorialHTML()}</div>
       <div class="panel"><h2>${esc(t("options"))}</h2><div class="opts">${g.options.map((o) => this.optionHTML(g, o)).join("")}</div></div>
       <div class="panel"><h2>${esc(t("seats"))}</h2><div id="seats"></div>
         <label class="row">${esc(t("timer"))} <select name="timer">${[0, 30, 60, 120].map((s) => `<option value="${s}">${esc(s ? t("sec", { n: s }) : t("off"))}</option>`).join("")}</select></label>
@@ -364,7 +396,10 @@ const Lobby = {
       this.created = res;
       this.showCreated();
       this.loadTables();
-    } catch (e) { toast(`${t("error")}: ${e.message}`); }
+    } catch (e) {
+      const msg = refusalText(e, g.id);
+      $("#created").innerHTML = `<p class="warn refusal" role="alert">${esc(msg)}</p>`; toast(msg);
+    }
   },
   showCreated() {
     const r = this.created; const base = location.origin;
@@ -511,7 +546,7 @@ const Table = {
   },
   // what changed, in words: the live region, the toasts for events
   tell(before, f) {
-    const v = f.view, n = f.table.seats.length, msgs = [];
+    const v = f.view, n = f.table.seats.length, msgs = [], heard = [];
     if (before && before.view.deal_number === v.deal_number) {
       const desc = descOf(f.table.game);
       if (desc.bids) {
@@ -528,8 +563,10 @@ const Table = {
         const lt = normTrick(v.last_trick);
         if (lt) { const ss = trickSeats(lt, n); for (let k = tb ? tb.cards.length : 0; k < lt.cards.length; k++) msgs.push(t("played", { who: seatName(ss[k]), card: lt.cards[k] === null ? t("face_down") : ctext(lt.cards[k]) })); }
         if (v.last_trick_winner != null) msgs.push(t("trick_won_by", { who: seatName(v.last_trick_winner) }));
+        heard.push("trick");
       }
     }
+    if (before && (v.deal_number > before.view.deal_number || (f.table.over && !before.table.over))) heard.push("deal");
     const sp = f.table.standin_played;
     if (sp && (!this.lastStandin || this.lastStandin < sp.version) && before) {
       const m = sp.seat === f.seat ? t("bot_played_for_you") : t("bot_played_for", { who: seatName(sp.seat) });
@@ -537,9 +574,10 @@ const Table = {
     }
     if (sp) this.lastStandin = sp.version;
     if (v.to_act === f.seat && f.legal.length && (!before || before.view.to_act !== f.seat || before.version !== f.version)) {
-      if (!before || before.view.to_act !== f.seat) { msgs.push(t("your_turn")); beep(); }
+      if (!before || before.view.to_act !== f.seat) { msgs.push(t("your_turn")); heard.push("turn"); }
     }
     announce(msgs.join(". "));
+    sounds(heard);
   },
   render() {
     if (current !== this || !this.frame) return;
@@ -608,6 +646,7 @@ const Table = {
         const left = this.deadlineAt ? Math.max(0, Math.ceil((this.deadlineAt - Date.now()) / 1000)) : null;
         el.textContent = left === null ? "" : (f.view.to_act === f.seat ? t("clock_you", { n: left }) : t("clock", { n: left }));
         el.classList.toggle("urgent", left !== null && left <= 10);
+        Sound.clock(left, f.view.to_act === f.seat && f.legal.length > 0, this.deadlineAt);
       }
       const since = (Date.now() - this.receivedAt) / 1000;
       const drops = (f.table.drop_in || []).map((x, s) => (x === null ? null : [s, Math.max(0, Math.ceil(x - since))])).filter(Boolean);
@@ -634,6 +673,13 @@ const Table = {
     const f = this.frame; const { plays, discards } = this.legalByCard();
     const active = plays.size || discards.size;
     $("#hand").style.setProperty("--n", Math.max(f.hand.length, 6));
+    // a hand dealt but not yet to be looked at (by the game's rule): its backs, counted
+    const unseen = !f.hand.length && f.seat !== null && f.seat !== undefined ? ((f.view.hand_sizes || [])[f.seat] || 0) : 0;
+    if (unseen) {
+      $("#hand").style.setProperty("--n", Math.max(unseen, 6));
+      $("#hand").innerHTML = `<div class="unseen" role="img" aria-label="${esc(t("hand_unseen", { n: unseen }))}">${Array.from({ length: unseen }, () => `<span class="card back">${cardSVG(null)}</span>`).join("")}</div><p class="unseen-note" aria-hidden="true">${esc(t("hand_unseen", { n: unseen }))}</p>`;
+      return;
+    }
     $("#hand").innerHTML = f.hand.map((c) => {
       const legal = plays.has(c) || discards.has(c);
       const sel = this.selected.includes(c);
@@ -671,6 +717,7 @@ const Table = {
     let body;
     if (kind === "discard") body = t("confirm_discard", { cards: action.discard.map(ctext).join(" ") });
     else if (kind === "adjutant") body = t("confirm_adjutant", { card: ctext(action.adjutant) });
+    else if (kind === "approve") body = t(action.approve ? "confirm_approve" : "confirm_reject");
     else body = t("confirm_action", { label: actionText(action) });
     const cards = kind === "discard" ? action.discard : kind === "adjutant" ? [action.adjutant] : [];
     confirmIn(t("confirm_title"), `<p>${esc(body)}</p>${cards.length ? `<div class="trickrow">${cards.map((c) => `<div class="mini">${cardSVG(c)}</div>`).join("")}</div>` : ""}`,
@@ -802,8 +849,15 @@ const Table = {
     const f = this.frame;
     dialogLater((words) => `<h3>${esc(t("deal_result", { n: f.view.deal_number }))}</h3>` +
       dealResultHTML(Object.assign({}, d, { sentences: words && words[0] }), f.table.game, f.view, f.table.seats.length) +
-      `<p class="links">${reviewButton(f.table.id, null)}</p>`,
+      `<p class="links">${reviewButton(f.table.id, null)} ${this.marksLink(f)}</p>`,
     this.withSentences([d]), "wide");
+  },
+  // the deal just played, replayed with the review's marks on each card (in a new tab: the
+  // table goes on here)
+  marksLink(f) {
+    const deal = f.finished_deal ? f.finished_deal.deal : f.view.deal_number - 1;
+    if (deal < 0) return "";
+    return `<a class="button" id="replay-marks" target="_blank" rel="noopener" href="/replay?table=${encodeURIComponent(f.table.id)}&finished=1&deal=${deal}&marks=1">${esc(t("coach.replay_marks"))}</a>`;
   },
   showOver() {
     const f = this.frame, v = f.view, n = f.table.seats.length, desc = descOf(f.table.game);
@@ -812,7 +866,7 @@ const Table = {
     const who = w.map((u) => unitName(units, u)).join(t("and"));
     const last = this.lastDeal();
     const words = Promise.all([this.withSentences(f.sheet), last ? this.withSentences([last]) : Promise.resolve([null])]);
-    dialogLater((ws) => `<h3>${esc(t("match_over"))}</h3><p class="winner">${esc(w.length ? t("match_winner", { who }) : t("match_draw"))}</p>` +
+    dialogLater((ws) => `<h3>${esc(t("match_over"))}</h3><p class="winner">${esc(!w.length ? t("match_draw") : w.length > 1 || (units[w[0]] || []).length > 1 ? t("match_winners", { who }) : t("match_winner", { who }))}</p>` +
       sheetHTML(f.sheet, f.table.game, v, n, ws && ws[0]) +
       (last ? `<h4>${esc(t("last_deal"))}</h4>` + dealResultHTML(Object.assign({}, last, { sentences: ws && ws[1][0] }), f.table.game, v, n) : "") +
       `<p class="links"><a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${esc(t("download"))}</a> <a class="button primary" href="/replay?table=${esc(f.table.id)}">${esc(t("replay"))}</a> ${last ? reviewButton(f.table.id, null) : ""}</p>`, words, "wide");
@@ -851,7 +905,7 @@ function tableHTML(f, opts) {
       <b class="nm">${esc(s.name)}${f.seat === i && opts.live ? ` (${esc(t("you"))})` : ""}</b>
       ${roles.length ? `<span class="roles">${roles.map((r) => `<i class="role">${esc(r)}</i>`).join("")}</span>` : ""}
       ${leads ? `<i class="role lead">${esc(t("leader_mark"))}</i>` : ""}
-      <small>${s.kind === "replay" ? "" : `<i class="dot ${s.kind === "bot" || s.connected ? "on" : ""}" aria-hidden="true"></i>${esc(status)}${drop ? ` <b class="drop"></b>` : ""} · `}${esc(t("cards", { n: (v.hand_sizes || [])[i] ?? 0 }))}</small>
+      <small>${s.kind === "replay" ? "" : `<i class="dot ${s.kind === "bot" || s.connected ? "on" : ""}" aria-hidden="true"></i>${esc(status)}${drop ? ` <b class="drop"></b>` : ""} · `}<span class="nw">${esc(t("cards", { n: (v.hand_sizes || [])[i] ?? 0 }))}</span></small>
       ${stats.join("")}
       ${i in bubble ? `<span class="bubble ${"bid" in bubble[i] && bubble[i].bid === "pass" ? "passb" : ""}">${"bid" in bubble[i] ? bidHTML(bubble[i].bid) : esc(actionText(bubble[i]))}</span>` : ""}
     </div>`;
@@ -946,15 +1000,16 @@ function dealResultHTML(d, game, v, n) {
   if (Array.isArray(d.score)) html += `<ul class="scores">${d.score.map((x, i) => `<li>${esc(unitName(units, i))}: <b>${fmtPts(x)}</b></li>`).join("")}</ul>`;
   const rows = Object.entries(d).filter(([k]) => !["hands", "tricks", "score", "outcome", "sentences", "rest"].includes(k)).map(([k, x]) =>
     `<tr><th>${esc(term(game, k))}</th><td>${valueHTML(x, game, n, k)}</td></tr>`).join("");
-  html += `<details><summary>${esc(t("details"))}</summary><table class="kv">${rows}</table></details>`;
+  html += `<details><summary>${esc(t("details_deal"))}</summary><table class="kv">${rows}</table></details>`;
   if (d.hands) html += `<h4>${esc(t("hands_up"))}</h4>` + handsHTML(d.hands);
-  if (d.tricks && d.tricks.length) html += `<details><summary>${esc(t("trick"))} (${d.tricks.length})</summary>${d.tricks.map((tr) => trickCardsHTML(tr, n)).join("")}</details>`;
+  if (d.tricks && d.tricks.length) html += `<details><summary>${esc(t("tricks_count", { n: d.tricks.length }))}</summary>${d.tricks.map((tr) => trickCardsHTML(tr, n)).join("")}</details>`;
   return html;
 }
+function capital(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 function sheetHTML(sheet, game, v, n, words) {
   const desc = descOf(game), units = unitsOf(desc, v, n);
   const extra = ["contract", "declarer", "napoleon", "trump", "indicator"].filter((k) => sheet.some((d) => k in d));
-  return `<h3>${esc(t("sheet"))}</h3><div class="scroll"><table class="sheet"><tr><th>${esc(t("deal"))}</th><th>${esc(t("outcome"))}</th>${extra.map((k) => `<th>${esc(term(game, k))}</th>`).join("")}${units.map((u, i) => `<th>${esc(unitName(units, i))}</th>`).join("")}</tr>` +
+  return `<h3>${esc(t("sheet"))}</h3><div class="scroll"><table class="sheet"><tr><th>${esc(t("deal"))}</th><th>${esc(t("outcome"))}</th>${extra.map((k) => `<th>${esc(capital(term(game, k)))}</th>`).join("")}${units.map((u, i) => `<th>${esc(unitName(units, i))}</th>`).join("")}</tr>` +
     sheet.map((d, i) => `<tr><td>${i + 1}</td><td class="says">${words && words[i] ? words[i][LANG].map(esc).join("<br>") : esc(has("outcome." + d.outcome) ? t("outcome." + d.outcome) : d.outcome)}</td>${extra.map((k) => `<td>${valueHTML(d[k], game, n, k)}</td>`).join("")}${(d.score || []).map((x) => `<td>${fmtPts(x)}</td>`).join("")}</tr>`).join("") +
     `<tr class="tot"><td colspan="${2 + extra.length}">${esc(t("total"))}</td>${(v.totals || []).map((x) => `<td>${fmtTotal(x)}</td>`).join("")}</tr></table></div>`;
 }
@@ -1000,16 +1055,30 @@ const Review = {
     }, later, "wide review");
   },
 };
+// one seat's review in words: "North lost 2 tricks: trick 4, trick 7"
+function seatSummary(d, s) {
+  const who = seatName(s.seat), lines = [];
+  const trickList = (ks) => ks.map((n) => t("coach.trick_no", { n })).join(", ");
+  if (s.lost > 0) lines.push(t("coach.seat_lost", { who, amount: coachNum(s.lost), unit: unitText(d.unit, s.lost), where: trickList(s.tricks) }));
+  if (s.estimated > 0) lines.push(t("coach.seat_estimated", { who, amount: coachNum(s.estimated), unit: unitText(d.unit, s.estimated), where: trickList(s.estimated_tricks) }));
+  if (s.decisions >= 0.005) lines.push(t("coach.seat_decisions", { who, amount: coachNum(s.decisions), unit: unitText(d.score_unit, s.decisions) }));
+  if (!lines.length) lines.push(t("coach.seat_clean", { who }));
+  return lines;
+}
+// a mark as a badge: the loss ("−1"), a tick for the best play, nothing where nothing was judged
+function markBadge(m) {
+  if (!m || m.method === "none") return "";
+  const est = m.method === "rollouts" || m.method === "sampled", lost = m.loss >= 0.005;
+  const words = lost
+    ? t("coach.mark_loss", { amount: coachNum(m.loss), unit: unitText(m.unit, m.loss), best: m.best_label || (m.best ? actionText(m.best) : "–") }) + (est ? ` (${t("coach.estimated")})` : "")
+    : t("coach.mark_ok");
+  return `<span class="mark ${lost ? "loss" : "ok"}${est ? " est" : ""}" title="${esc(words)}" aria-label="${esc(words)}">${lost ? "−" + esc(coachNum(m.loss)) : "✓"}</span>`;
+}
 function reviewHTML(r) {
   const d = r.review.deals[0];
   if (!d) return `<pre class="reviewtext">${esc(r.text)}</pre>`;
-  const trickList = (ks) => ks.map((n) => t("coach.trick_no", { n })).join(", ");
   const seats = d.seats.map((s) => {
-    const who = seatName(s.seat), lines = [];
-    if (s.lost > 0) lines.push(t("coach.seat_lost", { who, amount: coachNum(s.lost), unit: unitText(d.unit, s.lost), where: trickList(s.tricks) }));
-    if (s.estimated > 0) lines.push(t("coach.seat_estimated", { who, amount: coachNum(s.estimated), unit: unitText(d.unit, s.estimated), where: trickList(s.estimated_tricks) }));
-    if (s.decisions > 0) lines.push(t("coach.seat_decisions", { who, amount: coachNum(s.decisions), unit: unitText(d.score_unit, s.decisions) }));
-    if (!lines.length) lines.push(t("coach.seat_clean", { who }));
+    const lines = seatSummary(d, s);
     const costly = d.marks.filter((m) => m.seat === s.seat && m.loss > 0 && m.best);
     const rows = costly.map((m) => `<tr><td>${m.trick === null ? esc(t("coach.choice")) : esc(t("coach.trick_no", { n: m.trick }))}</td>
       <td>${esc(m.label || actionText(m.action))}</td><td>${esc(m.best_label || actionText(m.best))}</td>
@@ -1029,7 +1098,7 @@ const Host = {
     if (!h || !h.host) return;
     let info;
     try { info = await api(`/api/tables/${id}/host`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ host: h.host }) }); }
-    catch (e) { toast(`${t("host_denied")}: ${e.message}`); return; }
+    catch (e) { toast(e.code ? refusalText(e) : `${t("host_denied")}: ${e.message}`); return; }
     const base = location.origin, links = h.links || [];
     dialog(`<h3>${esc(t("host_title"))}</h3><p>${esc(t("host_help"))}</p><div class="hostseats">${info.seats.map((s) => `
       <div class="hostseat" data-seat="${s.seat}"><b>${esc(s.name)}</b> <small>${esc(s.kind === "bot" ? t("bot") : s.connected ? t("connected") : t("disconnected"))}</small>
@@ -1051,7 +1120,7 @@ const Host = {
       toast(t("link_issued", { who }));
       await this.open(id);
       if (mine && mine.seat === seat && current === Table) { Table.token = r.token; Table.ws.close(); }
-    } catch (e) { toast(`${t("error")}: ${e.message}`); }
+    } catch (e) { toast(refusalText(e)); }
   },
   async toBot(id, seat, who) {
     const h = Keys.host(id);
@@ -1059,23 +1128,29 @@ const Host = {
       await api(`/api/tables/${id}/host/bot`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ host: h.host, seat }) });
       toast(t("seat_to_bot", { who }));
       await this.open(id);
-    } catch (e) { toast(`${t("error")}: ${e.message}`); }
+    } catch (e) { toast(refusalText(e)); }
   },
 };
 
 // -- the replay viewer: the table, step by step -----------------------------------------------
 const Replay = {
-  data: null, i: 0, seat: null,
+  data: null, i: 0, seat: null, marksOn: false,
   async open() {
     current = this; Table.frame = null;
     const q = new URLSearchParams(location.search);
     try {
       this.table = q.get("table");
-      if (q.get("table")) this.data = await api(`/api/tables/${encodeURIComponent(q.get("table"))}/replay`);
+      // ?finished=1: a match still in play, its deals that are over (the deal just played)
+      if (q.get("table")) this.data = await api(`/api/tables/${encodeURIComponent(q.get("table"))}/replay${q.get("finished") ? "/finished" : ""}`);
       else { const s = sessionStorage.getItem("kf:replay"); this.data = s ? JSON.parse(s) : null; }
-    } catch (e) { $("#app").innerHTML = `<p class="center">${esc(e.message)}</p>`; return; }
+    } catch (e) { $("#app").innerHTML = `<p class="center">${esc(refusalText(e))}</p>`; return; }
     if (!this.data) { location.href = "/"; return; }
-    this.i = 0; this.seat = null; this.render();
+    this.i = 0; this.seat = null;
+    // ?deal=N opens at that deal (0-based), ?marks=1 with the review's marks on its cards
+    const deal = q.get("deal") === null ? -1 : this.data.steps.findIndex((s) => s.deal === +q.get("deal"));
+    if (deal >= 0) this.i = deal;
+    this.marksOn = q.get("marks") === "1";
+    this.render();
     document.onkeydown = (e) => {
       if (current !== this || e.target.closest("input, select")) return;
       if (e.key === "ArrowRight") this.go(this.i + 1);
@@ -1089,7 +1164,7 @@ const Replay = {
       const data = await api("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
       sessionStorage.setItem("kf:replay", JSON.stringify(data));
       history.pushState(null, "", "/replay"); this.open();
-    } catch (e) { toast(`${t("error")}: ${e.message}`); }
+    } catch (e) { toast(`${t("refusal.bad_record")} (${e.message})`); }
   },
   go(i) { this.i = Math.max(0, Math.min(this.data.steps.length - 1, i)); this.render(); const s = $("#slider"); if (s) s.focus(); },
   // the totals as they stood at this step: a deal's score counts once its last step is passed
@@ -1104,6 +1179,53 @@ const Replay = {
       (deals[k].score || []).forEach((x, u) => { tot[u] += x; });
     }
     return { tot, lastOfDeal };
+  },
+  // the deal review's marks on each card (like a double-dummy review's button): a badge on the
+  // cards of the trick in view and on the step's own decision, then every decision of the deal
+  // card by card (each one a step to jump to) and each seat's summary in words
+  showMarks(st, d) {
+    const box = $("#marksheet"), deal = st.deal, at = this.i;
+    box.innerHTML = `<h4 id="marks-h">${esc(t("coach.marks_title"))}</h4><p class="thinking" role="status">${esc(t("coach.reviewing"))}</p>`;
+    Review.get(this.table || "", deal).then((r) => {
+      if (current !== this || this.i !== at || !this.marksOn || !document.contains(box)) return;
+      if (r.error || !r.review.deals[0]) { box.innerHTML = `<h4 id="marks-h">${esc(t("coach.marks_title"))}</h4><p class="warn">${esc(t("coach.review_failed"))}${r.error ? ": " + esc(r.error) : ""}</p>`; return; }
+      const rd = r.review.deals[0], n = st.hands.length;
+      // the felt: the trick in view, its cards marked by (trick, seat)
+      const done = st.view.tricks_played ?? (st.view.tricks || []).length;
+      const live = normTrick(st.view.trick), shown = live || normTrick(st.view.last_trick);
+      const number = live ? done + 1 : done;
+      if (shown) for (const el of $$("#felt .tcard")) {
+        const m = rd.marks.find((x) => x.trick === number && x.seat === +el.dataset.seat && (x.kind === "play" || x.kind === "claim"));
+        if (m) el.insertAdjacentHTML("beforeend", markBadge(m));
+      }
+      const here = rd.marks.find((m) => m.index === st.index);
+      if (here && st.index >= 0) $("#steplabel").insertAdjacentHTML("beforeend", " " + markBadge(here));
+      // every step of the deal, each card under its trick: a card with no choice has no mark
+      const byIndex = new Map(rd.marks.map((m) => [m.index, m]));
+      const doneAt = (k) => d.steps[k].view.tricks_played ?? (d.steps[k].view.tricks || []).length;
+      const rows = new Map(), choices = [];
+      d.steps.forEach((s, k) => {
+        if (s.deal !== deal || s.index < 0 || !s.action) return;
+        const item = { k, s, m: byIndex.get(s.index) };
+        if ("play" in s.action) {
+          const n = k > 0 && d.steps[k - 1].deal === deal ? doneAt(k - 1) + 1 : 1;
+          if (!rows.has(n)) rows.set(n, []);
+          rows.get(n).push(item);
+        } else if (item.m) choices.push(item);
+      });
+      const chip = ({ k, s, m }) => {
+        const card = s.action.play;
+        return `<button class="markchip ${k === this.i ? "now" : ""}" data-step="${k}"><small>${esc(seatName(s.seat))}</small> ${card ? cardHTML(card) : esc((m && m.label) || actionText(s.action))} ${markBadge(m)}</button>`;
+      };
+      const tricks = [...rows.keys()].sort((a, b) => a - b);
+      box.innerHTML = `<h4 id="marks-h">${esc(t("coach.marks_title"))}</h4>
+        <div class="marksum">${rd.seats.map((s) => seatSummary(rd, s).map((x) => `<p data-seat="${s.seat}">${esc(x)}</p>`).join("")).join("")}</div>
+        ${choices.length ? `<div class="markrow"><span class="mr">${esc(t("coach.choice"))}</span>${choices.map(chip).join("")}</div>` : ""}
+        ${tricks.map((k) => `<div class="markrow" data-trick="${k}"><span class="mr">${esc(t("trick_n", { n: k }))}</span>${rows.get(k).map(chip).join("")}</div>`).join("")}
+        ${rd.positions ? `<p class="muted">${esc(t("coach.exact_share", { solved: rd.exact, total: rd.positions }))}</p>` : ""}`;
+      $$("#marksheet [data-step]").forEach((b) => b.addEventListener("click", () => { if (+b.dataset.step >= 0) this.go(+b.dataset.step); }));
+      announce(rd.seats.map((s) => seatSummary(rd, s).join(" ")).join(" "));
+    });
   },
   frameAt(i) {
     const d = this.data, st = d.steps[i];
@@ -1137,8 +1259,11 @@ const Replay = {
       ${tableHTML(f, { live: false })}
       <div class="hands">${handsHTML(st.hands, this.seat)}</div>
       ${lastOfDeal && dealSum.outcome && dealSum.outcome !== "in-progress" ? `<div class="panel result" data-deal="${st.deal}"><h4>${esc(t("deal_result", { n: st.deal + 1 }))}</h4>${dealResultHTML(Object.assign({}, dealSum, { hands: undefined, tricks: undefined }), game, f.view, n)}</div>` : ""}
-      <p class="toolbar"><a class="button" id="dl" download="${esc(game)}-record.json">${esc(t("download"))}</a> <button data-tool="sheet">${esc(t("sheet"))}</button>${dealSum.outcome && dealSum.outcome !== "in-progress" ? ` ${reviewButton(this.table || "", st.deal)}` : ""}</p>
+      <p class="toolbar"><a class="button" id="dl" download="${esc(game)}-record.json">${esc(t("download"))}</a> <button data-tool="sheet">${esc(t("sheet"))}</button>${dealSum.outcome && dealSum.outcome !== "in-progress" ? ` ${reviewButton(this.table || "", st.deal)} <button id="marks" aria-pressed="${this.marksOn}" aria-controls="marksheet">${esc(t("coach.marks_button"))}</button>` : ""}</p>
+      <section class="marksheet" id="marksheet" aria-labelledby="marks-h" ${this.marksOn && dealSum.outcome && dealSum.outcome !== "in-progress" ? "" : "hidden"}></section>
     </section>`;
+    if ($("#marks")) $("#marks").addEventListener("click", () => { this.marksOn = !this.marksOn; this.render(); if ($("#marks")) $("#marks").focus(); });
+    if (this.marksOn && $("#marks")) this.showMarks(st, d);
     const blob = new Blob([d.record_text], { type: "application/json" });
     $("#dl").href = URL.createObjectURL(blob);
     $$("[data-go]").forEach((b) => b.addEventListener("click", () => {
@@ -1165,6 +1290,7 @@ const Replay = {
   applyPrefs();
   $("#lang").addEventListener("change", (e) => setLang(e.target.value));
   $("#settings").addEventListener("click", openSettings);
+  $("#mute").addEventListener("click", () => Sound.set(!PREFS.sound));
   $("#close").addEventListener("click", closeDialog);
   $("#overlay").addEventListener("click", (e) => { if (e.target.id === "overlay") closeDialog(); });
   document.addEventListener("keydown", (e) => {

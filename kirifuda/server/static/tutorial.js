@@ -12,7 +12,10 @@ const Tutorial = {
 
   start() {
     const q = new URLSearchParams(location.search);
-    this.lang = q.get("lang") === "en" ? "en" : (q.get("lang") === "ja" ? "ja" : ((navigator.language || "").startsWith("ja") ? "ja" : "en"));
+    const kept = localStorage.getItem("kf:lang");   // the choice the table and the lobby keep
+    this.lang = ["ja", "en"].includes(q.get("lang")) ? q.get("lang")
+      : ["ja", "en"].includes(kept) ? kept : ((navigator.language || "").startsWith("ja") ? "ja" : "en");
+    localStorage.setItem("kf:lang", this.lang);
     document.documentElement.lang = this.lang;
     this.game = q.get("game");
     for (const l of ["ja", "en"]) {
@@ -38,6 +41,7 @@ const Tutorial = {
     document.getElementById("others").textContent = w["tutorial.others"];
     document.getElementById("others").href = "/tutorial?lang=" + this.lang;
     document.getElementById("lobby").textContent = w["tutorial.lobby"];
+    document.getElementById("lobby").href = "/?lang=" + this.lang;
   },
 
   async list() {
