@@ -646,7 +646,7 @@ def test_a_bot_plays_for_a_player_whose_clock_ran_out_and_says_so(server: Server
 # -- the gaps closed later: the lobby's language, refusals in words, 2x text on a phone, sounds,
 # the re-declaration's approval confirmed, the review's marks in the replay viewer --------------
 
-def test_the_lobby_honours_lang_and_keeps_it(server: Server, browser: Any) -> None:
+def test_the_lobby_honours_lang_and_keeps_it(server: ServerThread, browser: Any) -> None:
     ctx = context(browser, DESKTOP, "ja")        # a Japanese browser, sent an English link
     page = ctx.new_page()
     page.goto(server.url + "/?lang=en")
@@ -672,7 +672,7 @@ def test_the_lobby_honours_lang_and_keeps_it(server: Server, browser: Any) -> No
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_a_refused_table_is_told_in_the_reader_s_language(server: Server, browser: Any, lang: str) -> None:
+def test_a_refused_table_is_told_in_the_reader_s_language(server: ServerThread, browser: Any, lang: str) -> None:
     ctx = context(browser, PHONE, lang)
     page = ctx.new_page()
     page.goto(server.url + f"/?lang={lang}")
@@ -699,7 +699,7 @@ def wider(page: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("game", sorted(BUILTIN))
-def test_twice_the_text_size_on_a_phone_never_scrolls_sideways(server: Server, browser: Any, game: str) -> None:
+def test_twice_the_text_size_on_a_phone_never_scrolls_sideways(server: ServerThread, browser: Any, game: str) -> None:
     ctx = context(browser, PHONE, "ja" if game in ("napoleon", "unsun") else "en")
     ctx.add_init_script("localStorage.setItem('kf:prefs', JSON.stringify({motion: false, size: '2'}))")
     page = ctx.new_page()
@@ -735,7 +735,7 @@ def test_twice_the_text_size_on_a_phone_never_scrolls_sideways(server: Server, b
     ctx.close()
 
 
-def test_sounds_tell_events_apart_and_the_mute_is_kept(server: Server, browser: Any) -> None:
+def test_sounds_tell_events_apart_and_the_mute_is_kept(server: ServerThread, browser: Any) -> None:
     made = new_table(server.url, "meitora", {0})
     ctx = context(browser, DESKTOP, "en")
     page = ctx.new_page()
@@ -775,7 +775,7 @@ def test_sounds_tell_events_apart_and_the_mute_is_kept(server: Server, browser: 
     ctx.close()
 
 
-def test_a_reader_asking_for_reduced_motion_gets_still_cards(server: Server, browser: Any) -> None:
+def test_a_reader_asking_for_reduced_motion_gets_still_cards(server: ServerThread, browser: Any) -> None:
     made = new_table(server.url, "unsun", {0})
     ctx = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
     page = ctx.new_page()
@@ -791,7 +791,7 @@ def test_a_reader_asking_for_reduced_motion_gets_still_cards(server: Server, bro
     ctx.close()
 
 
-def _drive_to_approve(server: Server, made: dict[str, Any]) -> None:
+def _drive_to_approve(server: ServerThread, made: dict[str, Any]) -> None:
     """Seats 0–4 of a Napoleon table, by WebSocket, until seat 0 is asked to approve a
     re-declaration: seat 1 bids and becomes Napoleon, names, discards and proposes higher."""
     import json
@@ -852,7 +852,7 @@ def _play_to_approve(conns: dict[int, Any]) -> None:
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_the_approval_of_a_re_declaration_is_confirmed_in_the_page(server: Server, browser: Any, lang: str) -> None:
+def test_the_approval_of_a_re_declaration_is_confirmed_in_the_page(server: ServerThread, browser: Any, lang: str) -> None:
     n = 5
     seats = [{"kind": "human", "name": f"P{s}"} for s in range(n)]
     made = httpx.post(server.url + "/api/tables", json={"game": "napoleon", "seats": seats}).json()
@@ -880,7 +880,7 @@ def test_the_approval_of_a_re_declaration_is_confirmed_in_the_page(server: Serve
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_the_replay_viewer_marks_each_card_from_the_review(server: Server, browser: Any, lang: str) -> None:
+def test_the_replay_viewer_marks_each_card_from_the_review(server: ServerThread, browser: Any, lang: str) -> None:
     seats = [{"kind": "bot", "bot": "heuristic", "name": nm} for nm in ("North", "East", "South", "West")]
     made = httpx.post(server.url + "/api/tables", json={"game": "meitora", "seats": seats, "options": {"target": 1}}).json()
     deadline = time.time() + 120
@@ -928,7 +928,7 @@ def test_the_replay_viewer_marks_each_card_from_the_review(server: Server, brows
     ctx.close()
 
 
-def test_the_deal_just_played_is_replayed_with_its_marks_while_the_match_goes_on(server: Server, browser: Any) -> None:
+def test_the_deal_just_played_is_replayed_with_its_marks_while_the_match_goes_on(server: ServerThread, browser: Any) -> None:
     made = new_table(server.url, "meitora", {0})
     ctx = context(browser, DESKTOP, "en")
     page = ctx.new_page()
