@@ -265,3 +265,166 @@ def test_kakeya_weights_read_no_card_the_seat_cannot_see() -> None:
         assert len(set(weights[0])) > 1, "every deal weighed the same: the test would prove nothing"
         checked += 1
     assert checked >= 5
+
+
+# -- Napoleon and Unsun ----------------------------------------------------------------------
+
+def _views_of(state: object, seat: int) -> list[object]:
+    """The views ``seat`` was shown, after each action of the current deal, replayed from its
+    record (any game)."""
+    record = state.record_deals()[-1]  # type: ignore[attr-defined]
+    new = type(state)(state.options, first=state.first)  # type: ignore[call-arg,attr-defined]
+    new.deal(record["hands"], record["rest"])
+    out = [new.view(seat)]
+    for a in record["actions"]:
+        new.apply(action_from_json(a), a["seat"])
+        out.append(new.view(seat))
+    return out
+
+
+def _heuristic_until(state: object, game: str, rng: random.Random, plays: int) -> None:
+    """Heuristic bots play ``state`` until ``plays`` cards have been played (or it stops)."""
+    bot = make_bot("heuristic", game)
+    played = 0
+    while played < plays and state.to_act is not None and state.deal_number == 0:  # type: ignore[attr-defined]
+        seat = state.to_act  # type: ignore[attr-defined]
+        action = bot.choose(state.view(seat), rng)  # type: ignore[attr-defined]
+        played += int(getattr(action, "card", None) is not None and type(action).__name__ == "Play")
+        state.apply(action, seat)  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("joker", [False, True])
+def test_napoleon_weights_read_no_card_the_seat_cannot_see(joker: bool) -> None:
+    """Two deals that differ only in cards the seat cannot see (the other citizens' hands;
+    Napoleon's, whose exchange is recorded, stays) give the seat the same views, every sampled
+    deal the same weight and the bot the same decision."""
+    from kirifuda.bots.inference_napoleon import log_likelihood as napoleon_ll
+    from kirifuda.bots.search_napoleon import SUIT_INDEX, NapoleonSearch
+    from kirifuda.games.napoleon import NapoleonOptions, NapoleonState
+
+    checked = 0
+    for seed in range(24):
+        rng = random.Random(seed)
+        state = NapoleonState(NapoleonOptions(joker=joker), first=seed % 5)
+        state.deal_random(rng)
+        _heuristic_until(state, "napoleon", rng, rng.randrange(3, 30))
+        seat, nap = state.to_act, state.napoleon
+        if seat is None or nap is None or state.phase.value != "play" or state.deal_number != 0:
+            continue
+        other = redeal_unseen(state, [s for s in range(5) if s not in (seat, nap)], rng)
+        if other is None or [state.hand(s) for s in range(5)] == [other.hand(s) for s in range(5)]:
+            continue
+        views = [_views_of(s, seat) for s in (state, other)]
+        if views[0] != views[1]:
+            continue  # a redeal that moved what the seat sees (the adjutant's card to itself)
+        weights, decisions = [], []
+        for vs in views:
+            search = NapoleonSearch(LEVELS["normal"])
+            for v in vs:
+                search.observe(v)  # type: ignore[arg-type]
+            view = vs[-1]
+            assert view.contract is not None  # type: ignore[attr-defined]
+            named = view.adjutant_card.id if view.adjutant_card is not None else None  # type: ignore[attr-defined]
+            worlds = [search._world_gone(view, random.Random(i)) for i in range(30)]  # type: ignore[arg-type]
+            weights.append([napoleon_ll(h, gone, seat, search.memory, SUIT_INDEX[view.contract.strain],  # type: ignore[attr-defined]
+                                        nap, named) for h, _, gone in worlds])
+            decisions.append(search.choose(view, random.Random(5)))  # type: ignore[arg-type]
+        assert weights[0] == weights[1] and decisions[0] == decisions[1]
+        assert len(set(weights[0])) > 1, "every deal weighed the same: the test would prove nothing"
+        assert all(w <= 0 for w in weights[0])
+        checked += 1
+    assert checked >= 5
+
+
+def test_a_napoleon_declaration_draws_deals_where_the_declarer_holds_the_suit() -> None:
+    """After seat 1 declares 15♥ the bot's bidding samples give seat 1 more hearts than uniform
+    ones."""
+    from kirifuda.bots.search_napoleon import NapoleonSearch
+    from kirifuda.games.napoleon import NapoleonOptions, NapoleonState
+
+    s = NapoleonState(NapoleonOptions(), first=1)
+    s.deal_random(random.Random(3))
+    s.apply(Bid(15, "H"), 1)
+    for seat in (2, 3, 4):
+        s.apply(Pass(), seat)
+    view = s.view(0)
+    hearts = {}
+    for kind in ("normal", "v1"):
+        search = NapoleonSearch(LEVELS[kind])
+        search.observe(view)
+        worlds = search._deal_worlds(view, random.Random(1), 200)  # type: ignore[arg-type]
+        hearts[kind] = sum(bin(h[1] & _suit_mask(1)).count("1") for h, _ in worlds) / len(worlds)
+    assert hearts["normal"] > hearts["v1"] + 0.2
+
+
+@pytest.mark.slow
+def test_unsun_weights_read_no_card_the_seat_cannot_see() -> None:
+    """Unsun: the same, the other hands dealt anew (a redeal that moves ♣J, whose holder the
+    first trick shows, changes the views and is left out)."""
+    from kirifuda.bots.inference_unsun import events_of, play_log_likelihood as unsun_ll
+    from kirifuda.bots.search_unsun import UnsunSearch, sample_world
+    from kirifuda.games.unsun import UnsunState
+
+    checked = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = UnsunState()
+        state.deal_random(rng)
+        _heuristic_until(state, "unsun", rng, rng.randrange(6, 40))
+        seat = state.to_act
+        if seat is None or state.deal_number != 0:
+            continue
+        other = redeal_unseen(state, [s for s in range(state.num_players) if s != seat], rng)
+        if other is None or [state.hand(s) for s in range(4)] == [other.hand(s) for s in range(4)]:
+            continue
+        views = [_views_of(s, seat) for s in (state, other)]
+        if views[0] != views[1]:
+            continue
+        weights, decisions = [], []
+        for vs in views:
+            search = UnsunSearch(LEVELS["normal"])
+            for v in vs:
+                search.observe(v)  # type: ignore[arg-type]
+            view = vs[-1]
+            events = events_of(view, False)  # type: ignore[arg-type]
+            worlds = [sample_world(view, random.Random(i)) for i in range(30)]  # type: ignore[arg-type]
+            weights.append([unsun_ll(w[0], w[1], seat, events, view.trump.index)  # type: ignore[attr-defined]
+                            for w in worlds if w is not None])
+            decisions.append(search.choose(view, random.Random(5)))  # type: ignore[arg-type]
+        assert weights[0] == weights[1] and decisions[0] == decisions[1]
+        assert len(set(weights[0])) > 1, "every deal weighed the same: the test would prove nothing"
+        checked += 1
+    assert checked >= 5
+
+
+def test_unsun_heuristic_is_its_own_model() -> None:
+    """A deal played by heuristic bots is, under the model, at least as likely as the same play
+    seen with the hands shuffled among the others (the model is the heuristic, softened)."""
+    from kirifuda.bots.inference_unsun import events_of, play_log_likelihood as unsun_ll
+    from kirifuda.games.unsun import UnsunState
+
+    better = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = UnsunState()
+        state.deal_random(rng)
+        _heuristic_until(state, "unsun", rng, 24)
+        seat = state.to_act
+        if seat is None or state.deal_number != 0:
+            continue
+        view = state.view(seat)
+        events = events_of(view, False)
+        true_hands = [state._hands[s] for s in range(4)]
+        trick = list(state._trick)
+        truth = unsun_ll(true_hands, trick, seat, events, view.trump.index)  # type: ignore[union-attr]
+        pool = [c for s in range(4) if s != seat for c in range(52) if true_hands[s] >> c & 1]
+        rng.shuffle(pool)
+        shuffled = list(true_hands)
+        for s in range(4):
+            if s != seat:
+                k = true_hands[s].bit_count()
+                shuffled[s] = sum(1 << c for c in pool[:k])
+                pool = pool[k:]
+        better += truth >= unsun_ll(shuffled, trick, seat, events, view.trump.index)  # type: ignore[union-attr]
+    assert better >= 9

@@ -166,7 +166,7 @@ def _legal(hand: int, event: NapoleonEvent) -> int:
 
 
 def _plays(legal: int, lead: bool, joker: bool) -> list[Play]:
-    out = []
+    out: list[Play] = []
     for c in _cards(legal):
         if c == JOKER_ID and lead:
             out.extend(Play(CARDS[c], request=s) for s in SUITS)

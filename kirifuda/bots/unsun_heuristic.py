@@ -51,8 +51,8 @@ class UnsunHeuristicBot:
                 seen |= 1 << c.id
         visible = [c.id for _, c in view.trick if c is not None]
         hidden = sum(1 for _, c in view.trick if c is None)
-        for c in visible:
-            seen |= 1 << c
+        for i in visible:
+            seen |= 1 << i
         cid = card_choice([c.id for c in hand], seen, visible, hidden, len(view.trick) == view.players - 1,
                           trump.index)
         return next(c for c in hand if c.id == cid)
