@@ -428,3 +428,38 @@ def test_unsun_heuristic_is_its_own_model() -> None:
                 pool = pool[k:]
         better += truth >= unsun_ll(shuffled, trick, seat, events, view.trump.index)  # type: ignore[union-attr]
     assert better >= 9
+
+
+# -- evaluation per role and per decision ----------------------------------------------------
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), min_size=1, max_size=30))
+def test_the_clustered_ratio_is_the_pooled_ratio_inside_its_interval(pairs: list[tuple[int, int]]) -> None:
+    from kirifuda.bots.evaluation import clustered_ratio
+
+    pairs = [(min(h, t), t) for h, t in pairs]
+    e = clustered_ratio(pairs)
+    total = sum(t for _, t in pairs)
+    assert e["n"] == sum(1 for _, t in pairs if t)
+    if total:
+        assert math.isclose(e["mean"], sum(h for h, _ in pairs) / total)
+    assert e["lo"] <= e["mean"] + 1e-12 and e["mean"] <= e["hi"] + 1e-12
+
+
+@pytest.mark.slow
+def test_the_role_and_decision_tables_give_the_same_figures_for_the_same_seed(tmp_path: Path) -> None:
+    from kirifuda.bots.strength import main
+
+    pages = []
+    for i in range(2):
+        out = tmp_path / f"strength{i}.md"
+        assert main(["--games", "meitora", "--pairings", "search,search:v1", "--deals", "3", "--seed", "4",
+                     "--jobs", "1", "--roles", "--decisions", "1", "--out", str(out)]) == 0
+        text = out.read_text()
+        assert "## Per role" in text and "## Per decision" in text
+        roles = [r for r in text.split("## Per role")[1].split("## Per decision")[0].splitlines()
+                 if r.startswith("| meitora")]
+        decisions = [r for r in text.split("## Per decision")[1].splitlines() if r.startswith("| meitora")]
+        assert {r.split("|")[4].strip() for r in roles} <= {"declarer", "partner", "defender"}
+        assert decisions and all(0.0 <= float(r.split("|")[6]) <= 1.0 for r in decisions)
+        pages.append((roles, decisions))
+    assert pages[0] == pages[1]
