@@ -146,6 +146,9 @@ PARTNER_CASES = {
     # Kakeya: partner leads the rensho (it wins whatever follows); the bot banks its ♠Q on it
     # (kept, the unseen ♠K could capture it)
     "kakeya-feed-a-face-card-to-partners-rensho": lambda card: card == "QS",
+    # Napoleon: a citizen, last, under a fellow citizen's ♥A (the adjutant known): a face card
+    # (♥T or ♥K) goes to the citizens' trick, not the ♥5
+    "napoleon-feed-a-face-card-to-partners-ace": lambda card: card in ("TH", "KH"),
 }
 
 
