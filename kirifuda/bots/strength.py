@@ -206,6 +206,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="render from these tournament output directories instead of playing "
                              "(DIR,DIR,...: the shards of one tournament)")
     parser.add_argument("--out", type=Path, default=Path("docs/strength.md"), help="the page (default docs/strength.md)")
+    parser.add_argument("--commit", default=None,
+                        help="the commit the tournaments were played at, for the commit column (default: HEAD)")
     parser.add_argument("--roles", action="store_true",
                         help="add the table per role (from the tournaments' records)")
     parser.add_argument("--decisions", type=int, default=0, metavar="N",
@@ -247,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.error("--pairings: each pairing is two bots, A,B")
         summaries, role_text, decision_text = _play(games, pairings, args.deals, args.seed, args.jobs, args.roles,
                                                     args.decisions)
-    page = render(summaries, _commit(), datetime.date.today().isoformat(), role_text, decision_text)
+    page = render(summaries, args.commit or _commit(), datetime.date.today().isoformat(), role_text, decision_text)
     args.out.write_text(page)
     print(f"{args.out}: {len(summaries)} rows")
     return 0
