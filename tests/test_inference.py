@@ -466,3 +466,60 @@ def test_the_role_and_decision_tables_give_the_same_figures_for_the_same_seed(tm
         assert decisions and all(0.0 <= float(r.split("|")[6]) <= 1.0 for r in decisions)
         pages.append((roles, decisions))
     assert pages[0] == pages[1]
+
+
+def test_search_v1_samples_every_consistent_deal_alike_in_napoleon_and_unsun() -> None:
+    """``search:v1`` (no inference) draws its deals one by one, as the search bot before
+    inference did; ``search`` draws them from a pool by weight."""
+    from kirifuda.bots.search_napoleon import NapoleonSearch
+    from kirifuda.bots.search_unsun import UnsunSearch, sample_world
+    from kirifuda.games.napoleon import NapoleonOptions, NapoleonState, Phase as NapoleonPhase
+    from kirifuda.games.unsun import UnsunState
+
+    rng = random.Random(2)
+    nap = NapoleonState(NapoleonOptions(), first=0)
+    nap.deal_random(rng)
+    while nap.phase is not NapoleonPhase.PLAY or len(nap.tricks) < 2:
+        _heuristic_until(nap, "napoleon", rng, 1)
+    un = UnsunState()
+    un.deal_random(rng)
+    _heuristic_until(un, "unsun", rng, 9)
+    for state, cls, one in ((nap, NapoleonSearch, lambda b, v, r: b._world(v, r)),
+                            (un, UnsunSearch, lambda b, v, r: sample_world(v, r))):
+        seat = state.to_act
+        view = state.view(seat)
+        drawn = {}
+        for kind in ("v1", "normal"):
+            bot = cls(LEVELS[kind])
+            bot.observe(view)
+            drawn[kind] = list(bot._worlds(view, random.Random(7)))
+        v1 = cls(LEVELS["v1"])
+        v1.observe(view)
+        r = random.Random(7)
+        plain = [one(v1, view, r) for _ in drawn["v1"]]
+        assert [tuple(w[0]) for w in drawn["v1"]] == [tuple(w[0]) for w in plain]
+        assert [tuple(w[0]) for w in drawn["normal"]] != [tuple(w[0]) for w in plain]
+        assert len(drawn["normal"]) == len(drawn["v1"])
+
+
+def test_unsun_samples_a_deal_when_the_indicator_is_the_club_jack() -> None:
+    """♣J (テンカ) face up as the indicator says nothing of who holds it: the sampler no longer
+    looks for it in a hand (it found no deal, and the search bot played blind)."""
+    from kirifuda.bots.search_unsun import sample_world
+    from kirifuda.games.unsun import TENKA, UnsunState
+
+    found = 0
+    for seed in range(3000):
+        state = UnsunState()
+        state.deal_random(random.Random(seed))
+        if state.view(0).indicator is None or state.view(0).indicator.id != TENKA:  # type: ignore[union-attr]
+            continue
+        rng = random.Random(seed)
+        _heuristic_until(state, "unsun", rng, rng.randrange(1, 20))
+        seat = state.to_act
+        assert seat is not None
+        assert sample_world(state.view(seat), random.Random(0)) is not None
+        found += 1
+        if found == 3:
+            return
+    raise AssertionError("no deal with ♣J as the indicator")

@@ -228,7 +228,7 @@ def sample_world(view: UnsunView, rng: random.Random,
     # ♣J (テンカ): who held it
     tenka_seat: int | None = None
     tenka_or_rest = False
-    if TENKA not in played_by and not hand >> TENKA & 1:
+    if not seen >> TENKA & 1:  # (not in hand, not played, not the indicator)
         first_start = view.tricks[0][0].leader if view.tricks else view.starting_player
         assert first_start is not None
         first_last = (first_start - 1) % n
