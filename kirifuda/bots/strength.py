@@ -92,6 +92,8 @@ Each seat's role in its deal as the game's score sheet counts it (`kirifuda/bots
 a bot's mean seat score per deal in that role (its 95% interval clustered by deal: the rotations of
 a deal share its cards), and *A − B* paired over the deals where both bots held the role.  A bot
 that declares more often holds the declaring role in more deals: read each bot's own row too.
+Between two sides (Meitora) the duplicate pairing makes *A − B* the same in every role (one
+side's declarer is the other's defender): there each bot's own column says more.
 
 | game | A | B | role | deals A | A per deal | deals B | B per deal | A − B | 95% interval |
 |---|---|---|---|---:|---:|---:|---:|---:|---|
