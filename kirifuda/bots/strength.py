@@ -92,7 +92,7 @@ Each seat's role in its deal as the game's score sheet counts it (`kirifuda/bots
 a bot's mean seat score per deal in that role (its 95% interval clustered by deal: the rotations of
 a deal share its cards), and *A − B* paired over the deals where both bots held the role.  A bot
 that declares more often holds the declaring role in more deals: read each bot's own row too.
-Between two sides (Meitora) the duplicate pairing makes *A − B* the same in every role (one
+Between two teams the duplicate pairing makes *A − B* the same in every role (one
 side's declarer is the other's defender): there each bot's own column says more.
 
 | game | A | B | role | deals A | A per deal | deals B | B per deal | A − B | 95% interval |
@@ -105,7 +105,7 @@ DECISIONS_HEADER = """
 Each decision of a bot where it had a choice, put to the oracle (every card seen) on the same
 state: how often the bot chose as the oracle did, per kind of decision (the class of most of the
 legal actions), with its 95% interval clustered by deal.  A floor of quality, not a score: two
-cards of equal worth count as a disagreement (Unsun's equal cards often do).
+cards of equal worth count as a disagreement.
 
 | game | bot | decision | deals | decisions | agrees | 95% interval |
 |---|---|---|---:|---:|---:|---|
