@@ -225,7 +225,7 @@ def test_the_search_bot_calls_the_joker_with_spade_three() -> None:
     from kirifuda.bots.search import SearchBot
 
     calls = 0
-    for seed in range(40):
+    for seed in range(120):
         state = NapoleonState(NapoleonOptions(joker=True), first=seed % 5)
         bots = [SearchBot("napoleon") for _ in range(5)]
         rng = random.Random(seed)
