@@ -147,6 +147,9 @@ PARTNER_CASES = {
     # Kakeya: partner leads the rensho (it wins whatever follows); the bot banks its ♠Q on it
     # (kept, the unseen ♠K could capture it)
     "kakeya-feed-a-face-card-to-partners-rensho": lambda card: card == "QS",
+    # Napoleon: a citizen, last, under a fellow citizen's ♥A (the adjutant known): a face card
+    # (♥T or ♥K) goes to the citizens' trick, not the ♥5
+    "napoleon-feed-a-face-card-to-partners-ace": lambda card: card in ("TH", "KH"),
 }
 
 
@@ -266,3 +269,258 @@ def test_kakeya_weights_read_no_card_the_seat_cannot_see() -> None:
         assert len(set(weights[0])) > 1, "every deal weighed the same: the test would prove nothing"
         checked += 1
     assert checked >= 5
+
+
+# -- Napoleon and Unsun ----------------------------------------------------------------------
+
+def _views_of(state: object, seat: int) -> list[object]:
+    """The views ``seat`` was shown, after each action of the current deal, replayed from its
+    record (any game)."""
+    record = state.record_deals()[-1]  # type: ignore[attr-defined]
+    new = type(state)(state.options, first=state.first)  # type: ignore[call-arg,attr-defined]
+    new.deal(record["hands"], record["rest"])
+    out = [new.view(seat)]
+    for a in record["actions"]:
+        new.apply(action_from_json(a), a["seat"])
+        out.append(new.view(seat))
+    return out
+
+
+def _heuristic_until(state: object, game: str, rng: random.Random, plays: int) -> None:
+    """Heuristic bots play ``state`` until ``plays`` cards have been played (or it stops)."""
+    bot = make_bot("heuristic", game)
+    played = 0
+    while played < plays and state.to_act is not None and state.deal_number == 0:  # type: ignore[attr-defined]
+        seat = state.to_act  # type: ignore[attr-defined]
+        action = bot.choose(state.view(seat), rng)  # type: ignore[attr-defined]
+        played += int(getattr(action, "card", None) is not None and type(action).__name__ == "Play")
+        state.apply(action, seat)  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("joker", [False, True])
+def test_napoleon_weights_read_no_card_the_seat_cannot_see(joker: bool) -> None:
+    """Two deals that differ only in cards the seat cannot see (the other citizens' hands;
+    Napoleon's, whose exchange is recorded, stays) give the seat the same views, every sampled
+    deal the same weight and the bot the same decision."""
+    from kirifuda.bots.inference_napoleon import log_likelihood as napoleon_ll
+    from kirifuda.bots.search_napoleon import SUIT_INDEX, NapoleonSearch
+    from kirifuda.games.napoleon import NapoleonOptions, NapoleonState
+
+    checked = 0
+    for seed in range(24):
+        rng = random.Random(seed)
+        state = NapoleonState(NapoleonOptions(joker=joker), first=seed % 5)
+        state.deal_random(rng)
+        _heuristic_until(state, "napoleon", rng, rng.randrange(3, 30))
+        seat, nap = state.to_act, state.napoleon
+        if seat is None or nap is None or state.phase.value != "play" or state.deal_number != 0:
+            continue
+        other = redeal_unseen(state, [s for s in range(5) if s not in (seat, nap)], rng)
+        if other is None or [state.hand(s) for s in range(5)] == [other.hand(s) for s in range(5)]:
+            continue
+        views = [_views_of(s, seat) for s in (state, other)]
+        if views[0] != views[1]:
+            continue  # a redeal that moved what the seat sees (the adjutant's card to itself)
+        weights, decisions = [], []
+        for vs in views:
+            search = NapoleonSearch(LEVELS["normal"])
+            for v in vs:
+                search.observe(v)  # type: ignore[arg-type]
+            view = vs[-1]
+            assert view.contract is not None  # type: ignore[attr-defined]
+            named = view.adjutant_card.id if view.adjutant_card is not None else None  # type: ignore[attr-defined]
+            worlds = [search._world_gone(view, random.Random(i)) for i in range(30)]  # type: ignore[arg-type]
+            weights.append([napoleon_ll(h, gone, seat, search.memory, SUIT_INDEX[view.contract.strain],  # type: ignore[attr-defined]
+                                        nap, named) for h, _, gone in worlds])
+            decisions.append(search.choose(view, random.Random(5)))  # type: ignore[arg-type]
+        assert weights[0] == weights[1] and decisions[0] == decisions[1]
+        assert len(set(weights[0])) > 1, "every deal weighed the same: the test would prove nothing"
+        assert all(w <= 0 for w in weights[0])
+        checked += 1
+    assert checked >= 5
+
+
+def test_a_napoleon_declaration_draws_deals_where_the_declarer_holds_the_suit() -> None:
+    """After seat 1 declares 15♥ the bot's bidding samples give seat 1 more hearts than uniform
+    ones."""
+    from kirifuda.bots.search_napoleon import NapoleonSearch
+    from kirifuda.games.napoleon import NapoleonOptions, NapoleonState
+
+    s = NapoleonState(NapoleonOptions(), first=1)
+    s.deal_random(random.Random(3))
+    s.apply(Bid(15, "H"), 1)
+    for seat in (2, 3, 4):
+        s.apply(Pass(), seat)
+    view = s.view(0)
+    hearts = {}
+    for kind in ("normal", "v1"):
+        search = NapoleonSearch(LEVELS[kind])
+        search.observe(view)
+        worlds = search._deal_worlds(view, random.Random(1), 200)  # type: ignore[arg-type]
+        hearts[kind] = sum(bin(h[1] & _suit_mask(1)).count("1") for h, _ in worlds) / len(worlds)
+    assert hearts["normal"] > hearts["v1"] + 0.2
+
+
+@pytest.mark.slow
+def test_unsun_weights_read_no_card_the_seat_cannot_see() -> None:
+    """Unsun: the same, the other hands dealt anew (a redeal that moves ♣J, whose holder the
+    first trick shows, changes the views and is left out)."""
+    from kirifuda.bots.inference_unsun import events_of, play_log_likelihood as unsun_ll
+    from kirifuda.bots.search_unsun import UnsunSearch, sample_world
+    from kirifuda.games.unsun import UnsunState
+
+    checked = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = UnsunState()
+        state.deal_random(rng)
+        _heuristic_until(state, "unsun", rng, rng.randrange(6, 40))
+        seat = state.to_act
+        if seat is None or state.deal_number != 0:
+            continue
+        other = redeal_unseen(state, [s for s in range(state.num_players) if s != seat], rng)
+        if other is None or [state.hand(s) for s in range(4)] == [other.hand(s) for s in range(4)]:
+            continue
+        views = [_views_of(s, seat) for s in (state, other)]
+        if views[0] != views[1]:
+            continue
+        weights, decisions = [], []
+        for vs in views:
+            search = UnsunSearch(LEVELS["normal"])
+            for v in vs:
+                search.observe(v)  # type: ignore[arg-type]
+            view = vs[-1]
+            events = events_of(view, False)  # type: ignore[arg-type]
+            worlds = [sample_world(view, random.Random(i)) for i in range(30)]  # type: ignore[arg-type]
+            weights.append([unsun_ll(w[0], w[1], seat, events, view.trump.index)  # type: ignore[attr-defined]
+                            for w in worlds if w is not None])
+            decisions.append(search.choose(view, random.Random(5)))  # type: ignore[arg-type]
+        assert weights[0] == weights[1] and decisions[0] == decisions[1]
+        assert len(set(weights[0])) > 1, "every deal weighed the same: the test would prove nothing"
+        checked += 1
+    assert checked >= 5
+
+
+def test_unsun_heuristic_is_its_own_model() -> None:
+    """A deal played by heuristic bots is, under the model, at least as likely as the same play
+    seen with the hands shuffled among the others (the model is the heuristic, softened)."""
+    from kirifuda.bots.inference_unsun import events_of, play_log_likelihood as unsun_ll
+    from kirifuda.games.unsun import UnsunState
+
+    better = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = UnsunState()
+        state.deal_random(rng)
+        _heuristic_until(state, "unsun", rng, 24)
+        seat = state.to_act
+        if seat is None or state.deal_number != 0:
+            continue
+        view = state.view(seat)
+        events = events_of(view, False)
+        true_hands = [state._hands[s] for s in range(4)]
+        trick = list(state._trick)
+        truth = unsun_ll(true_hands, trick, seat, events, view.trump.index)  # type: ignore[union-attr]
+        pool = [c for s in range(4) if s != seat for c in range(52) if true_hands[s] >> c & 1]
+        rng.shuffle(pool)
+        shuffled = list(true_hands)
+        for s in range(4):
+            if s != seat:
+                k = true_hands[s].bit_count()
+                shuffled[s] = sum(1 << c for c in pool[:k])
+                pool = pool[k:]
+        better += truth >= unsun_ll(shuffled, trick, seat, events, view.trump.index)  # type: ignore[union-attr]
+    assert better >= 9
+
+
+# -- evaluation per role and per decision ----------------------------------------------------
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), min_size=1, max_size=30))
+def test_the_clustered_ratio_is_the_pooled_ratio_inside_its_interval(pairs: list[tuple[int, int]]) -> None:
+    from kirifuda.bots.evaluation import clustered_ratio
+
+    pairs = [(min(h, t), t) for h, t in pairs]
+    e = clustered_ratio(pairs)
+    total = sum(t for _, t in pairs)
+    assert e["n"] == sum(1 for _, t in pairs if t)
+    if total:
+        assert math.isclose(e["mean"], sum(h for h, _ in pairs) / total)
+    assert e["lo"] <= e["mean"] + 1e-12 and e["mean"] <= e["hi"] + 1e-12
+
+
+@pytest.mark.slow
+def test_the_role_and_decision_tables_give_the_same_figures_for_the_same_seed(tmp_path: Path) -> None:
+    from kirifuda.bots.strength import main
+
+    pages = []
+    for i in range(2):
+        out = tmp_path / f"strength{i}.md"
+        assert main(["--games", "meitora", "--pairings", "search,search:v1", "--deals", "3", "--seed", "4",
+                     "--jobs", "1", "--roles", "--decisions", "1", "--out", str(out)]) == 0
+        text = out.read_text()
+        assert "## Per role" in text and "## Per decision" in text
+        roles = [r for r in text.split("## Per role")[1].split("## Per decision")[0].splitlines()
+                 if r.startswith("| meitora")]
+        decisions = [r for r in text.split("## Per decision")[1].splitlines() if r.startswith("| meitora")]
+        assert {r.split("|")[4].strip() for r in roles} <= {"declarer", "partner", "defender"}
+        assert decisions and all(0.0 <= float(r.split("|")[6]) <= 1.0 for r in decisions)
+        pages.append((roles, decisions))
+    assert pages[0] == pages[1]
+
+
+def test_search_v1_samples_every_consistent_deal_alike_in_napoleon_and_unsun() -> None:
+    """``search:v1`` (no inference) draws its deals one by one, as the search bot before
+    inference did; ``search`` draws them from a pool by weight."""
+    from kirifuda.bots.search_napoleon import NapoleonSearch
+    from kirifuda.bots.search_unsun import UnsunSearch, sample_world
+    from kirifuda.games.napoleon import NapoleonOptions, NapoleonState, Phase as NapoleonPhase
+    from kirifuda.games.unsun import UnsunState
+
+    rng = random.Random(2)
+    nap = NapoleonState(NapoleonOptions(), first=0)
+    nap.deal_random(rng)
+    while nap.phase is not NapoleonPhase.PLAY or len(nap.tricks) < 2:
+        _heuristic_until(nap, "napoleon", rng, 1)
+    un = UnsunState()
+    un.deal_random(rng)
+    _heuristic_until(un, "unsun", rng, 9)
+    for state, cls, one in ((nap, NapoleonSearch, lambda b, v, r: b._world(v, r)),
+                            (un, UnsunSearch, lambda b, v, r: sample_world(v, r))):
+        seat = state.to_act
+        view = state.view(seat)
+        drawn = {}
+        for kind in ("v1", "normal"):
+            bot = cls(LEVELS[kind])
+            bot.observe(view)
+            drawn[kind] = list(bot._worlds(view, random.Random(7)))
+        v1 = cls(LEVELS["v1"])
+        v1.observe(view)
+        r = random.Random(7)
+        plain = [one(v1, view, r) for _ in drawn["v1"]]
+        assert [tuple(w[0]) for w in drawn["v1"]] == [tuple(w[0]) for w in plain]
+        assert [tuple(w[0]) for w in drawn["normal"]] != [tuple(w[0]) for w in plain]
+        assert len(drawn["normal"]) == len(drawn["v1"])
+
+
+def test_unsun_samples_a_deal_when_the_indicator_is_the_club_jack() -> None:
+    """♣J (テンカ) face up as the indicator says nothing of who holds it: the sampler no longer
+    looks for it in a hand (it found no deal, and the search bot played blind)."""
+    from kirifuda.bots.search_unsun import sample_world
+    from kirifuda.games.unsun import TENKA, UnsunState
+
+    found = 0
+    for seed in range(3000):
+        state = UnsunState()
+        state.deal_random(random.Random(seed))
+        if state.view(0).indicator is None or state.view(0).indicator.id != TENKA:  # type: ignore[union-attr]
+            continue
+        rng = random.Random(seed)
+        _heuristic_until(state, "unsun", rng, rng.randrange(1, 20))
+        seat = state.to_act
+        assert seat is not None
+        assert sample_world(state.view(seat), random.Random(0)) is not None
+        found += 1
+        if found == 3:
+            return
+    raise AssertionError("no deal with ♣J as the indicator")

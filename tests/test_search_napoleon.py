@@ -226,7 +226,7 @@ def test_the_search_bot_calls_the_joker_with_spade_three() -> None:
     from kirifuda.bots.search import SearchBot
 
     calls = 0
-    for seed in range(40):
+    for seed in range(120):
         state = NapoleonState(NapoleonOptions(joker=True), first=seed % 5)
         bots = [SearchBot("napoleon") for _ in range(5)]
         rng = random.Random(seed)
@@ -291,7 +291,7 @@ def test_a_view_without_options_in_a_called_trick() -> None:
 
 def test_a_card_decision_stops_sampling_once_its_node_budget_is_spent() -> None:
     """``decision_nodes`` caps a whole card play: once the samples so far have searched that
-    many nodes no further deal is sampled (0: no cap, every sample drawn)."""
+    many nodes no further deal is solved (0: no cap, every sample solved)."""
     import dataclasses
 
     from kirifuda.bots.search import LEVELS
@@ -311,8 +311,14 @@ def test_a_card_decision_stops_sampling_once_its_node_budget_is_spent() -> None:
         bot.budget = dataclasses.replace(BUDGETS["normal"], decision_nodes=cap)
         bot.observe(state.view(seat))
         calls = []
-        sample = bot._world
-        bot._world = lambda view, rng: calls.append(1) or sample(view, rng)  # type: ignore[method-assign]
+        sample = bot._worlds
+
+        def counted(view: object, rng: random.Random, sample: object = sample, calls: list[int] = calls) -> object:
+            for world in sample(view, rng):  # type: ignore[operator]
+                calls.append(1)
+                yield world
+
+        bot._worlds = counted  # type: ignore[method-assign,assignment]
         assert bot.choose(state.view(seat), random.Random(0)) in state.legal_actions()
         drawn[cap] = len(calls)
     assert drawn == {0: BUDGETS["normal"].play_samples, 1: 1}

@@ -1,6 +1,6 @@
 """How much the search bot's inference knows: the real deal's rank among sampled deals.
 
-    python tools/inference_check.py RECORD.json … [--game meitora|kakeya]
+    python tools/inference_check.py RECORD.json …
 
 For each card decision of every seat in the records (kirifuda-record/1 files, e.g. the
 ``records/`` of ``kirifuda tournament --out DIR``), the seat's memory is fed the views it was
@@ -40,6 +40,12 @@ def main() -> int:
         elif game == "kakeya":
             from kirifuda.bots.inference_kakeya import play_log_likelihood
             from kirifuda.bots.search_kakeya import KakeyaSearch as Search  # type: ignore[assignment]
+        elif game == "napoleon":
+            from kirifuda.bots.inference_napoleon import log_likelihood as napoleon_ll
+            from kirifuda.bots.search_napoleon import SUIT_INDEX, NapoleonSearch as Search  # type: ignore[assignment]
+        elif game == "unsun":
+            from kirifuda.bots.inference_unsun import events_of, play_log_likelihood as unsun_ll
+            from kirifuda.bots.search_unsun import UnsunSearch as Search, sample_world  # type: ignore[assignment]
         else:
             print(f"{path}: no inference for {game}", file=sys.stderr)
             continue
@@ -54,6 +60,25 @@ def main() -> int:
             search = searches[seat]
             search.observe(view)
             rng = random.Random(len(ranks))
+            if game == "napoleon":
+                nap = view.napoleon  # type: ignore[attr-defined]
+                named = view.adjutant_card.id if view.adjutant_card is not None else None  # type: ignore[attr-defined]
+                trump = SUIT_INDEX[view.contract.strain]  # type: ignore[attr-defined]
+                worlds = [search._world_gone(view, rng) for _ in range(args.samples)]  # type: ignore[attr-defined]
+                gone_real = sum(1 << c for c in s._discard) if seat != nap else 0  # type: ignore[attr-defined]
+                ws = [napoleon_ll(h, g, seat, search.memory, trump, nap, named, view.yoromeki,  # type: ignore[attr-defined]
+                                  view.first_trick_plain) for h, _, g in worlds]  # type: ignore[attr-defined]
+                w_real = napoleon_ll(list(s._hands), gone_real, seat, search.memory, trump, nap, named,  # type: ignore[attr-defined]
+                                     view.yoromeki, view.first_trick_plain)  # type: ignore[attr-defined]
+                _add(ranks, ratios, ws, w_real)
+                continue
+            if game == "unsun":
+                events = events_of(view, bool(search.all_face_down))  # type: ignore[arg-type,attr-defined]
+                got = [sample_world(view, rng, bool(search.all_face_down)) for _ in range(args.samples)]  # type: ignore[arg-type,attr-defined]
+                ws = [unsun_ll(h, t, seat, events, view.trump.index) for h, t in (w for w in got if w is not None)]  # type: ignore[attr-defined]
+                w_real = unsun_ll(list(s._hands), list(s._trick), seat, events, view.trump.index)  # type: ignore[attr-defined]
+                _add(ranks, ratios, ws, w_real)
+                continue
             pool = [search._deal(view, rng) for _ in range(args.samples)]  # type: ignore[arg-type]
             if game == "meitora":
                 from kirifuda.games.meitora import STRAINS
@@ -67,17 +92,21 @@ def main() -> int:
                 ws = [play_log_likelihood(h, seat, search.memory, view.trump.index, view.players)  # type: ignore[attr-defined]
                       for h in pool]
                 w_real = play_log_likelihood(real_k, seat, search.memory, view.trump.index, view.players)  # type: ignore[attr-defined]
-            below = sum(1 for w in ws if w < w_real) + 0.5 * sum(1 for w in ws if w == w_real)
-            ranks.append((below + 0.5) / (len(ws) + 1))
-            top = max(ws + [w_real])
-            mean = sum(math.exp(w - top) for w in ws + [w_real]) / (len(ws) + 1)
-            ratios.append(math.exp(w_real - top) / mean)
+            _add(ranks, ratios, ws, w_real)
     if not ranks:
         print("no card decision found")
         return 1
     print(f"{len(ranks)} card decisions: the real deal's mean percentile {sum(ranks) / len(ranks):.3f} "
           f"(0.5: nothing known), its weight over the mean weight {sum(ratios) / len(ratios):.2f} (1: nothing known)")
     return 0
+
+
+def _add(ranks: list[float], ratios: list[float], ws: list[float], w_real: float) -> None:
+    below = sum(1 for w in ws if w < w_real) + 0.5 * sum(1 for w in ws if w == w_real)
+    ranks.append((below + 0.5) / (len(ws) + 1))
+    top = max(ws + [w_real])
+    mean = sum(math.exp(w - top) for w in ws + [w_real]) / (len(ws) + 1)
+    ratios.append(math.exp(w_real - top) / mean)
 
 
 def _steps_with_start(rec, state, searches):  # type: ignore[no-untyped-def]

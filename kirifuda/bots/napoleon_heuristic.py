@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import random
+from typing import Sequence
 
 from ..actions import Action, Bid, Discard, Pass, Play
 from ..games.napoleon import Adjutant, Approve, Redeclare
@@ -24,7 +25,7 @@ from ..game import View
 from ..games.napoleon import FACE_MASK, SA, NapoleonView, trick_winner
 from .base import register_heuristic
 
-__all__ = ["NapoleonHeuristicBot", "estimate_tricks"]
+__all__ = ["NapoleonHeuristicBot", "estimate_tricks", "play_choice", "declaration_faces"]
 
 _SUIT = {"S": 0, "H": 1, "D": 2, "C": 3}
 _SAME_COLOUR = (3, 2, 1, 0)
@@ -71,6 +72,12 @@ def estimate_tricks(hand: tuple[Card, ...], trump: int) -> float:
     return tricks
 
 
+def declaration_faces(hand: tuple[Card, ...], trump: int) -> float:
+    """The face cards the heuristic expects its army to take with this hand and trump: it
+    declares the cheapest legal declaration this count reaches."""
+    return (estimate_tricks(hand, trump) + ADJUTANT_TRICKS) * FACES_PER_TRICK + 2
+
+
 class NapoleonHeuristicBot:
     name = "heuristic"
 
@@ -102,7 +109,7 @@ class NapoleonHeuristicBot:
         best: Bid | None = None
         for strain in "SHDC":
             trump = _SUIT[strain]
-            faces = (estimate_tricks(view.hand, trump) + ADJUTANT_TRICKS) * FACES_PER_TRICK + 2
+            faces = declaration_faces(view.hand, trump)
             for a in legal:
                 if isinstance(a, Bid) and a.strain == strain and a.count <= faces:
                     if best is None or a.count < best.count:
@@ -161,65 +168,77 @@ class NapoleonHeuristicBot:
 
     def _play(self, view: NapoleonView, plays: list[Play]) -> Action:
         assert view.contract is not None and view.seat is not None
-        trump = _SUIT[view.contract.strain]
         trick = view.trick
-        first = view.tricks_played == 0
-        partners = self._partners(view)
-        if trick is None or not trick.plays:
-            return self._lead(view, plays, trump, partners)
-        led_card = trick.plays[0][1]
-        led = _SUIT[view.joker_request] if led_card.is_joker and view.joker_request else (
-            led_card.id // 13 if not led_card.is_joker else 0)
-        cards = [c.id for _, c in trick.plays]
-        seats = [s for s, _ in trick.plays]
-        everyone = seats + [view.seat]
+        before = tuple((s, c.id) for s, c in trick.plays) if trick is not None else ()
+        led = 0
+        if before:
+            led_card = trick.plays[0][1]  # type: ignore[union-attr]
+            led = _SUIT[view.joker_request] if led_card.is_joker and view.joker_request else (
+                led_card.id // 13 if not led_card.is_joker else 0)
+        return play_choice(plays, before, led, _SUIT[view.contract.strain], view.seat, self._partners(view),
+                           view.napoleon, view.tricks_played == 0, view.players, view.yoromeki,
+                           view.first_trick_plain)
 
-        def winner_of(ids: list[int]) -> int:
-            return everyone[trick_winner(ids, led, trump, first=first, yoromeki=view.yoromeki,
-                                         first_trick_plain=view.first_trick_plain)]
 
-        def winner_with(cid: int) -> int:
-            return winner_of(cards + [cid])
+def play_choice(plays: Sequence[Play], before: Sequence[tuple[int, int]], led: int, trump: int, seat: int,
+                partners: set[int], napoleon: int | None, first: bool, players: int, yoromeki: bool,
+                first_trick_plain: bool) -> Play:
+    """The heuristic's card from the legal ``plays``, the trick so far being ``before``
+    (``(seat, card id)`` in order) with ``led`` the suit to follow, for ``seat`` whose side it
+    believes is ``partners`` (a pure function: the inference's model of a player)."""
+    if not before:
+        return _lead(plays, trump, seat, partners, napoleon)
+    cards = [c for _, c in before]
+    seats = [s for s, _ in before]
+    everyone = seats + [seat]
 
-        now = winner_of(cards)
-        last = len(trick.plays) == view.players - 1
-        faces_in = sum(1 for c in cards if _is_face(c))
-        mine = [p.card.id for p in plays]
-        if now in partners and (last or power(cards[seats.index(now)], trump) >= 60):
-            # feed the partner a face card, else throw low
-            feed = [c for c in mine if _is_face(c) and winner_with(c) in partners | {view.seat}
-                    and power(c, trump) < 50]
-            if feed:
-                return Play(CARDS[max(feed, key=lambda c: c % 13)])
-            return Play(CARDS[min(mine, key=lambda c: (power(c, trump), _is_face(c)))])
-        winning = [c for c in mine if winner_with(c) == view.seat]
-        if winning and (faces_in or not last or view.seat == view.napoleon):
-            return Play(CARDS[min(winning, key=lambda c: power(c, trump))])
-        return Play(CARDS[min(mine, key=lambda c: (_is_face(c), power(c, trump)))])
+    def winner_of(ids: list[int]) -> int:
+        return everyone[trick_winner(ids, led, trump, first=first, yoromeki=yoromeki,
+                                     first_trick_plain=first_trick_plain)]
 
-    def _lead(self, view: NapoleonView, plays: list[Play], trump: int, partners: set[int]) -> Action:
-        normal = [p for p in plays if not p.card.is_joker and not p.call_joker]
-        army = view.seat == view.napoleon or (view.napoleon in partners)
-        if not normal:
-            want = "SHDC"[trump] if army else "SHDC"[(trump + 1) % 4]
-            return next((p for p in plays if p.request == want), plays[0])
-        ids = [p.card.id for p in normal]
-        if army:
-            strong = [c for c in ids if power(c, trump) >= 85]
-            if strong:
-                return Play(CARDS[max(strong, key=lambda c: power(c, trump))])
-            trumps = [c for c in ids if c // 13 == trump]
-            if len(trumps) >= 3:
-                return Play(CARDS[max(trumps)])
-        aces = [c for c in ids if c % 13 == 12 and c // 13 != trump and c != SA]
-        if aces:
-            return Play(CARDS[aces[0]])
-        side = [c for c in ids if c // 13 != trump] or ids
-        low = min(side, key=lambda c: (_is_face(c), c % 13))
-        call = next((p for p in plays if p.call_joker), None)
-        if call is not None and low == call.card.id:
-            return call
-        return Play(CARDS[low])
+    def winner_with(cid: int) -> int:
+        return winner_of(cards + [cid])
+
+    now = winner_of(cards)
+    last = len(before) == players - 1
+    faces_in = sum(1 for c in cards if _is_face(c))
+    mine = [p.card.id for p in plays]
+    if now in partners and (last or power(cards[seats.index(now)], trump) >= 60):
+        # feed the partner a face card, else throw low
+        feed = [c for c in mine if _is_face(c) and winner_with(c) in partners | {seat}
+                and power(c, trump) < 50]
+        if feed:
+            return Play(CARDS[max(feed, key=lambda c: c % 13)])
+        return Play(CARDS[min(mine, key=lambda c: (power(c, trump), _is_face(c)))])
+    winning = [c for c in mine if winner_with(c) == seat]
+    if winning and (faces_in or not last or seat == napoleon):
+        return Play(CARDS[min(winning, key=lambda c: power(c, trump))])
+    return Play(CARDS[min(mine, key=lambda c: (_is_face(c), power(c, trump)))])
+
+
+def _lead(plays: Sequence[Play], trump: int, seat: int, partners: set[int], napoleon: int | None) -> Play:
+    normal = [p for p in plays if not p.card.is_joker and not p.call_joker]
+    army = seat == napoleon or (napoleon in partners)
+    if not normal:
+        want = "SHDC"[trump] if army else "SHDC"[(trump + 1) % 4]
+        return next((p for p in plays if p.request == want), plays[0])
+    ids = [p.card.id for p in normal]
+    if army:
+        strong = [c for c in ids if power(c, trump) >= 85]
+        if strong:
+            return Play(CARDS[max(strong, key=lambda c: power(c, trump))])
+        trumps = [c for c in ids if c // 13 == trump]
+        if len(trumps) >= 3:
+            return Play(CARDS[max(trumps)])
+    aces = [c for c in ids if c % 13 == 12 and c // 13 != trump and c != SA]
+    if aces:
+        return Play(CARDS[aces[0]])
+    side = [c for c in ids if c // 13 != trump] or ids
+    low = min(side, key=lambda c: (_is_face(c), c % 13))
+    call = next((p for p in plays if p.call_joker), None)
+    if call is not None and low == call.card.id:
+        return call
+    return Play(CARDS[low])
 
 
 register_heuristic("napoleon", NapoleonHeuristicBot)

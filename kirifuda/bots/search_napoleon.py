@@ -43,6 +43,7 @@ import itertools
 import math
 import random
 from dataclasses import dataclass
+from typing import Iterator
 
 from ..actions import Action, Bid, Discard, Pass, Play
 from ..games.napoleon import Adjutant, Approve, Redeclare
@@ -54,6 +55,8 @@ from ..solver import Work
 from ..solver.napoleon import NapoleonPosition, army_seats
 from ..solver.rules import CALLED
 from .napoleon_heuristic import NapoleonHeuristicBot, power
+from .inference import resample
+from .inference_napoleon import NapoleonEvent, bidding_log_likelihood, log_likelihood
 from .search import Level, register_search
 from .trace import Trace
 from .search_meitora import GONE, _mask, _sample
@@ -99,7 +102,7 @@ BUDGETS: dict[str, Budget] = {
     "strong": Budget(play_samples=32, ahead=3, exact=6, bid_samples=16, adjutant_candidates=4,
                      discard_candidates=10, nodes=1_000_000, decision_nodes=40_000_000),
 }
-BUDGETS["v1"] = BUDGETS["normal"]  # no inference here yet: search:v1 plays as search
+BUDGETS["v1"] = BUDGETS["normal"]  # search:v1: normal's budgets, no inference (Level.inference_pool 0)
 
 
 def horizon_for(left: int, budget: Budget) -> int:
@@ -178,6 +181,12 @@ class NapoleonMemory:
         self.no_joker: set[int] = set()
         """Seats that played another card to a ♠3 lead calling the joker: they do not hold it."""
         self.joker = False
+        self.bids: tuple[tuple[int, Action], ...] = ()
+        self.events: list[NapoleonEvent] = []
+        """The plays seen, in the order they were seen (the inference's record of the play)."""
+        self._led: dict[int, tuple[int, bool]] = {}
+        """Per trick, by the card that led it: the suit to follow and whether ♠3 called the joker
+        (a joker lead's named suit and the call are shown only while the trick is played)."""
 
     def update(self, view: View) -> None:
         assert isinstance(view, NapoleonView)
@@ -186,19 +195,29 @@ class NapoleonMemory:
             self.played = {}
             self.voids = set()
             self.no_joker = set()
+            self.events = []
+            self._led = {}
+        self.bids = view.bids
         if "joker" in view.options:
             self.joker = bool(view.options["joker"])
         if view.joker_called or any(c.id == JOKER_ID for c in view.hand) or any(
                 isinstance(a, Adjutant) and a.card.is_joker for a in view.legal_actions[-1:]):
             self.joker = True       # (a ♠3 call is made only where the joker is in use)
-        for trick in (view.trick, view.last_trick):
+        for trick in (view.last_trick, view.trick):
             if trick is None or not trick.plays:
                 continue
             head = trick.plays[0][1].id
             led: int | None = head // 13 if head != JOKER_ID else None
             if head == JOKER_ID and trick is view.trick and view.joker_request:
                 led = SUIT_INDEX[view.joker_request]
+            if trick is view.trick:
+                self._led[head] = (-1 if led is None else led, view.joker_called)
+            seen_led, called = self._led.get(head, (-1 if led is None else led, False))
+            first = view.tricks_played == (0 if trick is view.trick else 1)
             for i, (seat, card) in enumerate(trick.plays):
+                if card.id not in self.played:
+                    self.events.append(NapoleonEvent(seat, card.id, tuple((s, c.id) for s, c in trick.plays[:i]),
+                                                     seen_led, first, called))
                 self.played[card.id] = seat
                 if card.id == JOKER_ID:
                     self.joker = True
@@ -213,7 +232,7 @@ class NapoleonSearch:
         self.level = level
         self.budget = BUDGETS[level.name]
         self.memory = NapoleonMemory()
-        self._bid_cache: tuple[int, int, dict[int, list[tuple[float, bool]]]] | None = None
+        self._bid_cache: tuple[tuple[int, int, int], dict[int, list[tuple[float, bool]]]] | None = None
         self.trace: Trace | None = None
 
     def observe(self, view: View) -> None:
@@ -244,6 +263,32 @@ class NapoleonSearch:
     def _world(self, view: NapoleonView, rng: random.Random) -> tuple[list[int], int]:
         """A sampled deal in play: every seat's hand (this seat's as it is) and the mask of the
         Napoleon army in it."""
+        hands, army, _ = self._world_gone(view, rng)
+        return hands, army
+
+    def _worlds(self, view: NapoleonView, rng: random.Random) -> Iterator[tuple[list[int], int]]:
+        """The sampled deals of a card decision, drawn lazily (the budget of nodes may stop the
+        draw); where the level infers, drawn by their likelihood (:mod:`.inference_napoleon`)
+        from a pool ``inference_pool`` times larger."""
+        k = self.budget.play_samples
+        n = k * self.level.inference_pool
+        if n <= k:
+            for _ in range(k):
+                yield self._world(view, rng)
+            return
+        me, nap, contract = view.seat, view.napoleon, view.contract
+        assert me is not None and nap is not None and contract is not None
+        trump = SUIT_INDEX[contract.strain]
+        named = view.adjutant_card.id if view.adjutant_card is not None else None
+        pool = [self._world_gone(view, rng) for _ in range(n)]
+        weights = [log_likelihood(h, gone, me, self.memory, trump, nap, named, view.yoromeki,
+                                  view.first_trick_plain) for h, _, gone in pool]
+        for i in resample(weights, k, rng):
+            yield pool[i][0], pool[i][1]
+
+    def _world_gone(self, view: NapoleonView, rng: random.Random) -> tuple[list[int], int, int]:
+        """:meth:`_world` and the cards it put out of play (the discard, for a seat other than
+        Napoleon)."""
         me = view.seat
         nap = view.napoleon
         assert me is not None and nap is not None
@@ -279,6 +324,7 @@ class NapoleonSearch:
         got = _sample(rng, pool, sizes, gone, forbidden) or _sample(rng, pool, sizes, gone, {})
         assert got is not None
         hands = [got[s] if s != me else mine for s in range(n)]
+        out = got.get(GONE, 0)
         if view.solo:
             army = 1 << nap
         elif view.adjutant is not None:
@@ -288,7 +334,7 @@ class NapoleonSearch:
             if holder is None and adj in self.memory.played:
                 holder = self.memory.played[adj]
             army = army_seats(nap, holder if holder is not None and holder != nap else None)
-        return hands, army
+        return hands, army, out
 
     # -- play ------------------------------------------------------------------------------
     def _play(self, view: NapoleonView, rng: random.Random) -> Action:
@@ -311,10 +357,12 @@ class NapoleonSearch:
         trace = self.trace
         if trace is not None:
             trace.start("play", "points" if horizon == 0 else "face_cards", "face_cards", "army")
-        for _ in range(self.budget.play_samples):
-            if self.budget.decision_nodes and work.nodes >= self.budget.decision_nodes:
+        worlds = self._worlds(view, rng)
+        while not (self.budget.decision_nodes and work.nodes >= self.budget.decision_nodes):
+            world = next(worlds, None)
+            if world is None:
                 break
-            hands, army = self._world(view, rng)
+            hands, army = world
             pos = NapoleonPosition(trump, tuple(hands), leader, cards, led, army, first=view.tricks_played == 0,
                                    joker=self.memory.joker, yoromeki=view.yoromeki,
                                    first_trick_plain=view.first_trick_plain, horizon=horizon)
@@ -345,8 +393,9 @@ class NapoleonSearch:
         n = view.players
         size = 10 if n == 5 else 12
         pool = [c for c in self._unseen(view) if not known >> c & 1]
+        draw = count * self.level.inference_pool
         worlds = []
-        for _ in range(count):
+        for _ in range(max(count, draw)):
             rng.shuffle(pool)
             hands = []
             k = 0
@@ -357,6 +406,9 @@ class NapoleonSearch:
                     hands.append(_mask(pool[k:k + size]))
                     k += size
             worlds.append((hands, known or _mask(pool[k:])))
+        if draw > count:  # inference: drawn by the likelihood of the declarations seen
+            weights = [bidding_log_likelihood(h, me, self.memory, n) for h, _ in worlds]
+            return [worlds[i] for i in resample(weights, count, rng)]
         return worlds
 
     def _bid(self, view: NapoleonView, rng: random.Random) -> Action:
@@ -387,11 +439,13 @@ class NapoleonSearch:
         me = view.seat
         assert me is not None
         cache = self._bid_cache
-        if cache is not None and cache[0] == view.deal_number and cache[1] == me:
-            return cache[2]
+        # with inference the estimates are made afresh once the others have declared or passed
+        seen = len(view.bids) if self.level.inference_pool else 0
+        if cache is not None and cache[0] == (view.deal_number, me, seen):
+            return cache[1]
         worlds = self._deal_worlds(view, rng, self.budget.bid_samples)
         est = {t: [self._napoleon_value(view, hands, middle, t) for hands, middle in worlds] for t in range(4)}
-        self._bid_cache = (view.deal_number, me, est)
+        self._bid_cache = ((view.deal_number, me, seen), est)
         return est
 
     def _napoleon_value(self, view: NapoleonView, hands: list[int], middle: int, trump: int,

@@ -29,13 +29,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..cards import ids_of
 from ..actions import Action, Play
 from ..game import GameState, View
 from ..games.unsun import DEAL_SIZES, FACE_DOWN_MASKS, TENKA, UnsunState, UnsunView
 from ..solver.unsun import RANK, Budget, UnsunPosition, tables, winner_index
+from .inference import resample
+from .inference_unsun import events_of, play_log_likelihood
 from .search import Level, register_search
 from .trace import Trace
 
@@ -226,7 +228,7 @@ def sample_world(view: UnsunView, rng: random.Random,
     # ♣J (テンカ): who held it
     tenka_seat: int | None = None
     tenka_or_rest = False
-    if TENKA not in played_by and not hand >> TENKA & 1:
+    if not seen >> TENKA & 1:  # (not in hand, not played, not the indicator)
         first_start = view.tricks[0][0].leader if view.tricks else view.starting_player
         assert first_start is not None
         first_last = (first_start - 1) % n
@@ -311,7 +313,7 @@ UNSUN_BUDGETS: dict[str, UnsunBudget] = {
     "strong": UnsunBudget(worlds=64, exact_tricks=3, nodes=200_000, rollouts=2),
 }
 """Per level name (the levels of :data:`~.search.LEVELS`)."""
-UNSUN_BUDGETS["v1"] = UNSUN_BUDGETS["normal"]  # no inference here yet: search:v1 plays as search
+UNSUN_BUDGETS["v1"] = UNSUN_BUDGETS["normal"]  # search:v1: normal's budgets, no inference
 
 
 class UnsunSearch:
@@ -361,11 +363,7 @@ class UnsunSearch:
         trace = self.trace
         if trace is not None:
             trace.start("play", "tricks", "tricks", "self")
-        for _ in range(lv.worlds):
-            world = sample_world(view, rng, bool(self.all_face_down))
-            if world is None:
-                continue
-            hands, trick = world
+        for hands, trick in self._worlds(view, rng):
             target = totals if trace is None else dict.fromkeys(reps, 0.0)
             totals_add(target, reps, trump, hands, start, trick, n, me, left <= lv.exact_tricks,
                        lv.nodes, lv.rollouts, rng)
@@ -377,6 +375,27 @@ class UnsunSearch:
         if trace is not None:
             trace.resolve({c: plays[c] for c in reps})
         return plays[best]
+
+
+    def _worlds(self, view: UnsunView, rng: random.Random) -> Iterator[tuple[list[int], list[int]]]:
+        """The sampled deals of a decision, drawn as they are used; where the level infers,
+        drawn by their likelihood (:mod:`.inference_unsun`) from a pool ``inference_pool`` times
+        larger."""
+        assert view.seat is not None and view.trump is not None
+        k = self.budget.worlds
+        n = k * self.level.inference_pool
+        down = bool(self.all_face_down)
+        if n <= k:
+            for _ in range(k):
+                world = sample_world(view, rng, down)
+                if world is not None:
+                    yield world
+            return
+        pool = [w for w in (sample_world(view, rng, down) for _ in range(n)) if w is not None]
+        events = events_of(view, down)
+        weights = [play_log_likelihood(h, t, view.seat, events, view.trump.index) for h, t in pool]
+        for i in resample(weights, k, rng):
+            yield pool[i]
 
 
 def _cost(c: int, trump: int) -> int:

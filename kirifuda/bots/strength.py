@@ -8,7 +8,10 @@ oracle, whose gap says how much of the game's hidden information the bot still m
 each bot's decision times, and writes the table.  ``--from DIR …`` renders the table from
 tournaments already played (the ``summary.json`` that ``kirifuda tournament --out DIR`` writes)
 instead; ``DIR,DIR,…`` are the shards of one tournament (``--start``), merged into one row (its
-decision-time p95 is then the largest of the shards', marked ≤: quantiles do not merge).  The same seed and deal count give the same figures (the times apart: they are CPU
+decision-time p95 is then the largest of the shards', marked ≤: quantiles do not merge).
+``--roles`` adds a table per role (declarer, partner, defender; Napoleon, adjutant, citizen; …)
+and ``--decisions N`` one per kind of decision (how often each bot chooses as the oracle would,
+over the first N deals), both read from the tournaments' records (:mod:`.evaluation`).  The same seed and deal count give the same figures (the times apart: they are CPU
 seconds of the machine that ran them).
 """
 
@@ -22,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-__all__ = ["PAIRINGS", "render", "row", "main"]
+__all__ = ["PAIRINGS", "render", "row", "role_rows", "decision_rows", "main"]
 
 PAIRINGS: tuple[tuple[str, str], ...] = (("search", "search:v1"), ("search", "oracle"), ("search:v1", "oracle"))
 """The pairings measured by default: the new search against the first, and each against the
@@ -82,9 +85,81 @@ def row(summary: dict[str, Any], commit: str, date: str) -> str:
             f"{commit} | {date} |")
 
 
-def render(summaries: Sequence[dict[str, Any]], commit: str, date: str) -> str:
-    """The whole page."""
-    return HEADER + "".join(row(s, commit, date) + "\n" for s in summaries)
+ROLES_HEADER = """
+## Per role
+
+Each seat's role in its deal as the game's score sheet counts it (`kirifuda/bots/evaluation.py`):
+a bot's mean seat score per deal in that role (its 95% interval clustered by deal: the rotations of
+a deal share its cards), and *A − B* paired over the deals where both bots held the role.  A bot
+that declares more often holds the declaring role in more deals: read each bot's own row too.
+Between two teams the duplicate pairing makes *A − B* the same in every role (one
+side's declarer is the other's defender): there each bot's own column says more.
+
+| game | A | B | role | deals A | A per deal | deals B | B per deal | A − B | 95% interval |
+|---|---|---|---|---:|---:|---:|---:|---:|---|
+"""
+
+DECISIONS_HEADER = """
+## Per decision: agreement with the oracle
+
+Each decision of a bot where it had a choice, put to the oracle (every card seen) on the same
+state: how often the bot chose as the oracle did, per kind of decision (the class of most of the
+legal actions), with its 95% interval clustered by deal.  A floor of quality, not a score: two
+cards of equal worth count as a disagreement.
+
+| game | bot | decision | deals | decisions | agrees | 95% interval |
+|---|---|---|---:|---:|---:|---|
+"""
+
+
+def _est(e: dict[str, float]) -> str:
+    return f"[{_signed(e['lo'])}, {_signed(e['hi'])}]"
+
+
+def role_rows(game: str, a: str, b: str, rows: Sequence[dict[str, Any]]) -> str:
+    """The per-role table's rows of one tournament (:func:`.evaluation.role_table`)."""
+    out = ""
+    for r in rows:
+        ea, eb, d = r["a"], r["b"], r["diff"]
+        out += (f"| {game} | `{a}` | `{b}` | {r['role']} | {int(ea['n'])} | {_signed(ea['mean'])} | {int(eb['n'])} | "
+                f"{_signed(eb['mean'])} | {_signed(d['mean'])} | {_est(d) if d['n'] else '–'} |\n")
+    return out
+
+
+def decision_rows(game: str, rows: Sequence[dict[str, Any]]) -> str:
+    """The per-decision table's rows of one tournament (:func:`.evaluation.decision_table`)."""
+    out = ""
+    for r in rows:
+        e = r["agree"]
+        out += (f"| {game} | `{r['bot']}` | {r['kind']} | {int(e['n'])} | {r['decisions']} | {e['mean']:.3f} | "
+                f"[{e['lo']:.3f}, {e['hi']:.3f}] |\n")
+    return out
+
+
+def render(summaries: Sequence[dict[str, Any]], commit: str, date: str, roles: str = "", decisions: str = "") -> str:
+    """The whole page (the per-role and per-decision tables where given)."""
+    page = HEADER + "".join(row(s, commit, date) + "\n" for s in summaries)
+    if roles:
+        page += ROLES_HEADER + roles
+    if decisions:
+        page += DECISIONS_HEADER + decisions
+    return page
+
+
+def _evaluate(summary: dict[str, Any], deals: dict[int, list[dict[str, Any]]], roles: bool,
+              decisions: int) -> tuple[str, str]:
+    """The per-role and per-decision rows of one tournament from its records."""
+    from .evaluation import decision_table, role_table
+
+    game = summary["game"]
+    a, b = summary["bot_kinds"][:2]
+    role_text = role_rows(game, a, b, role_table(game, deals, a, b)) if roles else ""
+    decision_text = ""
+    if decisions:
+        first = dict(sorted(deals.items())[:decisions])
+        bots = [x for x in (a, b) if x != "oracle"]
+        decision_text = decision_rows(game, decision_table(game, first, bots, seed=summary["seed"]))
+    return role_text, decision_text
 
 
 def _merged(shards: list[dict[str, Any]]) -> dict[str, Any]:
@@ -103,16 +178,20 @@ def _merged(shards: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _play(games: Sequence[str], pairings: Sequence[tuple[str, str]], deals: int, seed: int,
-          jobs: int | None) -> list[dict[str, Any]]:
+          jobs: int | None, roles: bool = False, decisions: int = 0) -> tuple[list[dict[str, Any]], str, str]:
     from ..tournament import run_tournament
 
     out = []
+    role_text = decision_text = ""
     for game in games:
         for a, b in pairings:
-            summary, _ = run_tournament(game, [a, b], deals, seed=seed, jobs=jobs, time_decisions=True)
+            summary, results = run_tournament(game, [a, b], deals, seed=seed, jobs=jobs, time_decisions=True)
             print(row(summary, "", ""), file=sys.stderr)
             out.append(summary)
-    return out
+            r, d = _evaluate(summary, {x.index: x.records for x in results}, roles, decisions)
+            role_text += r
+            decision_text += d
+    return out, role_text, decision_text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -129,17 +208,37 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="render from these tournament output directories instead of playing "
                              "(DIR,DIR,...: the shards of one tournament)")
     parser.add_argument("--out", type=Path, default=Path("docs/strength.md"), help="the page (default docs/strength.md)")
+    parser.add_argument("--commit", default=None,
+                        help="the commit the tournaments were played at, for the commit column (default: HEAD)")
+    parser.add_argument("--roles", action="store_true",
+                        help="add the table per role (from the tournaments' records)")
+    parser.add_argument("--decisions", type=int, default=0, metavar="N",
+                        help="add the table per decision: each bot's decisions in the first N deals of each "
+                             "tournament put to the oracle (default 0: none)")
     args = parser.parse_args(argv)
+    role_text = decision_text = ""
+    if args.decisions < 0:
+        parser.error("--decisions must be 0 or more")
     if args.dirs:
+        from .evaluation import records_in
+
         summaries = []
         for group in args.dirs:
             shards = []
+            deals: dict[int, list[dict[str, Any]]] = {}
             for d in (Path(x) for x in str(group).split(",")):
                 path = d / "summary.json"
                 if not path.is_file():
                     parser.error(f"{path}: no such file (write one with kirifuda tournament --out {d} --time)")
                 shards.append(json.loads(path.read_text()))
-            summaries.append(shards[0] if len(shards) == 1 else _merged(shards))
+                if args.roles or args.decisions:
+                    deals.update(records_in(d))
+            summary = shards[0] if len(shards) == 1 else _merged(shards)
+            summaries.append(summary)
+            if args.roles or args.decisions:
+                r, dt = _evaluate(summary, deals, args.roles, args.decisions)
+                role_text += r
+                decision_text += dt
     else:
         games = args.games.split(",") if args.games else list(search_games())
         unknown = [g for g in games if g not in search_games()]
@@ -150,8 +249,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             pairings = tuple(tuple(p.split(",")) for p in args.pairings.split(";"))
             if any(len(p) != 2 for p in pairings):
                 parser.error("--pairings: each pairing is two bots, A,B")
-        summaries = _play(games, pairings, args.deals, args.seed, args.jobs)
-    page = render(summaries, _commit(), datetime.date.today().isoformat())
+        summaries, role_text, decision_text = _play(games, pairings, args.deals, args.seed, args.jobs, args.roles,
+                                                    args.decisions)
+    page = render(summaries, args.commit or _commit(), datetime.date.today().isoformat(), role_text, decision_text)
     args.out.write_text(page)
     print(f"{args.out}: {len(summaries)} rows")
     return 0
