@@ -354,6 +354,7 @@ const Lobby = {
     if (this.created) this.showCreated();
     if (this.tables) this.renderTables();
     if (typeof Clubs !== "undefined") Clubs.lobby(this);   // clubs.js: presets, rated tables, clubs
+    if (typeof MySeats !== "undefined") MySeats.sync();   // myseats.js: the account's seats, from any device
   },
   optionHTML(g, o) {
     const id = `opt-${o.name}`, key = `opt.${g.id}.${o.name}`;
@@ -480,6 +481,7 @@ const Table = {
   onMessage(m) {
     if (m.type === "welcome") {
       if (this.token && m.seat !== null) Keys.setSeat(this.id, this.token, m.seat);
+      if (this.token && m.seat !== null && typeof MySeats !== "undefined") MySeats.keep(this.id, m.seat, this.token);   // myseats.js
       this.setOnline(true);
     } else if (m.type === "state") {
       this.setOnline(true);
