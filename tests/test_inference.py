@@ -279,9 +279,10 @@ def _views_of(state: object, seat: int) -> list[object]:
     record = state.record_deals()[-1]  # type: ignore[attr-defined]
     new = type(state)(state.options, first=state.first)  # type: ignore[call-arg,attr-defined]
     new.deal(record["hands"], record["rest"])
+    info = GAMES[state.game_id]  # type: ignore[attr-defined]
     out = [new.view(seat)]
     for a in record["actions"]:
-        new.apply(action_from_json(a), a["seat"])
+        new.apply(info.action_from_json(a, a["seat"]), a["seat"])
         out.append(new.view(seat))
     return out
 
