@@ -150,9 +150,9 @@ const Clubs = {
   // -- a club's tab: what its administrator manages, what every member sees -------------------
   presetFormHTML() {
     const g = gameOf(Lobby.game);
-    return `<form class="club-form" id="kf-preset-form"><label class="row" for="kf-preset-name">${esc(t("clubs.preset_name"))} <input id="kf-preset-name" maxlength="80"></label>
-      <button type="submit" id="kf-preset-save">${esc(t("clubs.save_preset"))}</button>
-      <small>${esc(t("clubs.save_preset_doc", { game: g ? g.name[LANG] : "" }))}</small><p class="note" id="kf-note-presets" role="status"></p></form>`;
+    return `<form class="club-form" id="kf-preset-form"><label class="row" for="kf-preset-name">${esc(t("clubs.preset_name"))} <input id="kf-preset-name" maxlength="80" aria-describedby="kf-preset-doc"></label>
+      <p><small id="kf-preset-doc">${esc(t("clubs.save_preset_doc", { game: g ? g.name[LANG] : "" }))}</small></p>
+      <button type="submit" id="kf-preset-save">${esc(t("clubs.save_preset"))}</button><p class="note" id="kf-note-presets" role="status"></p></form>`;
   },
   membersHTML(club) {
     const info = this.info && this.info.id === club.id ? this.info : null; if (!info) return "";
@@ -166,10 +166,6 @@ const Clubs = {
   boardsHTML(club) {
     const at = `/api/clubs/${encodeURIComponent(club.id)}`;
     const boards = this.boards.filter((b) => b.rows.length);
-    const who = (n) => { // a bot by its level's words; search:normal is the search bot's own level
-      const level = `bots.${n === "search:normal" ? "search" : n}`;
-      return has(level) ? `${t("bot")}: ${t(level)}` : n;
-    };
     return `<h3>${esc(t("clubs.leaderboard"))}</h3>${boards.length ? `<p><small>${esc(t("clubs.rating_doc"))}</small></p>` + boards.map((b) => `
       <h4 id="kf-board-${esc(b.game)}">${esc(gameName(b.game))}</h4>
       <table class="kv leaderboard" aria-labelledby="kf-board-${esc(b.game)}"><thead><tr><th scope="col">${esc(t("clubs.rank"))}</th><th scope="col">${esc(t("clubs.player"))}</th>
@@ -191,7 +187,7 @@ const Clubs = {
   },
   matchHTML(m) {
     return `<li><b>${esc(gameName(m.game))}</b> ${m.rated ? `<span class="tag rated">${esc(t("clubs.rated"))}</span>` : ""}
-      ${esc((m.players || []).join(" · "))} <small>(${esc(m.totals.map(String).join(" / "))})</small>
+      ${esc((m.players || []).map(who).join(" · "))} <small>(${esc(m.totals.map(String).join(" / "))})</small>
       <button class="linklike" data-replay="${esc(m.replay)}">${esc(t("replay"))}</button>
       ${(m.reviews || []).map((r, i) => `<button class="linklike" data-review-url="${esc(r)}" data-deal="${i}">${esc(t("clubs.review_deal", { n: +/deal=(\d+)/.exec(r)[1] + 1 }))}</button>`).join(" ")}</li>`;
   },
@@ -330,6 +326,11 @@ const Clubs = {
     } catch (e) { toast(`${t("clubs.passkey_failed")}: ${e.message}`); }
   },
 };
+// a rated player's name: a bot by its level's words (search:normal is the search bot's own level)
+function who(n) {
+  const level = `bots.${n === "search:normal" ? "search" : n}`;
+  return has(level) ? `${t("bot")}: ${t(level)}` : n;
+}
 function gameName(id) { const g = gameOf(id); return g ? g.name[LANG] : id; }
 // the review is drawn for a table's seats: here, outside a table, each seat by its player's name
 function named(html, players) {
