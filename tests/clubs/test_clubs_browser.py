@@ -194,6 +194,9 @@ def test_presets_first_a_rated_table_and_review_links(browser: Any, server: Serv
     assert page.is_visible(f'#tables li:has(a[data-id="{tid}"]) .tag.rated')
     page.reload()
     page.wait_for_selector(f'#kf-club-panel a[href="/t/{tid}"]')
+    # a member who is not the administrator sees the members and the leaderboard, not the forms
+    assert page.is_visible("#kf-club-panel .club-members") and page.is_visible("#kf-club-panel table.leaderboard")
+    assert not page.query_selector("#kf-member-form, #kf-preset-form, [data-member-remove], [data-preset-delete]")
     # the member's own seat: taken while signed in, with no Hint button, the title saying rated
     page.goto(base(server) + page.eval_on_selector("#created a[data-seat]", "a => a.getAttribute('href')")
               if page.query_selector("#created a[data-seat]") else base(server) + f"/t/{tid}")
@@ -246,6 +249,7 @@ def test_a_club_created_managed_and_ranked_in_the_page(browser: Any, server: Ser
     page.click("#kf-member-add")
     page.wait_for_function("document.querySelector('#kf-note-members').classList.contains('warn')")
     assert page.text_content("#kf-note-members") == words["web.clubs.no_account"].format(name="Nobody")
+    page.locator("#kf-member-form").screenshot(path=str(SHOTS / f"club-refused-{lang}-{size}.png"))
     page.fill("#kf-member-name", member)
     page.click("#kf-member-add")
     page.wait_for_selector(f'[data-member-remove="{member}"]')

@@ -12,22 +12,23 @@ const Clubs = {
   info: null, matches: [], boards: [],
 
   // -- data ------------------------------------------------------------------------------------
+  // everything fetched first, then set at once: a lobby drawn meanwhile never shows half of it
   async load() {
     const get = (p) => fetch(p).then((r) => (r.ok ? r.json() : null)).catch(() => null);
-    this.me = await get("/api/me");
-    this.presets = (await get("/api/me/presets")) || [];
-    this.clubs = this.me ? (await get("/api/clubs")) || [] : [];
-    this.profile = this.me ? await get("/api/me/profile") : null;
-    if (this.tab && !this.clubs.some((c) => c.id === this.tab)) this.tab = null;
-    if (!this.tab && this.clubs.length) this.tab = this.clubs[0].id;
-    if (this.tab) {
-      const at = `/api/clubs/${encodeURIComponent(this.tab)}`;
+    const [me, presets] = await Promise.all([get("/api/me"), get("/api/me/presets")]);
+    const [clubs, profile] = me ? await Promise.all([get("/api/clubs"), get("/api/me/profile")]) : [[], null];
+    let tab = this.tab;
+    if (tab && !(clubs || []).some((c) => c.id === tab)) tab = null;
+    if (!tab && clubs && clubs.length) tab = clubs[0].id;
+    let tables = null, info = null, matches = null, boards = [];
+    if (tab) {
+      const at = `/api/clubs/${encodeURIComponent(tab)}`;
       const board = (g) => get(`${at}/leaderboard?game=${encodeURIComponent(g.id)}`).then((rows) => ({ game: g.id, rows: rows || [] }));
-      let tables;
-      [tables, this.info, this.matches, this.boards] = await Promise.all([get(`${at}/tables`), get(at),
-        get(`${at}/matches`), Promise.all((GAMES || []).map(board))]);
-      this.tables[this.tab] = tables || []; this.matches = this.matches || [];
+      [tables, info, matches, boards] = await Promise.all([get(`${at}/tables`), get(at), get(`${at}/matches`),
+        Promise.all((GAMES || []).map(board))]);
+      this.tables[tab] = tables || [];
     }
+    Object.assign(this, { me, presets: presets || [], clubs: clubs || [], profile, tab, info, matches: matches || [], boards });
   },
   async reload() { this.loading = this.load(); await this.loading; if (current === Lobby) Lobby.render(); },
   // the clubs' rows and panel drawn again, the rest of the lobby (its game and rules) kept
