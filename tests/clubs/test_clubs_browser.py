@@ -221,8 +221,8 @@ def test_presets_first_a_rated_table_and_review_links(browser: Any, server: Serv
 def test_a_club_created_managed_and_ranked_in_the_page(browser: Any, server: ServerThread, lang: str,
                                                         phone: bool) -> None:
     """Sign up, create a club, add a member (an account made through the API), save the lobby's
-    game and rules as a preset, see the leaderboard after a rated match, remove the member; a
-    refusal of the API shown in the reader's words."""
+    game and rules as a preset, see the leaderboard after a rated match, remove the member and
+    delete the preset; refusals of the API shown in the reader's words."""
     words = messages.catalogue(lang)
     size = "phone" if phone else "desktop"
     admin, member, club_name = f"Chair{lang}", f"Ren{lang}", f"Shimane {lang}"
@@ -297,5 +297,11 @@ def test_a_club_created_managed_and_ranked_in_the_page(browser: Any, server: Ser
     assert page.text_content("#kf-note-members") == words["web.clubs.member_removed"].format(name=member)
     assert page.evaluate(f"fetch('/api/clubs/{club['id']}').then(r => r.json())")["members"] == [admin]
     shot(page, f"club-removed-{lang}-{size}")
+    # the preset deleted: gone from the club and from the lobby's rules list
+    page.click('[data-preset-delete="KIT 2002 rules"]')
+    page.wait_for_function("!document.querySelector('[data-preset-delete]')")
+    assert page.text_content("#kf-note-presets") == words["web.clubs.preset_deleted"].format(name="KIT 2002 rules")
+    assert page.evaluate(f"fetch('/api/clubs/{club['id']}').then(r => r.json())")["presets"] == []
+    assert page.eval_on_selector_all("#kf-preset optgroup", "gs => gs.map(g => g.label)") == [words["web.clubs.standard_rules"]]
     assert errors == []
     context.close()
