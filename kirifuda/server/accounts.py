@@ -613,7 +613,10 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
             summary = records.replay(rec).summary()
             out.append({"id": r["id"], "game": r["game"], "players": rec.players, "rated": r["rated"],
                         "totals": summary["totals"], "finished": summary["finished"],
-                        "winner": summary["winner"], "created": r["created"]})
+                        "winner": summary["winner"], "created": r["created"],
+                        "replay": f"/api/clubs/{club_id}/matches/{r['id']}/replay",
+                        "reviews": [f"/api/clubs/{club_id}/matches/{r['id']}/review?deal={d}"
+                                    for d, deal in enumerate(rec.deals) if deal.scored is None]})
         return out
 
     @router.get("/api/clubs/{club_id}/matches/{match_id}/record")

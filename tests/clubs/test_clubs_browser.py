@@ -194,6 +194,9 @@ def test_presets_first_a_rated_table_and_review_links(browser: Any, server: Serv
     assert page.is_visible(f'#tables li:has(a[data-id="{tid}"]) .tag.rated')
     page.reload()
     page.wait_for_selector(f'#kf-club-panel a[href="/t/{tid}"]')
+    # a member who is not the administrator sees the members and the leaderboard, not the forms
+    assert page.is_visible("#kf-club-panel .club-members") and page.is_visible("#kf-club-panel table.leaderboard")
+    assert not page.query_selector("#kf-member-form, #kf-preset-form, [data-member-remove], [data-preset-delete]")
     # the member's own seat: taken while signed in, with no Hint button, the title saying rated
     page.goto(base(server) + page.eval_on_selector("#created a[data-seat]", "a => a.getAttribute('href')")
               if page.query_selector("#created a[data-seat]") else base(server) + f"/t/{tid}")
@@ -210,5 +213,95 @@ def test_presets_first_a_rated_table_and_review_links(browser: Any, server: Serv
     assert page.eval_on_selector_all("#dialog-body .seatreview", "s => s.length") == 4
     assert page.text_content("#dialog-body .seatreview h4") == member  # seats by their players' names
     shot(page, f"review-{lang}-{'phone' if phone else 'desktop'}")
+    assert errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("lang,phone", [("en", False), ("ja", True)])
+def test_a_club_created_managed_and_ranked_in_the_page(browser: Any, server: ServerThread, lang: str,
+                                                        phone: bool) -> None:
+    """Sign up, create a club, add a member (an account made through the API), save the lobby's
+    game and rules as a preset, see the leaderboard after a rated match, remove the member and
+    delete the preset; refusals of the API shown in the reader's words."""
+    words = messages.catalogue(lang)
+    size = "phone" if phone else "desktop"
+    admin, member, club_name = f"Chair{lang}", f"Ren{lang}", f"Shimane {lang}"
+    r = httpx.post(server.url + "/api/accounts", json={"name": member, "password": PASSWORD})
+    assert r.status_code == 200, r.text
+    context, page, errors = open_page(browser, server, phone=phone, lang=lang)
+    sign_up_in_page(page, admin)
+    assert page.text_content("#kf-club-form h3") == words["web.clubs.new_club"]
+    # create a club: its tab is selected, its leaderboard is empty, in words
+    page.fill("#kf-club-name", club_name)
+    page.click("#kf-club-create")
+    page.wait_for_selector(f'[role=tab][aria-selected=true]:has-text("{club_name}")')
+    assert page.text_content("#kf-note-create") == words["web.clubs.club_created"].format(name=club_name)
+    assert page.text_content("#kf-club-panel .empty-board") == words["web.clubs.no_ratings"]
+    club = page.evaluate("fetch('/api/clubs').then(r => r.json())")[0]
+    assert club["name"] == club_name and club["admin"] is True
+    # the same name again is refused, in words
+    page.fill("#kf-club-name", club_name)
+    page.click("#kf-club-create")
+    page.wait_for_function("document.querySelector('#kf-note-create').classList.contains('warn')")
+    assert page.text_content("#kf-note-create") == words["web.clubs.club_taken"].format(name=club_name)
+    # members: an unknown account refused in words; the second account added
+    page.fill("#kf-member-name", "Nobody")
+    page.click("#kf-member-add")
+    page.wait_for_function("document.querySelector('#kf-note-members').classList.contains('warn')")
+    assert page.text_content("#kf-note-members") == words["web.clubs.no_account"].format(name="Nobody")
+    page.locator("#kf-member-form").screenshot(path=str(SHOTS / f"club-refused-{lang}-{size}.png"))
+    page.fill("#kf-member-name", member)
+    page.click("#kf-member-add")
+    page.wait_for_selector(f'[data-member-remove="{member}"]')
+    assert page.text_content("#kf-note-members") == words["web.clubs.member_added"].format(name=member)
+    info = page.evaluate(f"fetch('/api/clubs/{club['id']}').then(r => r.json())")
+    assert sorted(info["members"]) == sorted([admin, member]) and info["admin"] == admin
+    # the lobby's game and rules saved as a preset, offered first in the rules list
+    page.check('input[name="game"][value="meitora"]')
+    page.fill('[name="opt-target"]', "11")
+    page.dispatch_event('[name="opt-target"]', "change")
+    page.fill("#kf-preset-name", "KIT 2002 rules")
+    page.click("#kf-preset-save")
+    page.wait_for_selector('[data-preset-delete="KIT 2002 rules"]')
+    assert page.input_value('[name="opt-target"]') == "11"  # the lobby's rules are kept
+    preset = page.evaluate(f"fetch('/api/clubs/{club['id']}').then(r => r.json())")["presets"]
+    assert preset == [{"name": "KIT 2002 rules", "game": "meitora", "options": {"target": 11}}]
+    assert page.eval_on_selector("#kf-preset optgroup", "g => g.label") == club_name
+    # a rated match saved through the API: the leaderboard ranks both players and the bots' level
+    saved = page.evaluate("""([club, record]) => fetch(`/api/clubs/${club}/matches`, {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify({record, rated: true})}).then(r => r.status)""",
+                          [club["id"], _profile_match([admin, member, "heuristic", "heuristic"])])
+    assert saved == 200
+    page.click(f"#kf-tab-{club['id']}")
+    page.wait_for_selector("#kf-club-panel table.leaderboard")
+    heads = page.eval_on_selector_all("#kf-club-panel table.leaderboard thead th", "hs => hs.map(h => h.textContent)")
+    assert heads == [words[f"web.clubs.{k}"] for k in ("rank", "player", "rating", "played")]
+    rows = page.eval_on_selector_all("#kf-club-panel table.leaderboard tbody tr",
+                                     "rs => rs.map(r => [...r.children].map(c => c.textContent))")
+    api_rows = page.evaluate(f"fetch('/api/clubs/{club['id']}/leaderboard?game=unsun').then(r => r.json())")
+    bot = f"{words['web.bot']}: {words['web.bots.heuristic']}"
+    assert [r[1] for r in rows] == [bot if a["name"] == "heuristic" else a["name"] for a in api_rows]
+    assert {admin, member, bot} <= {r[1] for r in rows}
+    assert [r[0] for r in rows] == [str(i) for i in range(1, len(rows) + 1)]
+    assert [r[2] for r in rows] == [f"{a['ordinal']:.2f}" for a in api_rows] and all(r[3] == "1" for r in rows)
+    assert page.get_attribute("#kf-club-panel a[href$='standings.csv?game=unsun']", "download") is not None
+    assert page.is_visible("#kf-club-panel a[href$='export.zip']")
+    assert page.is_visible("#kf-club-panel .club-matches [data-replay]")
+    assert page.is_visible("#kf-club-panel .club-matches [data-review-url]")
+    shot(page, f"club-admin-{lang}-{size}")
+    axe(page, "a club's tab, for its administrator")
+    # the member removed; the administrator cannot be
+    assert not page.query_selector(f'[data-member-remove="{admin}"]')
+    page.click(f'[data-member-remove="{member}"]')
+    page.wait_for_function(f"!document.querySelector('[data-member-remove=\"{member}\"]')")
+    assert page.text_content("#kf-note-members") == words["web.clubs.member_removed"].format(name=member)
+    assert page.evaluate(f"fetch('/api/clubs/{club['id']}').then(r => r.json())")["members"] == [admin]
+    shot(page, f"club-removed-{lang}-{size}")
+    # the preset deleted: gone from the club and from the lobby's rules list
+    page.click('[data-preset-delete="KIT 2002 rules"]')
+    page.wait_for_function("!document.querySelector('[data-preset-delete]')")
+    assert page.text_content("#kf-note-presets") == words["web.clubs.preset_deleted"].format(name="KIT 2002 rules")
+    assert page.evaluate(f"fetch('/api/clubs/{club['id']}').then(r => r.json())")["presets"] == []
+    assert page.eval_on_selector_all("#kf-preset optgroup", "gs => gs.map(g => g.label)") == [words["web.clubs.standard_rules"]]
     assert errors == []
     context.close()

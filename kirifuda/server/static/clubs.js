@@ -1,24 +1,44 @@
 // Clubs in the lobby: signing in (a password, or a passkey where the browser offers
 // them), my clubs' rule presets offered first when creating a table, a club's table or a rated
-// one, each club's open tables, and my matches with their replay and the coach's review.
-// app.js calls Clubs.lobby() after drawing the lobby, Clubs.tableFields() when creating a table.
+// one, each club's open tables, and my matches with their replay and the coach's review. A
+// signed-in player creates a club; a club's tab shows its members, leaderboard per game, recent
+// matches and exports, and lets its administrator add and remove members and save the lobby's
+// game and rules as a preset. app.js calls Clubs.lobby() after drawing the lobby,
+// Clubs.tableFields() when creating a table.
 "use strict";
 
 const Clubs = {
   me: undefined, clubs: [], presets: [], tab: null, tables: {}, profile: null, loading: null,
+  info: null, matches: [], boards: [],
 
   // -- data ------------------------------------------------------------------------------------
+  // everything fetched first, then set at once: a lobby drawn meanwhile never shows half of it
   async load() {
     const get = (p) => fetch(p).then((r) => (r.ok ? r.json() : null)).catch(() => null);
-    this.me = await get("/api/me");
-    this.presets = (await get("/api/me/presets")) || [];
-    this.clubs = this.me ? (await get("/api/clubs")) || [] : [];
-    this.profile = this.me ? await get("/api/me/profile") : null;
-    if (this.tab && !this.clubs.some((c) => c.id === this.tab)) this.tab = null;
-    if (!this.tab && this.clubs.length) this.tab = this.clubs[0].id;
-    if (this.tab) this.tables[this.tab] = (await get(`/api/clubs/${this.tab}/tables`)) || [];
+    const [me, presets] = await Promise.all([get("/api/me"), get("/api/me/presets")]);
+    const [clubs, profile] = me ? await Promise.all([get("/api/clubs"), get("/api/me/profile")]) : [[], null];
+    let tab = this.tab;
+    if (tab && !(clubs || []).some((c) => c.id === tab)) tab = null;
+    if (!tab && clubs && clubs.length) tab = clubs[0].id;
+    let tables = null, info = null, matches = null, boards = [];
+    if (tab) {
+      const at = `/api/clubs/${encodeURIComponent(tab)}`;
+      const board = (g) => get(`${at}/leaderboard?game=${encodeURIComponent(g.id)}`).then((rows) => ({ game: g.id, rows: rows || [] }));
+      [tables, info, matches, boards] = await Promise.all([get(`${at}/tables`), get(at), get(`${at}/matches`),
+        Promise.all((GAMES || []).map(board))]);
+      this.tables[tab] = tables || [];
+    }
+    Object.assign(this, { me, presets: presets || [], clubs: clubs || [], profile, tab, info, matches: matches || [], boards });
   },
   async reload() { this.loading = this.load(); await this.loading; if (current === Lobby) Lobby.render(); },
+  // the clubs' rows and panel drawn again, the rest of the lobby (its game and rules) kept
+  async refresh(focus) {
+    this.loading = this.load(); await this.loading;
+    const old = $("#clubs"); if (current !== Lobby || !old) return;
+    $$(".preset-row, .club-row").forEach((el) => el.remove());
+    this.presetRow(Lobby); this.ratedRow(); this.panel(old);
+    const el = focus && document.getElementById(focus); if (el) el.focus();
+  },
 
   // -- the lobby's hooks -----------------------------------------------------------------------
   lobby(lobby) {
@@ -94,12 +114,12 @@ const Clubs = {
   },
 
   // -- the clubs panel: account, clubs (tabs: open tables, presets), my matches ---------------
-  panel() {
+  panel(old) {
     const lobby = $(".lobby"); if (!lobby) return;
     const sec = document.createElement("div");
     sec.className = "panel clubs"; sec.id = "clubs";
-    sec.innerHTML = `<h2>${esc(t("clubs.title"))}</h2>${this.accountHTML()}${this.me ? this.clubsHTML() + this.matchesHTML() : ""}`;
-    lobby.append(sec);
+    sec.innerHTML = `<h2>${esc(t("clubs.title"))}</h2>${this.accountHTML()}${this.me ? this.clubsHTML() + this.newClubHTML() + this.matchesHTML() : ""}`;
+    if (old) old.replaceWith(sec); else lobby.append(sec);
     this.wire(sec);
   },
   accountHTML() {
@@ -124,16 +144,58 @@ const Clubs = {
       <h3>${esc(t("clubs.open_tables"))}</h3>${tables.length ? `<ul class="tables club-tables">${tables.map((x) => `<li><a href="/t/${esc(x.id)}">${esc(x.name[LANG])} <code>${esc(x.id)}</code></a>
         ${x.rated ? `<span class="tag rated">${esc(t("clubs.rated"))}</span>` : ""} ${x.seats.map((s) => esc(s.name)).join(" · ")}
         <small>${esc(t("clubs.free_seats", { n: x.free.length }))}</small></li>`).join("")}</ul>` : `<p>${esc(t("clubs.no_open_tables"))}</p>`}
-      <h3>${esc(t("clubs.presets"))}</h3>${presets.length ? `<ul>${presets.map((p) => `<li><button class="linklike" data-preset="${this.presets.indexOf(p)}">${esc(p.name)}</button> <small>${esc(gameOf(p.game) ? gameOf(p.game).name[LANG] : p.game)}</small></li>`).join("")}</ul>` : `<p>${esc(t("clubs.no_presets"))}</p>`}</div>`;
+      <h3>${esc(t("clubs.presets"))}</h3>${presets.length ? `<ul class="club-presets">${presets.map((p) => `<li><button class="linklike" data-preset="${this.presets.indexOf(p)}">${esc(p.name)}</button> <small>${esc(gameName(p.game))}</small>
+        ${club.admin ? `<button class="small" data-preset-delete="${esc(p.name)}" aria-label="${esc(t("clubs.delete_preset", { name: p.name }))}">${esc(t("clubs.delete"))}</button>` : ""}</li>`).join("")}</ul>` : `<p>${esc(t("clubs.no_presets"))}</p>`}
+      ${club.admin ? this.presetFormHTML() : ""}${this.membersHTML(club)}${this.boardsHTML(club)}${this.recentHTML(club)}</div>`;
+  },
+  // -- a club's tab: what its administrator manages, what every member sees -------------------
+  presetFormHTML() {
+    const g = gameOf(Lobby.game);
+    return `<form class="club-form" id="kf-preset-form"><label class="row" for="kf-preset-name">${esc(t("clubs.preset_name"))} <input id="kf-preset-name" maxlength="80" aria-describedby="kf-preset-doc"></label>
+      <p><small id="kf-preset-doc">${esc(t("clubs.save_preset_doc", { game: g ? g.name[LANG] : "" }))}</small></p>
+      <button type="submit" id="kf-preset-save">${esc(t("clubs.save_preset"))}</button><p class="note" id="kf-note-presets" role="status"></p></form>`;
+  },
+  membersHTML(club) {
+    const info = this.info && this.info.id === club.id ? this.info : null; if (!info) return "";
+    return `<h3>${esc(t("clubs.members"))}</h3><ul class="club-members">${info.members.map((n) => `<li>${esc(n)}
+      ${n === info.admin ? `<span class="tag">${esc(t("clubs.admin"))}</span>`
+        : club.admin ? `<button class="small" data-member-remove="${esc(n)}" aria-label="${esc(t("clubs.remove_member", { name: n }))}">${esc(t("clubs.remove"))}</button>` : ""}</li>`).join("")}</ul>
+      ${club.admin ? `<form class="club-form" id="kf-member-form"><label class="row" for="kf-member-name">${esc(t("clubs.account_name"))} <input id="kf-member-name" maxlength="32" autocomplete="off"></label>
+        <button type="submit" id="kf-member-add">${esc(t("clubs.add_member"))}</button><p class="note" id="kf-note-members" role="status"></p></form>` : ""}`;
+  },
+  // the leaderboard of each game with rated matches: rank, name (a bot by its level), rating, matches
+  boardsHTML(club) {
+    const at = `/api/clubs/${encodeURIComponent(club.id)}`;
+    const boards = this.boards.filter((b) => b.rows.length);
+    return `<h3>${esc(t("clubs.leaderboard"))}</h3>${boards.length ? `<p><small>${esc(t("clubs.rating_doc"))}</small></p>` + boards.map((b) => `
+      <h4 id="kf-board-${esc(b.game)}">${esc(gameName(b.game))}</h4>
+      <table class="kv leaderboard" aria-labelledby="kf-board-${esc(b.game)}"><thead><tr><th scope="col">${esc(t("clubs.rank"))}</th><th scope="col">${esc(t("clubs.player"))}</th>
+        <th scope="col">${esc(t("clubs.rating"))}</th><th scope="col">${esc(t("clubs.played"))}</th></tr></thead>
+        <tbody>${b.rows.map((r, i) => `<tr><td>${i + 1}</td><th scope="row">${esc(who(r.name))}</th><td>${esc(r.ordinal.toFixed(2))}</td><td>${esc(r.matches)}</td></tr>`).join("")}</tbody></table>
+      <p><a href="${at}/standings.csv?game=${encodeURIComponent(b.game)}" download>${esc(t("clubs.standings_csv", { game: gameName(b.game) }))}</a></p>`).join("")
+      : `<p class="empty-board">${esc(t("clubs.no_ratings"))}</p>`}`;
+  },
+  recentHTML(club) {
+    const at = `/api/clubs/${encodeURIComponent(club.id)}`;
+    const ms = this.matches.slice().reverse().slice(0, 10);
+    return `<h3>${esc(t("clubs.recent"))}</h3>${ms.length ? `<ul class="club-matches">${ms.map((m) => this.matchHTML(m)).join("")}</ul>` : `<p>${esc(t("clubs.no_club_matches"))}</p>`}
+      <h3>${esc(t("clubs.export"))}</h3><p><a href="${at}/export.zip" download>${esc(t("clubs.export_zip"))}</a></p>`;
+  },
+  newClubHTML() {
+    return `<form class="club-form" id="kf-club-form"><h3>${esc(t("clubs.new_club"))}</h3>
+      <label class="row" for="kf-club-name">${esc(t("clubs.club_name"))} <input id="kf-club-name" maxlength="80" autocomplete="off"></label>
+      <button type="submit" id="kf-club-create">${esc(t("clubs.create_club"))}</button><p class="note" id="kf-note-create" role="status"></p></form>`;
+  },
+  matchHTML(m) {
+    return `<li><b>${esc(gameName(m.game))}</b> ${m.rated ? `<span class="tag rated">${esc(t("clubs.rated"))}</span>` : ""}
+      ${esc((m.players || []).map(who).join(" · "))} <small>(${esc(m.totals.map(String).join(" / "))})</small>
+      <button class="linklike" data-replay="${esc(m.replay)}">${esc(t("replay"))}</button>
+      ${(m.reviews || []).map((r, i) => `<button class="linklike" data-review-url="${esc(r)}" data-deal="${i}">${esc(t("clubs.review_deal", { n: +/deal=(\d+)/.exec(r)[1] + 1 }))}</button>`).join(" ")}</li>`;
   },
   matchesHTML() {
     const ms = (this.profile && this.profile.matches) || [];
     if (!ms.length) return `<h3>${esc(t("clubs.my_matches"))}</h3><p>${esc(t("clubs.no_matches"))}</p>`;
-    return `<h3>${esc(t("clubs.my_matches"))}</h3><ul class="my-matches">${ms.slice().reverse().slice(0, 20).map((m) => `<li>
-      <b>${esc(gameOf(m.game) ? gameOf(m.game).name[LANG] : m.game)}</b> ${m.rated ? `<span class="tag rated">${esc(t("clubs.rated"))}</span>` : ""}
-      ${esc(m.players.join(" · "))} <small>(${esc(m.totals.map(String).join(" / "))})</small>
-      <button class="linklike" data-replay="${esc(m.replay)}">${esc(t("replay"))}</button>
-      ${m.reviews.map((r, i) => `<button class="linklike" data-review-url="${esc(r)}" data-deal="${i}">${esc(t("clubs.review_deal", { n: +/deal=(\d+)/.exec(r)[1] + 1 }))}</button>`).join(" ")}</li>`).join("")}</ul>`;
+    return `<h3>${esc(t("clubs.my_matches"))}</h3><ul class="my-matches">${ms.slice().reverse().slice(0, 20).map((m) => this.matchHTML(m)).join("")}</ul>`;
   },
   wire(sec) {
     const on = (sel, ev, fn) => { const el = $(sel, sec); if (el) el.addEventListener(ev, fn); };
@@ -142,8 +204,13 @@ const Clubs = {
     on("#kf-sign-out", "click", async () => { await fetch("/api/logout", { method: "POST" }); this.reload(); });
     on("#kf-pk-login", "click", () => this.passkeySignIn());
     on("#kf-pk-add", "click", () => this.passkeyAdd());
+    on("#kf-club-form", "submit", (e) => { e.preventDefault(); this.createClub(); });
+    on("#kf-member-form", "submit", (e) => { e.preventDefault(); this.addMember(); });
+    on("#kf-preset-form", "submit", (e) => { e.preventDefault(); this.savePreset(); });
+    $$("[data-member-remove]", sec).forEach((b) => b.addEventListener("click", () => this.removeMember(b.dataset.memberRemove)));
+    $$("[data-preset-delete]", sec).forEach((b) => b.addEventListener("click", () => this.deletePreset(b.dataset.presetDelete)));
     $$("[role=tab]", sec).forEach((b) => {
-      b.addEventListener("click", () => { this.tab = b.dataset.club; this.reload(); });
+      b.addEventListener("click", () => { this.tab = b.dataset.club; this.refresh(b.id); });
       b.addEventListener("keydown", (e) => {
         if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
         const tabs = $$("[role=tab]", sec), i = tabs.indexOf(b), next = tabs[(i + (e.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
@@ -176,6 +243,61 @@ const Clubs = {
     toast(t("clubs.signed_in_as", { name })); this.reload();
   },
 
+  // -- creating a club, its members and presets: each refusal of the API in the reader's words --
+  // words: an HTTP status → a catalogue key for this request; a refusal with a code is worded by
+  // app.js's refusalText; anything else shows the API's own detail
+  async send(method, path, body, words, note, params) {
+    let r, b = null;
+    try {
+      r = await fetch(path, body === undefined ? { method } : { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      b = await r.json().catch(() => null);
+    } catch (e) { this.say(note, t("clubs.offline"), true); return null; }
+    if (r.ok) return b || {};
+    const d = b && b.detail, code = (b && b.code) || (d && d.code);
+    let text;
+    if (typeof code === "string" && has("refusal." + code)) text = refusalText(Object.assign(new Error(""), { code, params: (b && b.params) || (d && d.params) || {} }));
+    else if (words[r.status]) text = t(words[r.status], params);
+    else text = `${t("error")}: ${typeof d === "string" ? d : (d && d.message) || r.status}`;
+    this.say(note, text, true);
+    return null;
+  },
+  say(note, text, warn) {
+    const el = document.getElementById(`kf-note-${note}`);
+    if (el) { el.textContent = text; el.className = warn ? "note warn" : "note ok"; }
+    toast(text);
+  },
+  async done(note, text, focus) { await this.refresh(focus); this.say(note, text, false); },
+  clubPath() { return `/api/clubs/${encodeURIComponent(this.tab)}`; },
+  async createClub() {
+    const name = $("#kf-club-name").value.trim();
+    const r = await this.send("POST", "/api/clubs", { name }, { 401: "clubs.signed_out", 409: "clubs.club_taken", 422: "clubs.bad_club_name" }, "create", { name });
+    if (!r) { $("#kf-club-name").focus(); return; }
+    this.tab = r.id;
+    await this.done("create", t("clubs.club_created", { name: r.name }), `kf-tab-${r.id}`);
+  },
+  async addMember() {
+    const name = $("#kf-member-name").value.trim();
+    const r = await this.send("POST", `${this.clubPath()}/members`, { name }, { 401: "clubs.signed_out", 403: "clubs.not_admin", 404: "clubs.no_account", 409: "clubs.already_member", 422: "clubs.bad_member_name" }, "members", { name });
+    if (!r) { $("#kf-member-name").focus(); return; }
+    await this.done("members", t("clubs.member_added", { name }), "kf-member-name");
+  },
+  async removeMember(name) {
+    const r = await this.send("DELETE", `${this.clubPath()}/members/${encodeURIComponent(name)}`, undefined, { 400: "clubs.admin_stays", 401: "clubs.signed_out", 403: "clubs.not_admin", 404: "clubs.not_member" }, "members", { name });
+    if (r) await this.done("members", t("clubs.member_removed", { name }), "kf-member-name");
+  },
+  async savePreset() {
+    const name = $("#kf-preset-name").value.trim(), g = gameOf(Lobby.game);
+    if (!name || name.includes("/")) { this.say("presets", t("clubs.preset_name_bad"), true); $("#kf-preset-name").focus(); return; }
+    const r = await this.send("PUT", `${this.clubPath()}/presets/${encodeURIComponent(name)}`, { game: g.id, options: Lobby.options(g) },
+      { 400: "clubs.bad_preset", 401: "clubs.signed_out", 403: "clubs.not_admin", 404: "clubs.club_gone", 422: "clubs.bad_preset" }, "presets", { name });
+    if (!r) { $("#kf-preset-name").focus(); return; }
+    await this.done("presets", t("clubs.preset_saved", { name, game: g.name[LANG] }), "kf-preset-name");
+  },
+  async deletePreset(name) {
+    const r = await this.send("DELETE", `${this.clubPath()}/presets/${encodeURIComponent(name)}`, undefined, { 401: "clubs.signed_out", 403: "clubs.not_admin", 404: "clubs.no_preset" }, "presets", { name });
+    if (r) { this.picked = undefined; await this.done("presets", t("clubs.preset_deleted", { name }), "kf-preset-name"); }
+  },
+
   // -- passkeys (WebAuthn): the server's options in, the browser's answer out, base64url --------
   async passkeyAdd() {
     try {
@@ -205,6 +327,12 @@ const Clubs = {
     } catch (e) { toast(`${t("clubs.passkey_failed")}: ${e.message}`); }
   },
 };
+// a rated player's name: a bot by its level's words (search:normal is the search bot's own level)
+function who(n) {
+  const level = `bots.${n === "search:normal" ? "search" : n}`;
+  return has(level) ? `${t("bot")}: ${t(level)}` : n;
+}
+function gameName(id) { const g = gameOf(id); return g ? g.name[LANG] : id; }
 // the review is drawn for a table's seats: here, outside a table, each seat by its player's name
 function named(html, players) {
   (players || []).forEach((p, s) => { html = html.split(esc(t("seat", { n: s }))).join(esc(p)); });
