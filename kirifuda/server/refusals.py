@@ -136,6 +136,10 @@ def refusing(endpoint: Endpoint) -> Endpoint:
 def refusal_response(exc: HTTPException) -> JSONResponse:
     """The HTTP answer to a refused table: the English ``detail`` as before, with its code and
     params for the page."""
+    if isinstance(exc.detail, dict) and isinstance(exc.detail.get("message"), str):
+        # already worded in the reader's language, with its own code (kirifuda.server.clubtables)
+        return JSONResponse({"detail": exc.detail, "code": str(exc.detail.get("code", "refused")), "params": {}},
+                            status_code=exc.status_code, headers=exc.headers)
     detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
     return JSONResponse({"detail": detail, **refusal(detail)}, status_code=exc.status_code,
                         headers=exc.headers)
