@@ -44,9 +44,8 @@ setup(
             # two compilation units: the portable search with the Python glue, and the same
             # search built for BMI1, BMI2 and LZCNT (GCC on x86-64; empty elsewhere)
             sources=SOLVER_SOURCES,
-            depends=["kirifuda/_bitops.h", "kirifuda/solver/_csolver.h",
-                     "kirifuda/solver/_csolver_search.h"],
+            depends=["kirifuda/_bitops.h", "kirifuda/solver/_csolver.h", "kirifuda/solver/_csolver_search.h"],
             optional=True,
         ),
-    ]
+    ],
 )

@@ -30,10 +30,33 @@ from .cards import CARDS, Card, JOKER, Suit, format_card, parse_card
 from .errors import InvalidActionError
 
 __all__ = [
-    "Action", "ActionKind", "ActionFamily", "ActionReader", "Bounds", "Bid", "Pass", "Discard", "Play",
-    "Claim", "RefusedClaim", "Chombo", "action_from_json", "parse_bid_text", "strain_label",
-    "PASS", "CLAIM", "REFUSED_CLAIM", "STRAIN_SYMBOLS", "JOKER_REQUESTS",
-    "PLAY_KIND", "BID_KIND", "DISCARD_KIND", "CLAIM_KIND", "REFUSED_CLAIM_KIND", "CHOMBO_KIND", "SHARED_KINDS",
+    "Action",
+    "ActionKind",
+    "ActionFamily",
+    "ActionReader",
+    "Bounds",
+    "Bid",
+    "Pass",
+    "Discard",
+    "Play",
+    "Claim",
+    "RefusedClaim",
+    "Chombo",
+    "action_from_json",
+    "parse_bid_text",
+    "strain_label",
+    "PASS",
+    "CLAIM",
+    "REFUSED_CLAIM",
+    "STRAIN_SYMBOLS",
+    "JOKER_REQUESTS",
+    "PLAY_KIND",
+    "BID_KIND",
+    "DISCARD_KIND",
+    "CLAIM_KIND",
+    "REFUSED_CLAIM_KIND",
+    "CHOMBO_KIND",
+    "SHARED_KINDS",
 ]
 
 
@@ -286,7 +309,7 @@ def _read_play(d: Mapping[str, Any], seat: int | None) -> Action:
 
 def _read_refused(d: Mapping[str, Any], seat: int | None) -> Action:
     if d.get("claim") is not True or d["refused"] is not True:
-        raise InvalidActionError(f"a refused claim is {{\"claim\": true, \"refused\": true}}, got {dict(d)!r}")
+        raise InvalidActionError(f'a refused claim is {{"claim": true, "refused": true}}, got {dict(d)!r}')
     return REFUSED_CLAIM
 
 
@@ -324,17 +347,28 @@ def _bids(space: Bounds) -> Iterable[tuple[Action, str]]:
     return ((Bid(c, s), f"bid {c}{s}") for c in space.bid_counts for s in space.strains)
 
 
-PLAY_KIND = ActionKind("play", _read_play, frozenset({"request", "call_joker"}), (
-    ActionFamily("play", lambda space: ((Play(c), f"play {c.code}") for c in CARDS), by_card=True),
-    ActionFamily("joker_lead", lambda space: ((Play(JOKER, r), f"play JK request {r}") for r in JOKER_REQUESTS)),
-    ActionFamily("call_joker", lambda space: [(Play(parse_card("3S"), None, True), "play 3S calling the joker")]),
-))
+PLAY_KIND = ActionKind(
+    "play",
+    _read_play,
+    frozenset({"request", "call_joker"}),
+    (
+        ActionFamily("play", lambda space: ((Play(c), f"play {c.code}") for c in CARDS), by_card=True),
+        ActionFamily("joker_lead", lambda space: ((Play(JOKER, r), f"play JK request {r}") for r in JOKER_REQUESTS)),
+        ActionFamily("call_joker", lambda space: [(Play(parse_card("3S"), None, True), "play 3S calling the joker")]),
+    ),
+)
 """A card played (``play``, a joker lead's request ``joker_lead``, Napoleon's ♠3 ``call_joker``)."""
-BID_KIND = ActionKind("bid", _read_bid, families=(ActionFamily("bid", _bids),
-                                                  ActionFamily("pass", lambda space: [(PASS, "pass")])))
+BID_KIND = ActionKind(
+    "bid", _read_bid, families=(ActionFamily("bid", _bids), ActionFamily("pass", lambda space: [(PASS, "pass")]))
+)
 """A bid or a pass (``bid``: the space's counts times its strains; ``pass``)."""
-DISCARD_KIND = ActionKind("discard", _read_discard, families=(
-    ActionFamily("discard", lambda space: ((Discard((c,)), f"discard {c.code}") for c in CARDS), by_card=True),))
+DISCARD_KIND = ActionKind(
+    "discard",
+    _read_discard,
+    families=(
+        ActionFamily("discard", lambda space: ((Discard((c,)), f"discard {c.code}") for c in CARDS), by_card=True),
+    ),
+)
 """Cards put face down (the env takes a discard card by card)."""
 CLAIM_KIND = ActionKind("claim", _read_claim, families=(ActionFamily("claim", lambda space: [(CLAIM, "claim")]),))
 """A claim of the remaining tricks."""
@@ -343,8 +377,7 @@ REFUSED_CLAIM_KIND = ActionKind("refused", _read_refused, frozenset({"claim"}))
 CHOMBO_KIND = ActionKind("chombo", _read_chombo)
 """A referee's chombo: every game reads it (``GameInfo`` adds it), the core checks it."""
 
-SHARED_KINDS: tuple[ActionKind, ...] = (PLAY_KIND, REFUSED_CLAIM_KIND, BID_KIND, DISCARD_KIND, CLAIM_KIND,
-                                        CHOMBO_KIND)
+SHARED_KINDS: tuple[ActionKind, ...] = (PLAY_KIND, REFUSED_CLAIM_KIND, BID_KIND, DISCARD_KIND, CLAIM_KIND, CHOMBO_KIND)
 """The kinds of this module, the vocabulary games share."""
 
 _SHARED_READER = ActionReader(SHARED_KINDS)

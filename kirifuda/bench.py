@@ -57,8 +57,9 @@ def _timed(seconds: float, body: Callable[[], int]) -> tuple[int, int, float]:
             return count, actions, elapsed
 
 
-def bench_game(game_id: str, seconds: float = 2.0, seed: int = 0,
-               options: dict[str, Any] | None = None) -> dict[str, float]:
+def bench_game(
+    game_id: str, seconds: float = 2.0, seed: int = 0, options: dict[str, Any] | None = None
+) -> dict[str, float]:
     info = GAMES[game_id]
     opts = info.options(options or {})
     rng = random.Random(seed)
@@ -195,8 +196,7 @@ def bench_openspiel_env(name: str, seconds: float = 2.0, seed: int = 0) -> float
     except ImportError:
         return None
     g = pyspiel.load_game(name)
-    observe = ("observation_tensor" if g.get_type().provides_observation_tensor
-               else "information_state_tensor")
+    observe = "observation_tensor" if g.get_type().provides_observation_tensor else "information_state_tensor"
     rng = random.Random(seed)
     rand = rng.random
 
@@ -244,18 +244,27 @@ def bench_decisions(game_id: str, deals: int = 4, seed: int = 0) -> dict[str, An
                 observe = getattr(b, "observe", None)
                 if observe is not None:
                     observe(state.view(s))
+
     def p95(v: list[float]) -> float:
         v = sorted(v)
         return round(v[int(0.95 * (len(v) - 1))], 4)
 
     times.sort()
-    return {"p95_s": p95(times), "median_s": round(times[len(times) // 2], 4),
-            "max_s": round(times[-1], 4), "decisions": len(times),
-            "p95_s_by_phase": {ph: p95(v) for ph, v in sorted(by_phase.items())}}
+    return {
+        "p95_s": p95(times),
+        "median_s": round(times[len(times) // 2], 4),
+        "max_s": round(times[-1], 4),
+        "decisions": len(times),
+        "p95_s_by_phase": {ph: p95(v) for ph, v in sorted(by_phase.items())},
+    }
 
 
-SOLVER_BENCHES = {"meitora": ("bench_meitora", 10), "kakeya": ("bench_kakeya", 13), "napoleon": ("bench_napoleon", 10),
-                  "unsun": ("bench_unsun", 5)}
+SOLVER_BENCHES = {
+    "meitora": ("bench_meitora", 10),
+    "kakeya": ("bench_kakeya", 13),
+    "napoleon": ("bench_napoleon", 10),
+    "unsun": ("bench_unsun", 5),
+}
 """Games whose solver has a benchmark, and the tricks left of the DDS runs beside it (a deal's
 tricks; Unsun: its longest exact endings)."""
 
@@ -271,15 +280,23 @@ def dds_ratios(fig: dict[str, Any], dds: dict[str, Any]) -> dict[str, float]:
     the call "DDS through endplay solving a deal" makes by default, and the one whose times match
     the issue's own figures ("about 3 ms" with 10 tricks left, "about 45 ms" for a full deal:
     its means here are about 2.4 and 40 ms, the best card's 1.1 and 18 ms). docs/bots.md."""
-    out = {"default_call": round(fig["full_deal_ms_median"] / dds["all_cards_ms_median"], 2),
-           "best_card": round(fig["full_deal_ms_median"] / dds["full_deal_ms_median"], 2)}
+    out = {
+        "default_call": round(fig["full_deal_ms_median"] / dds["all_cards_ms_median"], 2),
+        "best_card": round(fig["full_deal_ms_median"] / dds["full_deal_ms_median"], 2),
+    }
     if "every_card_ms_median" in fig:
         out["every_card"] = round(fig["every_card_ms_median"] / dds["all_cards_ms_median"], 2)
     return out
 
 
-def run(games: list[str] | None = None, seconds: float = 2.0, openspiel: bool = True,
-        solver_deals: int = 200, decision_deals: int = 4, coach_deals: int = 0) -> dict[str, Any]:
+def run(
+    games: list[str] | None = None,
+    seconds: float = 2.0,
+    openspiel: bool = True,
+    solver_deals: int = 200,
+    decision_deals: int = 4,
+    coach_deals: int = 0,
+) -> dict[str, Any]:
     out: dict[str, Any] = {"games": {}}
     for game_id in games or sorted(GAMES):
         out["games"][game_id] = bench_game(game_id, seconds)
@@ -305,7 +322,7 @@ def run(games: list[str] | None = None, seconds: float = 2.0, openspiel: bool = 
             dds = solver_bench.bench_dds(solver_deals, tricks_left=tricks)
             if dds is not None:
                 fig["dds_bridge"] = {"tricks_left": tricks, **dds}
-                if "full_deal_node_budget" not in fig:   # exact solves only: a budget's stop is no time to compare
+                if "full_deal_node_budget" not in fig:  # exact solves only: a budget's stop is no time to compare
                     fig["dds_ratio"] = dds_ratios(fig, dds)
             out["solver"][game_id] = fig
     if decision_deals > 0:

@@ -11,16 +11,22 @@ from .errors import DealError
 __all__ = ["check_deal"]
 
 
-def check_deal(hands: Sequence[Sequence[Card | str]], rest: Sequence[Card | str], deck: Sequence[Card],
-               hand_sizes: Sequence[int], rest_size: int) -> tuple[list[int], list[int]]:
+def check_deal(
+    hands: Sequence[Sequence[Card | str]],
+    rest: Sequence[Card | str],
+    deck: Sequence[Card],
+    hand_sizes: Sequence[int],
+    rest_size: int,
+) -> tuple[list[int], list[int]]:
     """Check that ``hands`` (seat order) and ``rest`` are exactly ``deck`` in the given sizes.
 
     Returns the hands as bitmasks and the rest as card ids (order kept).  Raises DealError
     naming the seat, the card or the count that is wrong.
     """
     if not isinstance(hands, (list, tuple)) or len(hands) != len(hand_sizes):
-        raise DealError(f"a deal has {len(hand_sizes)} hands, got "
-                        f"{len(hands) if isinstance(hands, (list, tuple)) else repr(hands)}")
+        raise DealError(
+            f"a deal has {len(hand_sizes)} hands, got {len(hands) if isinstance(hands, (list, tuple)) else repr(hands)}"
+        )
     deck_ids = {c.id for c in deck}
     seen: dict[int, str] = {}
     masks: list[int] = []

@@ -10,8 +10,7 @@
 
 from __future__ import annotations
 
-__all__ = ["KirifudaError", "InvalidActionError", "IllegalActionError", "OptionError", "RecordError",
-           "DealError"]
+__all__ = ["KirifudaError", "InvalidActionError", "IllegalActionError", "OptionError", "RecordError", "DealError"]
 
 
 class KirifudaError(ValueError):
@@ -53,8 +52,9 @@ class RecordError(KirifudaError):
     ``path`` a JSON path such as ``deals[2].actions[14]``.
     """
 
-    def __init__(self, message: str, *, deal: int | None = None, action: int | None = None,
-                 seat: int | None = None) -> None:
+    def __init__(
+        self, message: str, *, deal: int | None = None, action: int | None = None, seat: int | None = None
+    ) -> None:
         self.reason = message
         self.deal = deal
         self.action = action
@@ -76,8 +76,7 @@ class RecordError(KirifudaError):
         super().__init__(prefix + message)
 
     def to_json(self) -> dict[str, object]:
-        return {"deal": self.deal, "action": self.action, "seat": self.seat, "path": self.path,
-                "message": str(self)}
+        return {"deal": self.deal, "action": self.action, "seat": self.seat, "path": self.path, "message": str(self)}
 
 
 class DealError(KirifudaError):

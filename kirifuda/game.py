@@ -34,9 +34,20 @@ from .errors import IllegalActionError, OptionError
 
 _NO_OPTIONS: Mapping[str, Any] = types.MappingProxyType({})
 
-__all__ = ["GameState", "DealLog", "View", "Outcome", "GameInfo", "ActionSpace", "SEAT_FIELD_NAMES",
-           "options_from_json", "options_to_json", "public_options",
-           "parse_option_assignments", "to_jsonable"]
+__all__ = [
+    "GameState",
+    "DealLog",
+    "View",
+    "Outcome",
+    "GameInfo",
+    "ActionSpace",
+    "SEAT_FIELD_NAMES",
+    "options_from_json",
+    "options_to_json",
+    "public_options",
+    "parse_option_assignments",
+    "to_jsonable",
+]
 
 
 @dataclass(frozen=True)
@@ -142,8 +153,10 @@ def make_copy(cls: type[S]) -> Callable[[S], S]:
     nested = frozenset(getattr(cls, "COPY_NESTED", ()))
     unknown = sorted((lists | nested) - set(fields))
     if unknown or lists & nested:
-        raise TypeError(f"{cls.__name__}: COPY_LISTS/COPY_NESTED name {unknown or sorted(lists & nested)}, "
-                        "which are not its fields or are named twice")
+        raise TypeError(
+            f"{cls.__name__}: COPY_LISTS/COPY_NESTED name {unknown or sorted(lists & nested)}, "
+            "which are not its fields or are named twice"
+        )
     lines = ["def copy(self):", "    new = _new(_cls)"]
     for name in fields:
         if not name.isidentifier():
@@ -184,8 +197,11 @@ class GameState(ABC):
         neither it nor a base writes a ``copy()`` gets one generated: :func:`make_copy`."""
         super().__init_subclass__(**kwargs)
         inherited = cls.copy
-        if ("copy" not in cls.__dict__ and _copy_fields(cls)
-                and (inherited is GameState.copy or getattr(inherited, "_generated", False))):
+        if (
+            "copy" not in cls.__dict__
+            and _copy_fields(cls)
+            and (inherited is GameState.copy or getattr(inherited, "_generated", False))
+        ):
             copy = make_copy(cls)
             cls.copy = copy  # type: ignore[method-assign, assignment]
             if "__copy__" not in cls.__dict__:
@@ -323,8 +339,9 @@ class GameState(ABC):
     def copy(self: S) -> S:
         """A copy to change independently: generated from the class's declared fields
         (``__init_subclass__``), or written by a game that declares none."""
-        raise NotImplementedError(f"{type(self).__name__} declares no fields to copy (__slots__ or COPY_FIELDS) "
-                                  "and writes no copy()")
+        raise NotImplementedError(
+            f"{type(self).__name__} declares no fields to copy (__slots__ or COPY_FIELDS) and writes no copy()"
+        )
 
     # -- the deal log --------------------------------------------------------------------
     _results: tuple[DealLog, ...]
@@ -359,10 +376,25 @@ class GameState(ABC):
     first: int
 
 
-SEAT_FIELD_NAMES = frozenset({
-    "to_act", "declarer", "first_bidder", "leader", "dealer", "last_trick_winner", "last_player",
-    "starting_player", "winner", "first", "taker", "dealing_seat", "leading_seat", "chooser",
-    "sitting_out"})
+SEAT_FIELD_NAMES = frozenset(
+    {
+        "to_act",
+        "declarer",
+        "first_bidder",
+        "leader",
+        "dealer",
+        "last_trick_winner",
+        "last_player",
+        "starting_player",
+        "winner",
+        "first",
+        "taker",
+        "dealing_seat",
+        "leading_seat",
+        "chooser",
+        "sitting_out",
+    }
+)
 """View fields that hold a seat number in any game (with every ``*_seat``, ``*_winner`` and
 ``*_player``); a game adds its own in :attr:`ActionSpace.seat_fields`."""
 
@@ -390,7 +422,6 @@ class ActionSpace:
     """View fields holding a seat number, beyond :data:`SEAT_FIELD_NAMES`."""
     chance_filter: Callable[[Any, int, int], bool] | None = None
     """``(options, rest_index, card_id) -> allowed``: a restriction on a card of the rest."""
-
 
 
 @dataclass(frozen=True)
@@ -439,8 +470,10 @@ class GameInfo:
             known = {f.name for kind in self.action_kinds for f in kind.families}
             unknown = [f for f in self.action_space.families if f not in known]
             if unknown:
-                raise ValueError(f"game {self.id!r}: unknown action families {unknown}; its action kinds number "
-                                 f"{', '.join(sorted(known)) or 'none'}")
+                raise ValueError(
+                    f"game {self.id!r}: unknown action families {unknown}; its action kinds number "
+                    f"{', '.join(sorted(known)) or 'none'}"
+                )
 
     @functools.cached_property
     def _reader(self) -> ActionReader:
@@ -471,6 +504,7 @@ class GameInfo:
 
 
 # -- options --------------------------------------------------------------------------------
+
 
 def _check_type(cls_name: str, name: str, value: Any, hint: Any) -> Any:
     origin = typing.get_origin(hint)
@@ -516,8 +550,7 @@ def options_from_json(cls: type, data: Mapping[str, Any]) -> Any:
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - names)
     if unknown:
-        raise OptionError(f"unknown option(s) {', '.join(unknown)}; this game's options are "
-                          f"{', '.join(sorted(names))}")
+        raise OptionError(f"unknown option(s) {', '.join(unknown)}; this game's options are {', '.join(sorted(names))}")
     kwargs = {k: _check_type(cls.__name__, k, v, hints[k]) for k, v in data.items()}
     return cls(**kwargs)
 

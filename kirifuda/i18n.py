@@ -50,10 +50,14 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "no_hint": ("ヒントはまだありません", "Hints are not available"),
     "no_last": ("まだ済んだ場はありません", "No trick has been completed yet"),
     "no_claim": ("今はオープンできません", "You cannot claim now"),
-    "hand_shown": ("オープンは断られました。あなたの手札はこの回の終わりまで全員に見えています。",
-                   "The claim was refused: your hand now lies face up to everyone until the deal ends."),
-    "claim_offer": ("オープン (残りの場をすべて取る) は claim と入力 (確認があります)",
-                    "To claim the rest (open), type claim (you will be asked to confirm)"),
+    "hand_shown": (
+        "オープンは断られました。あなたの手札はこの回の終わりまで全員に見えています。",
+        "The claim was refused: your hand now lies face up to everyone until the deal ends.",
+    ),
+    "claim_offer": (
+        "オープン (残りの場をすべて取る) は claim と入力 (確認があります)",
+        "To claim the rest (open), type claim (you will be asked to confirm)",
+    ),
     "confirm_claim": ("本当にオープンしますか? (y/n)", "Claim the rest? (y/n)"),
     "acts_face_down": ("札 {n} 枚を伏せる", "puts {n} card(s) face down"),
     "bot_name": ("ボット{n} ({kind})", "Bot {n} ({kind})"),
@@ -70,9 +74,10 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "score_sheet": ("得点表", "Score sheet"),
     "see_options": ("ローカルルール: kirifuda options {game}", "Local rules: kirifuda options {game}"),
     "options_header": ("{game} のローカルルール (-o 名前=値):", "{game}'s local rules (-o NAME=VALUE):"),
-    "options_footer": ("例: kirifuda play {game} -o {length}=3 (--length 3 と同じ)。真偽は true/false/1/0/yes/no。",
-                       "e.g. kirifuda play {game} -o {length}=3 (the same as --length 3)."
-                       " Booleans: true/false/1/0/yes/no."),
+    "options_footer": (
+        "例: kirifuda play {game} -o {length}=3 (--length 3 と同じ)。真偽は true/false/1/0/yes/no。",
+        "e.g. kirifuda play {game} -o {length}=3 (the same as --length 3). Booleans: true/false/1/0/yes/no.",
+    ),
     "default": ("既定", "default"),
     "result": ("結果", "Result"),
     "deals_won": ("勝った回", "Deals won"),
@@ -90,8 +95,10 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "replay.header": ("{game} の棋譜", "Record of {game}"),
     "replay.tricks": ("場", "tricks"),
     "finished": ("終了", "finished"),
-    "many_choices": ("{n} 通りあります。{k} 枚の札を空白で区切って入力してください (書き方の例: {example})",
-                     "{n} choices: type {k} cards separated by spaces (the form, e.g. {example})"),
+    "many_choices": (
+        "{n} 通りあります。{k} 枚の札を空白で区切って入力してください (書き方の例: {example})",
+        "{n} choices: type {k} cards separated by spaces (the form, e.g. {example})",
+    ),
     "unfinished": ("進行中", "unfinished"),
 }
 
@@ -99,8 +106,11 @@ _FIELDS: dict[str, tuple[str, str]] = {}
 _GAME_FIELDS: dict[str, dict[str, tuple[str, str]]] = {}
 
 
-def add_terms(messages: dict[str, tuple[str, str]] | None = None,
-              fields: dict[str, tuple[str, str]] | None = None, game: str | None = None) -> None:
+def add_terms(
+    messages: dict[str, tuple[str, str]] | None = None,
+    fields: dict[str, tuple[str, str]] | None = None,
+    game: str | None = None,
+) -> None:
     """Add a game's words: messages by key, and labels of its view fields and replay keys.
     With ``game``, the labels are that game's own (two games may name a field differently)."""
     _MESSAGES.update(messages or {})

@@ -56,8 +56,12 @@ class Rating:
         return self.mu - 3 * self.sigma
 
     def to_json(self) -> dict[str, Any]:
-        return {"mu": round(self.mu, 4), "sigma": round(self.sigma, 4),
-                "ordinal": round(self.ordinal, 4), "matches": self.matches}
+        return {
+            "mu": round(self.mu, 4),
+            "sigma": round(self.sigma, 4),
+            "ordinal": round(self.ordinal, 4),
+            "matches": self.matches,
+        }
 
 
 @dataclass(frozen=True)
@@ -104,8 +108,10 @@ class Ratings:
         if not match.rated:
             return
         units = units_of(match.game, len(match.players))
-        teams = [[self.model.create_rating([r.mu, r.sigma]) for r in
-                  (self.get(match.game, match.players[s]) for s in seats)] for seats in units]
+        teams = [
+            [self.model.create_rating([r.mu, r.sigma]) for r in (self.get(match.game, match.players[s]) for s in seats)]
+            for seats in units
+        ]
         new = self.model.rate(teams, ranks=match.ranks())
         updates: dict[str, list[tuple[float, float]]] = {}
         for seats, team in zip(units, new):
@@ -113,14 +119,13 @@ class Ratings:
                 updates.setdefault(match.players[s], []).append((r.mu, r.sigma))
         for name, values in updates.items():  # a name at several seats (the same bot): the mean
             old = self.get(match.game, name)
-            self._book[(match.game, name)] = Rating(sum(v[0] for v in values) / len(values),
-                                                    sum(v[1] for v in values) / len(values),
-                                                    old.matches + 1)
+            self._book[(match.game, name)] = Rating(
+                sum(v[0] for v in values) / len(values), sum(v[1] for v in values) / len(values), old.matches + 1
+            )
 
     def leaderboard(self, game: str, players: Sequence[str] | None = None) -> list[tuple[str, Rating]]:
         """The rated players of a game (only ``players``, if given), best ordinal first."""
-        rows = [(name, r) for (g, name), r in self._book.items()
-                if g == game and (players is None or name in players)]
+        rows = [(name, r) for (g, name), r in self._book.items() if g == game and (players is None or name in players)]
         rows.sort(key=lambda row: (-row[1].ordinal, row[0]))
         return rows
 

@@ -31,8 +31,19 @@ from .errors import DealError, IllegalActionError, InvalidActionError, KirifudaE
 from .game import GameInfo, GameState
 from .scored import score_deal
 
-__all__ = ["FORMAT", "Record", "DealRecord", "load", "loads", "dump", "dumps", "replay", "steps",
-           "from_state", "replay_json"]
+__all__ = [
+    "FORMAT",
+    "Record",
+    "DealRecord",
+    "load",
+    "loads",
+    "dump",
+    "dumps",
+    "replay",
+    "steps",
+    "from_state",
+    "replay_json",
+]
 
 FORMAT = "kirifuda-record/1"
 _TOP_KEYS = {"format", "game", "options", "players", "first", "deals"}
@@ -169,8 +180,9 @@ def from_json(data: Any) -> Record:
             both = sorted(k for k in ("hands", "rest", "actions") if k in d)
             if both:
                 raise RecordError(f"a scored deal carries its facts instead of {', '.join(both)}", deal=i)
-            deals.append(DealRecord([], [], [], {k: v for k, v in d.items() if k not in _DEAL_KEYS},
-                                    scored=d["scored"]))
+            deals.append(
+                DealRecord([], [], [], {k: v for k, v in d.items() if k not in _DEAL_KEYS}, scored=d["scored"])
+            )
             continue
         for key in ("hands", "rest"):
             if key not in d:
@@ -185,8 +197,7 @@ def from_json(data: Any) -> Record:
         actions = [_canonical_action(info, a, i, j) for j, a in enumerate(actions_data)]
         deals.append(DealRecord(hands, rest, actions, {k: v for k, v in d.items() if k not in _DEAL_KEYS}))
     extra = {k: v for k, v in data.items() if k not in _TOP_KEYS}
-    return Record(game=game, options=dict(options), players=players, first=first, deals=deals,
-                  extra=extra)
+    return Record(game=game, options=dict(options), players=players, first=first, deals=deals, extra=extra)
 
 
 def loads(text: str | bytes) -> Record:
@@ -227,7 +238,9 @@ def dumps(record: Record) -> str:
         if d["actions"]:
             lines.append('      "actions": [')
             for j, a in enumerate(d["actions"]):
-                lines.append(f"        {json.dumps(a, ensure_ascii=False)}" + ("," if j < len(d["actions"]) - 1 else ""))
+                lines.append(
+                    f"        {json.dumps(a, ensure_ascii=False)}" + ("," if j < len(d["actions"]) - 1 else "")
+                )
             lines.append("      ]")
         else:
             lines.append('      "actions": []')
@@ -247,10 +260,11 @@ def dump(record: Record, fp: IO[str]) -> None:
 
 def from_state(state: GameState, players: list[str] | None = None) -> Record:
     """The record of a match played (or being played) by the engine."""
-    deals = [DealRecord([], [], [], scored=d["scored"]) if "scored" in d
-             else DealRecord(d["hands"], d["rest"], d["actions"]) for d in state.record_deals()]
-    return Record(game=state.game_id, options=state.options_json(), players=players,
-                  first=state.first, deals=deals)
+    deals = [
+        DealRecord([], [], [], scored=d["scored"]) if "scored" in d else DealRecord(d["hands"], d["rest"], d["actions"])
+        for d in state.record_deals()
+    ]
+    return Record(game=state.game_id, options=state.options_json(), players=players, first=state.first, deals=deals)
 
 
 # -- replaying ----------------------------------------------------------------------------
@@ -293,8 +307,9 @@ def _walk(record: Record, state: GameState) -> Iterator[Step]:
         if not state.needs_deal:
             if state.is_over:
                 raise RecordError("the match was already over before this deal", deal=i)
-            raise RecordError(f"deal {i - 1} is not finished (its actions stop inside the deal), "
-                              "but another deal follows", deal=i - 1)
+            raise RecordError(
+                f"deal {i - 1} is not finished (its actions stop inside the deal), but another deal follows", deal=i - 1
+            )
         if deal.scored is not None:
             score_deal(state, deal.scored, i)
             continue
@@ -309,8 +324,7 @@ def _walk(record: Record, state: GameState) -> Iterator[Step]:
             except InvalidActionError as exc:
                 raise RecordError(str(exc), deal=i, action=j, seat=seat) from None
             if state.needs_deal or state.is_over:
-                raise RecordError("the deal is already over: this action is one too many",
-                                  deal=i, action=j, seat=seat)
+                raise RecordError("the deal is already over: this action is one too many", deal=i, action=j, seat=seat)
             try:
                 state.apply(action, seat)
             except KirifudaError as exc:

@@ -24,15 +24,20 @@ from .scoresheets import scoresheet
 __all__ = ["Facts", "ScoredLog", "score_deal", "facts_of"]
 
 
-
 def facts_of(game: str) -> frozenset[str]:
     """The facts a game's scored deal may carry (any other key is an error); none where the
     game has no score sheet."""
     sheet = scoresheet(game)
     return frozenset() if sheet is None else sheet.facts
 
-add_terms(fields={"scored": ("得点記録 (札なし)", "scored (no cards)"), "claim": ("オープン", "claim"),
-                  "reason": ("理由", "reason")})
+
+add_terms(
+    fields={
+        "scored": ("得点記録 (札なし)", "scored (no cards)"),
+        "claim": ("オープン", "claim"),
+        "reason": ("理由", "reason"),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -65,8 +70,7 @@ class Facts:
         facts = facts_of(game)
         unknown = sorted(set(data) - facts)
         if unknown:
-            self.fail(unknown[0], f"unknown fact for {game}; its scored deals take "
-                      f"{', '.join(sorted(facts))}")
+            self.fail(unknown[0], f"unknown fact for {game}; its scored deals take {', '.join(sorted(facts))}")
         self.data: Mapping[str, Any] = data
         self.out: dict[str, Any] = {}
         note = data.get("note")
@@ -100,8 +104,7 @@ class Facts:
             self.fail(name, f"{value} is out of range {low}-{high}")
         return int(value)
 
-    def counts(self, name: str, size: int, low: int, high: int,
-               skip: int | None = None) -> list[int | None]:
+    def counts(self, name: str, size: int, low: int, high: int, skip: int | None = None) -> list[int | None]:
         """A list of ``size`` counts (``null`` exactly at index ``skip``)."""
         value = self.data.get(name)
         if value is None:
@@ -137,8 +140,7 @@ class Facts:
         except InvalidActionError as exc:
             return self.fail(name, str(exc))
         if isinstance(action, Bid) and action not in valid:
-            self.fail(name, f"{action.text} is not a bid of this game "
-                      f"({valid[0].text} … {valid[-1].text})")
+            self.fail(name, f"{action.text} is not a bid of this game ({valid[0].text} … {valid[-1].text})")
         assert isinstance(action, (Bid, Pass))
         return action
 
@@ -177,8 +179,11 @@ class Facts:
         written = self.data.get("score")
         if written is None:
             return
-        if (not isinstance(written, list) or len(written) != len(score)
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in written)):
+        if (
+            not isinstance(written, list)
+            or len(written) != len(score)
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in written)
+        ):
             self.fail("score", f"must be a list of {len(score)} numbers, got {written!r}")
         if list(written) != list(score):
             self.fail("score", f"{written} is not what the rules give: {score}")
@@ -190,8 +195,7 @@ def score_deal(state: GameState, data: Any, deal: int) -> None:
     ``state`` (at a chance node), score them and end the deal in ``state``.  Raises
     :class:`RecordError` naming the deal and the field; ``state`` is then unchanged."""
     if not state.needs_deal:
-        raise RecordError("the match is already over" if state.is_over
-                          else "a deal is in progress", deal=deal)
+        raise RecordError("the match is already over" if state.is_over else "a deal is in progress", deal=deal)
     sheet = scoresheet(state.game_id)
     if sheet is None:
         raise RecordError(f"{state.game_id} has no scored deals: give the deal's cards", deal=deal)

@@ -38,12 +38,21 @@ def _won(winner: Any, unit: int) -> bool:
 
 
 def _new_game_stats() -> dict[str, Any]:
-    return {"matches": 0, "finished": 0, "wins": 0, "deals": 0, "points": 0.0,
-            "points_per_deal": None, "roles": {}, "against_bots": {}}
+    return {
+        "matches": 0,
+        "finished": 0,
+        "wins": 0,
+        "deals": 0,
+        "points": 0.0,
+        "points_per_deal": None,
+        "roles": {},
+        "against_bots": {},
+    }
 
 
-def player_stats(records: Iterable[Record], name: str,
-                 is_bot: Callable[[str], bool] = is_bot_name) -> dict[str, dict[str, Any]]:
+def player_stats(
+    records: Iterable[Record], name: str, is_bot: Callable[[str], bool] = is_bot_name
+) -> dict[str, dict[str, Any]]:
     """Statistics of the player called ``name`` over ``records``, by game id."""
     out: dict[str, dict[str, Any]] = {}
     for rec in records:

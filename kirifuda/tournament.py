@@ -60,8 +60,9 @@ def rotations(bots: Sequence[str], num_players: int, num_units: int | None = Non
     out: list[list[str]] = []
     if units < num_players:
         if len(bots) > units:
-            raise OptionError(f"{len(bots)} bot kinds at a table of {units} teams: each team is one kind,"
-                              f" so at most {units} kinds")
+            raise OptionError(
+                f"{len(bots)} bot kinds at a table of {units} teams: each team is one kind, so at most {units} kinds"
+            )
         for r in range(units):
             seating = [bots[(s % units + r) % len(bots)] for s in range(num_players)]
             if seating not in out:
@@ -99,12 +100,18 @@ def _names(bots: Sequence[str]) -> list[str]:
     """Bot kinds as display names, numbered where a kind plays more than once."""
     out = []
     for i, b in enumerate(bots):
-        out.append(b if bots.count(b) == 1 else f"{b}#{bots[:i + 1].count(b)}")
+        out.append(b if bots.count(b) == 1 else f"{b}#{bots[: i + 1].count(b)}")
     return out
 
 
-def play_deal(game_id: str, bots: Sequence[str], index: int, seed: int, options: dict[str, Any] | None = None,
-              time_decisions: bool = False) -> DealResult:
+def play_deal(
+    game_id: str,
+    bots: Sequence[str],
+    index: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    time_decisions: bool = False,
+) -> DealResult:
     """Deal ``index`` of the tournament, played once per rotation."""
     import time
 
@@ -174,26 +181,40 @@ def _ci(values: Sequence[float]) -> tuple[float, list[float]]:
 def summarize(game_id: str, bots: Sequence[str], results: Sequence[DealResult], seed: int) -> dict[str, Any]:
     names = _names(bots)
     results = sorted(results, key=lambda d: d.index)
-    out: dict[str, Any] = {"game": game_id, "deals": len(results), "seed": seed, "unit": _unit(game_id),
-                           "bots": {}, "diff": {},
-                           "bot_kinds": list(bots), "first_deal": results[0].index if results else 0,
-                           "per_deal": {name: [round(d.scores[name], 4) for d in results] for name in names}}
+    out: dict[str, Any] = {
+        "game": game_id,
+        "deals": len(results),
+        "seed": seed,
+        "unit": _unit(game_id),
+        "bots": {},
+        "diff": {},
+        "bot_kinds": list(bots),
+        "first_deal": results[0].index if results else 0,
+        "per_deal": {name: [round(d.scores[name], 4) for d in results] for name in names},
+    }
     for name in names:
         m, ci = _ci([d.scores[name] for d in results])
         out["bots"][name] = {"mean_score": round(m, 4), "ci95": [round(ci[0], 4), round(ci[1], 4)]}
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             m, ci = _ci([d.scores[a] - d.scores[b] for d in results])
             out["diff"][f"{a}-{b}"] = {"mean": round(m, 4), "ci95": [round(ci[0], 4), round(ci[1], 4)]}
     times = {name: sorted(t for d in results for t in d.decision_s.get(name, [])) for name in names}
     if any(times.values()):
-        out["decision_s"] = {name: {"median": round(statistics.median(v), 4),
-                                    "p95": round(v[int(0.95 * (len(v) - 1))], 4), "max": round(v[-1], 4)}
-                             for name, v in times.items() if v}
+        out["decision_s"] = {
+            name: {
+                "median": round(statistics.median(v), 4),
+                "p95": round(v[int(0.95 * (len(v) - 1))], 4),
+                "max": round(v[-1], 4),
+            }
+            for name, v in times.items()
+            if v
+        }
     return out
 
 
 # -- backends ---------------------------------------------------------------------------------
+
 
 def _work(args: tuple[str, tuple[str, ...], int, int, dict[str, Any] | None, bool]) -> DealResult:
     game_id, bots, index, seed, options, timing = args
@@ -217,8 +238,9 @@ def _ray(tasks: list[Any], jobs: int) -> Iterator[DealResult]:
         raise OptionError("the ray backend needs Ray: pip install 'kirifuda[ray]'") from None
     started = False
     if not ray.is_initialized():
-        ray.init(num_cpus=jobs if jobs > 0 else None, include_dashboard=False, log_to_driver=False,
-                 ignore_reinit_error=True)
+        ray.init(
+            num_cpus=jobs if jobs > 0 else None, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True
+        )
         started = True
     try:
         remote = ray.remote(_work)
@@ -232,11 +254,19 @@ def _ray(tasks: list[Any], jobs: int) -> Iterator[DealResult]:
             ray.shutdown()
 
 
-def run_tournament(game_id: str, bots: Sequence[str], deals: int, seed: int = 0, jobs: int | None = None,
-                   backend: str = "local", options: dict[str, Any] | None = None, time_decisions: bool = False,
-                   progress: Callable[[int], None] | None = None,
-                   start: int = 0, collected: list[DealResult] | None = None
-                   ) -> tuple[dict[str, Any], list[DealResult]]:
+def run_tournament(
+    game_id: str,
+    bots: Sequence[str],
+    deals: int,
+    seed: int = 0,
+    jobs: int | None = None,
+    backend: str = "local",
+    options: dict[str, Any] | None = None,
+    time_decisions: bool = False,
+    progress: Callable[[int], None] | None = None,
+    start: int = 0,
+    collected: list[DealResult] | None = None,
+) -> tuple[dict[str, Any], list[DealResult]]:
     """Play the tournament (deals ``start`` … ``start + deals − 1``: shards of one tournament
     can run on different machines); returns the summary and every deal's result, in deal order.
     ``collected``: a list that receives each deal's result as it finishes (what an interrupted
@@ -286,23 +316,34 @@ def merge_summaries(summaries: Sequence[Mapping[str, Any]]) -> tuple[dict[str, A
         where = f"summary {n}"
         if not isinstance(sm, Mapping):
             raise OptionError(f"{where}: not a tournament summary (a JSON object)")
-        for key, kind, what in (("game", str, "a string"), ("seed", int, "a whole number"),
-                                ("deals", int, "a whole number"), ("first_deal", int, "a whole number"),
-                                ("bots", dict, "an object"), ("per_deal", dict, "an object")):
+        for key, kind, what in (
+            ("game", str, "a string"),
+            ("seed", int, "a whole number"),
+            ("deals", int, "a whole number"),
+            ("first_deal", int, "a whole number"),
+            ("bots", dict, "an object"),
+            ("per_deal", dict, "an object"),
+        ):
             if not isinstance(sm.get(key), kind) or isinstance(sm.get(key), bool):
-                raise OptionError(f"{where}: {key!r} is missing or not {what} "
-                                  "(the summary.json that kirifuda tournament writes is needed)")
+                raise OptionError(
+                    f"{where}: {key!r} is missing or not {what} "
+                    "(the summary.json that kirifuda tournament writes is needed)"
+                )
         if sm["deals"] < 1 or sm["first_deal"] < 0:
             raise OptionError(f"{where}: {sm['deals']} deals from deal {sm['first_deal']}: not a shard")
         if "interrupted" in sm:
             # the deals an interrupted run finished need not be one range
-            raise OptionError(f"{where}: an interrupted tournament's summary: play its deals again "
-                              "(--start, --deals) and merge that")
+            raise OptionError(
+                f"{where}: an interrupted tournament's summary: play its deals again (--start, --deals) and merge that"
+            )
         names = list(sm["bots"])
         per_deal = sm["per_deal"]
         if sorted(per_deal) != sorted(names) or any(
-                not isinstance(v, list) or len(v) != sm["deals"] or
-                not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v) for v in per_deal.values()):
+            not isinstance(v, list)
+            or len(v) != sm["deals"]
+            or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
+            for v in per_deal.values()
+        ):
             raise OptionError(f"{where}: 'per_deal' does not give each bot one score per deal")
         if first is None:
             first = sm
@@ -310,18 +351,23 @@ def merge_summaries(summaries: Sequence[Mapping[str, Any]]) -> tuple[dict[str, A
         else:
             for key in ("game", "seed"):
                 if sm[key] != first[key]:
-                    raise OptionError(f"{where}: {key} {sm[key]!r}, but summary 1 has {first[key]!r}: "
-                                      "not shards of one tournament")
+                    raise OptionError(
+                        f"{where}: {key} {sm[key]!r}, but summary 1 has {first[key]!r}: not shards of one tournament"
+                    )
             if names != list(first["bots"]):
-                raise OptionError(f"{where}: bots {', '.join(names)}, but summary 1 has "
-                                  f"{', '.join(first['bots'])}: not shards of one tournament")
+                raise OptionError(
+                    f"{where}: bots {', '.join(names)}, but summary 1 has "
+                    f"{', '.join(first['bots'])}: not shards of one tournament"
+                )
             if "options" in sm and "options" in first and sm["options"] != first["options"]:
                 raise OptionError(f"{where}: local rules {sm['options']!r}, but summary 1 has {first['options']!r}")
         start = sm["first_deal"]
         for other in shards:
             if start < other["first_deal"] + other["deals"] and other["first_deal"] < start + sm["deals"]:
-                raise OptionError(f"{where}: deals {start}–{start + sm['deals'] - 1} overlap deals "
-                                  f"{other['first_deal']}–{other['first_deal'] + other['deals'] - 1} of another shard")
+                raise OptionError(
+                    f"{where}: deals {start}–{start + sm['deals'] - 1} overlap deals "
+                    f"{other['first_deal']}–{other['first_deal'] + other['deals'] - 1} of another shard"
+                )
         shards.append({"first_deal": start, "deals": sm["deals"]})
         for i in range(sm["deals"]):
             results.append(DealResult(start + i, {name: float(per_deal[name][i]) for name in names}, [], {}))
@@ -336,8 +382,9 @@ def merge_summaries(summaries: Sequence[Mapping[str, Any]]) -> tuple[dict[str, A
     return merged, results
 
 
-def write_outputs(summary: dict[str, Any], results: Sequence[DealResult], out_dir: Path,
-                  records: bool = True) -> dict[str, str]:
+def write_outputs(
+    summary: dict[str, Any], results: Sequence[DealResult], out_dir: Path, records: bool = True
+) -> dict[str, str]:
     """The records (one file per deal and rotation; not for a merged summary, whose records
     are in its shards' directories), ``summary.json`` and ``summary.png``."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -347,14 +394,16 @@ def write_outputs(summary: dict[str, Any], results: Sequence[DealResult], out_di
         rec_dir.mkdir(exist_ok=True)
         for d in results:
             for r, rec in enumerate(d.records):
-                (rec_dir / f"deal{d.index:05d}-r{r}.json").write_text(json.dumps(rec, ensure_ascii=False),
-                                                                    encoding="utf-8")
+                (rec_dir / f"deal{d.index:05d}-r{r}.json").write_text(
+                    json.dumps(rec, ensure_ascii=False), encoding="utf-8"
+                )
         paths = {"records": str(rec_dir), **paths}
     chart = _chart(summary, results, out_dir / "summary.png")
     if chart is not None:
         paths["chart"] = chart
-    (out_dir / "summary.json").write_text(json.dumps({**summary, "files": paths}, indent=2, ensure_ascii=False),
-                                          encoding="utf-8")
+    (out_dir / "summary.json").write_text(
+        json.dumps({**summary, "files": paths}, indent=2, ensure_ascii=False), encoding="utf-8"
+    )
     return paths
 
 
@@ -369,8 +418,10 @@ def _chart(summary: dict[str, Any], results: Sequence[DealResult], path: Path) -
     names = list(summary["bots"])
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
     means = [summary["bots"][n]["mean_score"] for n in names]
-    errs = [[m - summary["bots"][n]["ci95"][0] for n, m in zip(names, means)],
-            [summary["bots"][n]["ci95"][1] - m for n, m in zip(names, means)]]
+    errs = [
+        [m - summary["bots"][n]["ci95"][0] for n, m in zip(names, means)],
+        [summary["bots"][n]["ci95"][1] - m for n, m in zip(names, means)],
+    ]
     ax1.bar(names, means, yerr=errs, capsize=6, color="#4878a8")
     ax1.axhline(0, color="black", linewidth=0.8)
     ax1.set_title(f"{summary['game']}: mean score per deal (95% CI), {summary['deals']} deals")

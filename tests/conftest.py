@@ -34,9 +34,14 @@ def assert_subset(expected: Any, actual: Any, path: str = "$") -> None:
         assert actual == expected, f"{path}: expected {expected!r}, got {actual!r}"
 
 
-def play_random(game_id: str, options: dict[str, Any] | None = None, seed: int = 0,
-                max_deals: int | None = None, first: int = 0,
-                on_step: Any = None) -> GameState:
+def play_random(
+    game_id: str,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    max_deals: int | None = None,
+    first: int = 0,
+    on_step: Any = None,
+) -> GameState:
     """A match of random legal actions (claims included), dealt from ``seed``."""
     info = GAMES[game_id]
     state = info.new_state(info.options(options or {}), first=first)
@@ -59,8 +64,7 @@ def random_match():
     return play_random
 
 
-def play_bot_deal(state: GameState, game_id: str, kinds: list[str], seed: int,
-                  on_action: Any = None) -> GameState:
+def play_bot_deal(state: GameState, game_id: str, kinds: list[str], seed: int, on_action: Any = None) -> GameState:
     """The first deal of ``state`` played by bots of ``kinds`` (seat s: ``kinds[s % len]``),
     each given its view (the oracle: a copy of the state) and shown every view afterwards as
     the runners do; asserts every action is legal.  ``on_action(state, seat, action)`` is
@@ -129,8 +133,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-TEST_LIMITS = {"tables_per_minute": 10_000, "open_tables_per_client": 10_000,
-               "connections_per_client": 10_000}
+TEST_LIMITS = {"tables_per_minute": 10_000, "open_tables_per_client": 10_000, "connections_per_client": 10_000}
 """Every test client is 127.0.0.1: the per-client limits are lifted unless a test sets them."""
 
 
@@ -150,10 +153,17 @@ class ServerThread:
         limits = kwargs.pop("limits", None) or Limits(**TEST_LIMITS)  # type: ignore[arg-type]
         self.limits = limits
         self.app = create_app(db, limits=limits, **kwargs)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws="websockets-sansio", lifespan="on", ws_max_size=limits.frame_bytes,
-                                limit_concurrency=limits.max_connections,
-                                ws_per_message_deflate=limits.ws_deflate)
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws="websockets-sansio",
+            lifespan="on",
+            ws_max_size=limits.frame_bytes,
+            limit_concurrency=limits.max_connections,
+            ws_per_message_deflate=limits.ws_deflate,
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -184,8 +194,15 @@ class ServerThread:
 
 CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 """Debian's Chromium (Playwright drives it; no browser is ever downloaded)."""
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture(scope="module")

@@ -26,17 +26,37 @@ LENGTH = {"meitora": "1", "napoleon": "1", "kakeya": "1", "unsun": "1"}
 
 
 def _kirifuda(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kirifuda.cli", *args], input=stdin, capture_output=True,
-                          text=True, timeout=timeout, env={"PATH": "/usr/bin:/bin", "COLUMNS": "80",
-                                                           "PYTHONIOENCODING": "utf-8"})
+    return subprocess.run(
+        [sys.executable, "-m", "kirifuda.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={"PATH": "/usr/bin:/bin", "COLUMNS": "80", "PYTHONIOENCODING": "utf-8"},
+    )
 
 
 @pytest.mark.parametrize("game_id", ["meitora", "napoleon", "kakeya", "unsun"])
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_a_whole_match_of_one_deal_through_the_command(game_id: str, lang: str, tmp_path: Path) -> None:
     path = tmp_path / "r.json"
-    run = _kirifuda("play", game_id, "--lang", lang, "--bots", "heuristic", "--seed", "2", "--length",
-                    LENGTH[game_id], "--record", str(path), "--name", "Aki", stdin="1\n" * 3000)
+    run = _kirifuda(
+        "play",
+        game_id,
+        "--lang",
+        lang,
+        "--bots",
+        "heuristic",
+        "--seed",
+        "2",
+        "--length",
+        LENGTH[game_id],
+        "--record",
+        str(path),
+        "--name",
+        "Aki",
+        stdin="1\n" * 3000,
+    )
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stdout + run.stderr
     assert ("Match over" if lang == "en" else "試合終了") in run.stdout
@@ -65,11 +85,21 @@ def test_version_and_help_on_every_argument(capsys: pytest.CaptureFixture[str]) 
             assert action.help, f"{name} {action.dest} has no help"
 
 
-@pytest.mark.parametrize("argv", [["bench", "--game", "chess"], ["bench-server", "--game", "chess"],
-                                  ["bench", "--seconds", "-1"], ["tournament", "meitora", "--jobs", "0"],
-                                  ["tournament", "meitora", "--deals", "0"], ["play", "chess"],
-                                  ["play", "napoleon", "-o", "joker=maybe"], ["play", "meitora", "--players", "5"],
-                                  ["rules", "chess"], ["options", "chess"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bench", "--game", "chess"],
+        ["bench-server", "--game", "chess"],
+        ["bench", "--seconds", "-1"],
+        ["tournament", "meitora", "--jobs", "0"],
+        ["tournament", "meitora", "--deals", "0"],
+        ["play", "chess"],
+        ["play", "napoleon", "-o", "joker=maybe"],
+        ["play", "meitora", "--players", "5"],
+        ["rules", "chess"],
+        ["options", "chess"],
+    ],
+)
 def test_usage_errors_are_messages_with_status_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     try:
         code = main(argv)
@@ -102,8 +132,21 @@ def test_the_record_path_is_checked_before_the_match(tmp_path: Path) -> None:
 
 def test_a_stopped_match_resumes_from_its_record(tmp_path: Path) -> None:
     path = tmp_path / "r.json"
-    run = _kirifuda("play", "kakeya", "--record", str(path), "--bots", "random", "--seed", "1", "--seat", "2",
-                    "--name", "Bo", stdin="1\n1\n1\nq\n")
+    run = _kirifuda(
+        "play",
+        "kakeya",
+        "--record",
+        str(path),
+        "--bots",
+        "random",
+        "--seed",
+        "1",
+        "--seat",
+        "2",
+        "--name",
+        "Bo",
+        stdin="1\n1\n1\nq\n",
+    )
     assert run.returncode == 0
     before = records.loads(path.read_text(encoding="utf-8"))
     done = len(before.deals[-1].actions)
@@ -127,7 +170,9 @@ def test_a_bad_record_to_resume_is_bad_data(tmp_path: Path) -> None:
 def test_booleans_are_read_in_every_usual_form(tmp_path: Path) -> None:
     for word in ("True", "yes", "1"):
         path = tmp_path / f"{word}.json"
-        run = _kirifuda("play", "napoleon", "-o", f"joker={word}", "--record", str(path), "--bots", "random", stdin="q\n")
+        run = _kirifuda(
+            "play", "napoleon", "-o", f"joker={word}", "--record", str(path), "--bots", "random", stdin="q\n"
+        )
         assert run.returncode == 0, run.stderr
         assert json.loads(path.read_text(encoding="utf-8"))["options"]["joker"] is True
 
@@ -158,8 +203,16 @@ def test_an_invalid_claim_under_refuse_is_refused_not_a_traceback(tmp_path: Path
             return "y"
         return "q"
 
-    game = TerminalGame(info, info.options({"claim_failure": "refuse"}), seed=1, bots="random", lang="en",
-                        record_path=tmp_path / "r.json", console=Console(file=out, width=100), input_fn=answer)
+    game = TerminalGame(
+        info,
+        info.options({"claim_failure": "refuse"}),
+        seed=1,
+        bots="random",
+        lang="en",
+        record_path=tmp_path / "r.json",
+        console=Console(file=out, width=100),
+        input_fn=answer,
+    )
     holder["game"] = game
     game.run()
     text = out.getvalue()
@@ -185,8 +238,16 @@ def test_a_number_never_claims() -> None:
             return "q"
         return "1"
 
-    game = TerminalGame(info, info.options({"target": 1}), seed=3, bots="random", lang="en",
-                        record_path=Path("/dev/null"), console=Console(file=out, width=100), input_fn=answer)
+    game = TerminalGame(
+        info,
+        info.options({"target": 1}),
+        seed=3,
+        bots="random",
+        lang="en",
+        record_path=Path("/dev/null"),
+        console=Console(file=out, width=100),
+        input_fn=answer,
+    )
     holder["game"] = game
     game.save = lambda: Path("/dev/null")  # type: ignore[method-assign]
     game.run()
@@ -196,8 +257,16 @@ def test_a_number_never_claims() -> None:
 def test_kakeya_english_names_the_users_pair(tmp_path: Path) -> None:
     info = find_game("kakeya")
     out = io.StringIO()
-    game = TerminalGame(info, info.options({}), seed=1, bots="random", lang="en", record_path=tmp_path / "r.json",
-                        console=Console(file=out, width=120), input_fn=lambda p: "q")
+    game = TerminalGame(
+        info,
+        info.options({}),
+        seed=1,
+        bots="random",
+        lang="en",
+        record_path=tmp_path / "r.json",
+        console=Console(file=out, width=120),
+        input_fn=lambda p: "q",
+    )
     game.run()
     text = out.getvalue()
     assert "yours]" in text and "[]" not in text
@@ -219,8 +288,16 @@ def test_the_discard_example_is_not_a_move() -> None:
             return "20S" if Bid(20, "S") in view.legal_actions else "pass"
         return "1"
 
-    game = TerminalGame(info, info.options({"players": 4, "joker": True}), seed=2, bots="random", lang="ja",
-                        record_path=Path("/dev/null"), console=Console(file=out, width=100), input_fn=answer)
+    game = TerminalGame(
+        info,
+        info.options({"players": 4, "joker": True}),
+        seed=2,
+        bots="random",
+        lang="ja",
+        record_path=Path("/dev/null"),
+        console=Console(file=out, width=100),
+        input_fn=answer,
+    )
     holder["game"] = game
     game.save = lambda: Path("/dev/null")  # type: ignore[method-assign]
     game.run()
@@ -240,8 +317,9 @@ def test_every_card_form_a_player_types(typed: str) -> None:
 
 def test_joker_adjutant_answers_and_leaders_in_words() -> None:
     assert match_input("joker", (Play(parse_card("JK"), "S"), Play(parse_card("JK"), "H"))) != []
-    assert match_input("joker s", (Play(parse_card("JK"), "S"), Play(parse_card("JK"), "H"))) == \
-        [Play(parse_card("JK"), "S")]
+    assert match_input("joker s", (Play(parse_card("JK"), "S"), Play(parse_card("JK"), "H"))) == [
+        Play(parse_card("JK"), "S")
+    ]
     adjutants = tuple(Adjutant(parse_card(c)) for c in ("AS", "AH"))
     assert match_input("♠A", adjutants) == [adjutants[0]]
     assert match_input("yes", (Approve(True), Approve(False))) == [Approve(True)]
@@ -266,8 +344,15 @@ def test_rule_reasons_in_japanese(tmp_path: Path) -> None:
     info = find_game("meitora")
     out = io.StringIO()
     answers = iter(["5N", "q"])
-    game = TerminalGame(info, info.options({}), seed=6, lang="ja", record_path=tmp_path / "r.json",
-                        console=Console(file=out, width=100), input_fn=lambda p: next(answers))
+    game = TerminalGame(
+        info,
+        info.options({}),
+        seed=6,
+        lang="ja",
+        record_path=tmp_path / "r.json",
+        console=Console(file=out, width=100),
+        input_fn=lambda p: next(answers),
+    )
     game.run()
     assert "その手はできません: 吹きは 6〜10 の数とスート" in out.getvalue()
 
@@ -280,8 +365,16 @@ def test_a_long_bid_list_is_listed_not_typed_as_cards() -> None:
     def answer(prompt: str) -> str:
         raise EOFError
 
-    game = TerminalGame(info, info.options({"players": 5}), seed=3, bots="random", lang="en",
-                        record_path=Path("/dev/null"), console=Console(file=out, width=80), input_fn=answer)
+    game = TerminalGame(
+        info,
+        info.options({"players": 5}),
+        seed=3,
+        bots="random",
+        lang="en",
+        record_path=Path("/dev/null"),
+        console=Console(file=out, width=80),
+        input_fn=answer,
+    )
     game.save = lambda: Path("/dev/null")  # type: ignore[method-assign]
     game.run()
     text = out.getvalue()

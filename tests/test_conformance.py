@@ -53,7 +53,8 @@ def test_views_serialise_and_offer_the_legal_actions(game, options):
         attempts = state.attempt_actions()
         assert view.attempts == attempts
         assert view.legal_actions == state.legal_actions() + tuple(
-            a for a in attempts if a not in state.legal_actions())
+            a for a in attempts if a not in state.legal_actions()
+        )
         assert action in view.legal_actions
         json.dumps(view.to_json(), ensure_ascii=False)
         for other in range(state.num_players):
@@ -101,8 +102,17 @@ def _foreign_actions(state):
     from kirifuda.games.kakeya import ChooseLeader, ChooseTrump
     from kirifuda.cards import CARDS, Suit
 
-    out = [PASS, Bid(99, "S"), Claim(), Approve(True), Redeclare(), ChooseTrump(Suit.SPADES), ChooseLeader(0),
-           Adjutant(CARDS[0]), Discard((CARDS[0],))]
+    out = [
+        PASS,
+        Bid(99, "S"),
+        Claim(),
+        Approve(True),
+        Redeclare(),
+        ChooseTrump(Suit.SPADES),
+        ChooseLeader(0),
+        Adjutant(CARDS[0]),
+        Discard((CARDS[0],)),
+    ]
     out += [Play(c) for c in CARDS]
     return out
 

@@ -16,21 +16,27 @@ from kirifuda.cli import main
 from kirifuda.games import meitora
 from kirifuda.solver import _core, has_c_core
 
-_NO_C = ("import sys\n"
-         "sys.modules['kirifuda.solver._csolver'] = None\n"    # an import that fails, as where
-         "sys.modules['kirifuda.games._meitora_core'] = None\n"  # no C compiler built them
-         "from kirifuda.cli import main\n")
+_NO_C = (
+    "import sys\n"
+    "sys.modules['kirifuda.solver._csolver'] = None\n"  # an import that fails, as where
+    "sys.modules['kirifuda.games._meitora_core'] = None\n"  # no C compiler built them
+    "from kirifuda.cli import main\n"
+)
 
 
 def _run(prelude: str, argv: list[str]) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "KIRIFUDA_PURE_PYTHON"}
-    return subprocess.run([sys.executable, "-c", prelude + f"sys.exit(main({argv!r}))"],
-                          capture_output=True, text=True, env={**env, "LANG": "C"}, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", prelude + f"sys.exit(main({argv!r}))"],
+        capture_output=True,
+        text=True,
+        env={**env, "LANG": "C"},
+        timeout=120,
+    )
 
 
 def test_a_missing_core_is_announced_once_at_the_start_of_a_tournament() -> None:
-    run = _run(_NO_C, ["tournament", "meitora", "--bots", "heuristic,random", "--deals", "1",
-                       "--jobs", "1", "--quiet"])
+    run = _run(_NO_C, ["tournament", "meitora", "--bots", "heuristic,random", "--deals", "1", "--jobs", "1", "--quiet"])
     assert run.returncode == 0, run.stderr
     assert run.stderr.count("was not built") == 1, run.stderr
     assert "kirifuda.solver._csolver" in run.stderr and "kirifuda.games._meitora_core" in run.stderr

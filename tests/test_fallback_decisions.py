@@ -40,8 +40,9 @@ def late_views(game: str, cards: int, n: int, seed: int) -> list[tuple[object, i
 
 
 @pytest.mark.parametrize(("game", "cards", "n"), [("meitora", 5, 24), ("kakeya", 4, 12), ("napoleon", 3, 12)])
-def test_the_python_core_decides_as_the_c_core_late_in_a_deal(game: str, cards: int, n: int,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_python_core_decides_as_the_c_core_late_in_a_deal(
+    game: str, cards: int, n: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     c_core = _core.csolver
     for i, (state, seat) in enumerate(late_views(game, cards, n, seed=_seed_of(game))):
         decided = []

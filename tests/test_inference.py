@@ -30,8 +30,7 @@ from .conftest import play_bot_deal, redeal_unseen
 
 PARTNER = Path(__file__).parent / "partner"
 
-log_weights = st.lists(st.one_of(st.floats(-1e6, 50, allow_nan=False), st.just(float("-inf"))),
-                       min_size=1, max_size=40)
+log_weights = st.lists(st.one_of(st.floats(-1e6, 50, allow_nan=False), st.just(float("-inf"))), min_size=1, max_size=40)
 
 
 @given(log_weights)
@@ -88,8 +87,7 @@ def test_weights_read_no_card_the_seat_cannot_see() -> None:
         state = box[0]
         seat = state.to_act
         assert seat is not None and state.contract is not None
-        other = redeal_unseen(state, [s for s in range(4) if s != seat and s != state.declarer],
-                              random.Random(seed))
+        other = redeal_unseen(state, [s for s in range(4) if s != seat and s != state.declarer], random.Random(seed))
         if other is None or [state.hand(s) for s in range(4)] == [other.hand(s) for s in range(4)]:
             continue
         assert isinstance(other, MeitoraState)
@@ -185,8 +183,25 @@ def test_the_strength_table_gives_the_same_figures_for_the_same_seed(tmp_path: P
     pages = []
     for i in range(2):
         out = tmp_path / f"strength{i}.md"
-        assert main(["--games", "meitora", "--pairings", "search,search:v1", "--deals", "2", "--seed", "5",
-                     "--jobs", "1", "--out", str(out)]) == 0
+        assert (
+            main(
+                [
+                    "--games",
+                    "meitora",
+                    "--pairings",
+                    "search,search:v1",
+                    "--deals",
+                    "2",
+                    "--seed",
+                    "5",
+                    "--jobs",
+                    "1",
+                    "--out",
+                    str(out),
+                ]
+            )
+            == 0
+        )
         row = out.read_text().splitlines()[-1].split("|")
         assert row[1].strip() == "meitora" and row[4].strip() == "2"
         pages.append(row[:8])  # the game, bots, deals, seed, mean and interval (not the CPU times)
@@ -194,6 +209,7 @@ def test_the_strength_table_gives_the_same_figures_for_the_same_seed(tmp_path: P
 
 
 # -- search:easy: plausible mistakes -------------------------------------------------------
+
 
 def test_pick_takes_the_best_at_zero_and_draws_by_value_above() -> None:
     from kirifuda.bots.search import pick
@@ -211,13 +227,16 @@ def test_easy_makes_plausible_mistakes_not_random_ones() -> None:
     (the normal level always does: test_partner_records)."""
     rec = records.loads((PARTNER / "meitora-keep-the-ace-under-partners-king.json").read_text())
     state = records.replay(rec)
-    cards = [make_bot("search:easy", "meitora").choose(state.view(0), random.Random(s)).card.code  # type: ignore[attr-defined]
-             for s in range(40)]
+    cards = [
+        make_bot("search:easy", "meitora").choose(state.view(0), random.Random(s)).card.code  # type: ignore[attr-defined]
+        for s in range(40)
+    ]
     assert set(cards) <= {"7H", "AH"}
     assert cards.count("7H") > cards.count("AH") > 0
 
 
 # -- Kakeya ----------------------------------------------------------------------------------
+
 
 def _replayed_views(state: object, seat: int) -> list[object]:
     from kirifuda.games.kakeya import KakeyaState
@@ -262,8 +281,12 @@ def test_kakeya_weights_read_no_card_the_seat_cannot_see() -> None:
                 search.observe(v)
             view = views[-1]
             deals = [search._deal(view, random.Random(i)) for i in range(30)]  # type: ignore[arg-type]
-            weights.append([play_log_likelihood(d, seat, search.memory, view.trump.index, view.players)  # type: ignore[attr-defined]
-                            for d in deals])
+            weights.append(
+                [
+                    play_log_likelihood(d, seat, search.memory, view.trump.index, view.players)  # type: ignore[attr-defined]
+                    for d in deals
+                ]
+            )
         assert _replayed_views(state, seat) == _replayed_views(other, seat)
         assert weights[0] == weights[1]
         assert len(set(weights[0])) > 1, "every deal weighed the same: the test would prove nothing"
@@ -272,6 +295,7 @@ def test_kakeya_weights_read_no_card_the_seat_cannot_see() -> None:
 
 
 # -- Napoleon and Unsun ----------------------------------------------------------------------
+
 
 def _views_of(state: object, seat: int) -> list[object]:
     """The views ``seat`` was shown, after each action of the current deal, replayed from its
@@ -332,8 +356,20 @@ def test_napoleon_weights_read_no_card_the_seat_cannot_see(joker: bool) -> None:
             assert view.contract is not None  # type: ignore[attr-defined]
             named = view.adjutant_card.id if view.adjutant_card is not None else None  # type: ignore[attr-defined]
             worlds = [search._world_gone(view, random.Random(i)) for i in range(30)]  # type: ignore[arg-type]
-            weights.append([napoleon_ll(h, gone, seat, search.memory, SUIT_INDEX[view.contract.strain],  # type: ignore[attr-defined]
-                                        nap, named) for h, _, gone in worlds])
+            weights.append(
+                [
+                    napoleon_ll(
+                        h,
+                        gone,
+                        seat,
+                        search.memory,
+                        SUIT_INDEX[view.contract.strain],  # type: ignore[attr-defined]
+                        nap,
+                        named,
+                    )
+                    for h, _, gone in worlds
+                ]
+            )
             decisions.append(search.choose(view, random.Random(5)))  # type: ignore[arg-type]
         assert weights[0] == weights[1] and decisions[0] == decisions[1]
         assert len(set(weights[0])) > 1, "every deal weighed the same: the test would prove nothing"
@@ -394,8 +430,13 @@ def test_unsun_weights_read_no_card_the_seat_cannot_see() -> None:
             view = vs[-1]
             events = events_of(view, False)  # type: ignore[arg-type]
             worlds = [sample_world(view, random.Random(i)) for i in range(30)]  # type: ignore[arg-type]
-            weights.append([unsun_ll(w[0], w[1], seat, events, view.trump.index)  # type: ignore[attr-defined]
-                            for w in worlds if w is not None])
+            weights.append(
+                [
+                    unsun_ll(w[0], w[1], seat, events, view.trump.index)  # type: ignore[attr-defined]
+                    for w in worlds
+                    if w is not None
+                ]
+            )
             decisions.append(search.choose(view, random.Random(5)))  # type: ignore[arg-type]
         assert weights[0] == weights[1] and decisions[0] == decisions[1]
         assert len(set(weights[0])) > 1, "every deal weighed the same: the test would prove nothing"
@@ -437,6 +478,7 @@ def test_unsun_heuristic_is_its_own_model() -> None:
 
 # -- evaluation per role and per decision ----------------------------------------------------
 
+
 @given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), min_size=1, max_size=30))
 def test_the_clustered_ratio_is_the_pooled_ratio_inside_its_interval(pairs: list[tuple[int, int]]) -> None:
     from kirifuda.bots.evaluation import clustered_ratio
@@ -457,12 +499,35 @@ def test_the_role_and_decision_tables_give_the_same_figures_for_the_same_seed(tm
     pages = []
     for i in range(2):
         out = tmp_path / f"strength{i}.md"
-        assert main(["--games", "meitora", "--pairings", "search,search:v1", "--deals", "3", "--seed", "4",
-                     "--jobs", "1", "--roles", "--decisions", "1", "--out", str(out)]) == 0
+        assert (
+            main(
+                [
+                    "--games",
+                    "meitora",
+                    "--pairings",
+                    "search,search:v1",
+                    "--deals",
+                    "3",
+                    "--seed",
+                    "4",
+                    "--jobs",
+                    "1",
+                    "--roles",
+                    "--decisions",
+                    "1",
+                    "--out",
+                    str(out),
+                ]
+            )
+            == 0
+        )
         text = out.read_text()
         assert "## Per role" in text and "## Per decision" in text
-        roles = [r for r in text.split("## Per role")[1].split("## Per decision")[0].splitlines()
-                 if r.startswith("| meitora")]
+        roles = [
+            r
+            for r in text.split("## Per role")[1].split("## Per decision")[0].splitlines()
+            if r.startswith("| meitora")
+        ]
         decisions = [r for r in text.split("## Per decision")[1].splitlines() if r.startswith("| meitora")]
         assert {r.split("|")[4].strip() for r in roles} <= {"declarer", "partner", "defender"}
         assert decisions and all(0.0 <= float(r.split("|")[6]) <= 1.0 for r in decisions)
@@ -486,8 +551,10 @@ def test_search_v1_samples_every_consistent_deal_alike_in_napoleon_and_unsun() -
     un = UnsunState()
     un.deal_random(rng)
     _heuristic_until(un, "unsun", rng, 9)
-    for state, cls, one in ((nap, NapoleonSearch, lambda b, v, r: b._world(v, r)),
-                            (un, UnsunSearch, lambda b, v, r: sample_world(v, r))):
+    for state, cls, one in (
+        (nap, NapoleonSearch, lambda b, v, r: b._world(v, r)),
+        (un, UnsunSearch, lambda b, v, r: sample_world(v, r)),
+    ):
         seat = state.to_act
         view = state.view(seat)
         drawn = {}

@@ -67,9 +67,15 @@ def test_bots_are_rated_by_level_and_ratings_are_per_game() -> None:
 
 
 def test_a_rated_record_updates_from_its_replay() -> None:
-    rec = record.from_json({"format": "kirifuda-record/1", "game": "unsun", "players": list("ABCD"),
-                            "options": {"deals": 1},
-                            "deals": [{"scored": {"tricks_won": [2, 6, 3, 1]}}]})
+    rec = record.from_json(
+        {
+            "format": "kirifuda-record/1",
+            "game": "unsun",
+            "players": list("ABCD"),
+            "options": {"deals": 1},
+            "deals": [{"scored": {"tricks_won": [2, 6, 3, 1]}}],
+        }
+    )
     result = result_of(rec)
     assert list(result.totals) == [2, 6, 3, 1] and result.ranks() == [2, 0, 1, 3]
     book = Ratings()

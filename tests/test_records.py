@@ -19,8 +19,11 @@ from kirifuda.cli import main
 from .conftest import assert_subset
 
 HERE = Path(__file__).parent / "records"
-GOOD = sorted(p for p in HERE.glob("*/*.json") if p.parent.name != "bad"
-              and not p.name.endswith((".expected.json", ".error.json")))
+GOOD = sorted(
+    p
+    for p in HERE.glob("*/*.json")
+    if p.parent.name != "bad" and not p.name.endswith((".expected.json", ".error.json"))
+)
 BAD = sorted(p for p in (HERE / "bad").glob("*.json") if not p.name.endswith(".error.json"))
 
 
@@ -54,8 +57,9 @@ def test_every_good_record_has_an_expected_result():
         assert p.with_name(p.stem + ".error.json").exists(), p
 
 
-@pytest.mark.parametrize("path", [p for p in GOOD if p.parent.name in ("meitora", "unsun")][:4],
-                         ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize(
+    "path", [p for p in GOOD if p.parent.name in ("meitora", "unsun")][:4], ids=lambda p: f"{p.parent.name}/{p.stem}"
+)
 def test_keys_another_program_adds_are_kept_and_change_nothing(path, tmp_path, capsys):
     """Keys this version does not know — at the top (a date) or in a deal (Meitora's dealer,
     which its rules say may be left out of records, so may be written; a comment) — are
@@ -77,14 +81,18 @@ def test_keys_another_program_adds_are_kept_and_change_nothing(path, tmp_path, c
     again = json.loads(dumps(loads(marked.read_text())))
     assert again["date"] == "2026-11-22"
     assert [(d["dealer"], d["comment"]) for d in again["deals"]] == [
-        (i % 4, "第1局" if i == 0 else None) for i in range(len(data["deals"]))]
+        (i % 4, "第1局" if i == 0 else None) for i in range(len(data["deals"]))
+    ]
     assert loads(dumps(loads(marked.read_text()))) == loads(marked.read_text())
 
 
-@pytest.mark.parametrize("path,shown", [
-    ("meitora/first-bidder-set-left-jack-half-point.json", ("Joker (asks ♥)", "ジョーカー (請求 ♥)")),
-    ("napoleon/four-joker-redeclare.json", ("3♠ (calls the joker)", "♠3 (ジョーカー請求)")),
-])
+@pytest.mark.parametrize(
+    "path,shown",
+    [
+        ("meitora/first-bidder-set-left-jack-half-point.json", ("Joker (asks ♥)", "ジョーカー (請求 ♥)")),
+        ("napoleon/four-joker-redeclare.json", ("3♠ (calls the joker)", "♠3 (ジョーカー請求)")),
+    ],
+)
 def test_the_readable_account_shows_a_joker_leads_request_and_a_call(path, shown, capsys):
     """A trick's lead is shown with what it asks: the joker's named suit, ♠3's call."""
     for lang, text in zip(("en", "ja"), shown):

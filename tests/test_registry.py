@@ -25,9 +25,20 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "kirifuda"
 BUILTIN = tuple(games.BUILTIN)
 """kirifuda's own games (a new game adds itself there, in ``games/__init__.py``: nothing here)."""
-NAMES = re.compile("|".join(sorted({re.escape(word) for game_id in BUILTIN for word in (
-    game_id, GAMES[game_id].name_ja, *(a for a in GAMES[game_id].aliases if not a.isascii()))}, key=len,
-    reverse=True)), re.IGNORECASE)
+NAMES = re.compile(
+    "|".join(
+        sorted(
+            {
+                re.escape(word)
+                for game_id in BUILTIN
+                for word in (game_id, GAMES[game_id].name_ja, *(a for a in GAMES[game_id].aliases if not a.isascii()))
+            },
+            key=len,
+            reverse=True,
+        )
+    ),
+    re.IGNORECASE,
+)
 """The words that name one of them: its id, its Japanese name and Japanese aliases."""
 
 # Modules outside a game's own files that still name a game, each with exactly the words it may
@@ -36,18 +47,57 @@ ALLOWED: dict[str, set[str]] = {
     # the registry registers kirifuda's own games by module
     "games/__init__.py": {"kakeya", "meitora", "napoleon", "unsun"},
     # the benchmarks' figures are per named game by design (the engines' and the solver's)
-    "bench.py": {"bench_kakeya", "bench_meitora", "bench_napoleon", "bench_unsun", "kakeya", "meitora",
-                 "napoleon", "unsun"},
+    "bench.py": {
+        "bench_kakeya",
+        "bench_meitora",
+        "bench_napoleon",
+        "bench_unsun",
+        "kakeya",
+        "meitora",
+        "napoleon",
+        "unsun",
+    },
     "solver/bench.py": {
-        "bench_kakeya", "bench_meitora", "bench_napoleon", "bench_unsun", "kakeya", "kakeya_heuristic",
-        "kakeya_positions", "kakeya_rules", "kakeyaheuristicbot", "kakeyaposition", "kakeyastate", "meitora",
-        "meitora_first_trick_states", "meitora_heuristic", "meitoraheuristicbot", "meitorastate", "napoleon",
-        "napoleon_heuristic", "napoleon_nodes", "napoleon_states", "napoleonheuristicbot", "napoleonposition",
-        "napoleonstate", "unsun", "unsun_ending_states", "unsun_endings", "unsun_heuristic", "unsunheuristicbot",
-        "unsunoptions", "unsunstate"},
+        "bench_kakeya",
+        "bench_meitora",
+        "bench_napoleon",
+        "bench_unsun",
+        "kakeya",
+        "kakeya_heuristic",
+        "kakeya_positions",
+        "kakeya_rules",
+        "kakeyaheuristicbot",
+        "kakeyaposition",
+        "kakeyastate",
+        "meitora",
+        "meitora_first_trick_states",
+        "meitora_heuristic",
+        "meitoraheuristicbot",
+        "meitorastate",
+        "napoleon",
+        "napoleon_heuristic",
+        "napoleon_nodes",
+        "napoleon_states",
+        "napoleonheuristicbot",
+        "napoleonposition",
+        "napoleonstate",
+        "unsun",
+        "unsun_ending_states",
+        "unsun_endings",
+        "unsun_heuristic",
+        "unsunheuristicbot",
+        "unsunoptions",
+        "unsunstate",
+    },
     # doctor reports and times Meitora's C play core, which only that game has
-    "doctor.py": {"_meitora_core", "bench_meitora", "meitora", "明専トランプ", "明専トランプのエンジン",
-                  "明専トランプの進行コア"},
+    "doctor.py": {
+        "_meitora_core",
+        "bench_meitora",
+        "meitora",
+        "明専トランプ",
+        "明専トランプのエンジン",
+        "明専トランプの進行コア",
+    },
     # a default game argument (the load test's and the PettingZoo constructors')
     "cli.py": {"meitora"},
     "server/bench.py": {"meitora"},
@@ -59,8 +109,9 @@ def game_names_in(path: Path) -> set[str]:
     """The words naming a game that ``path`` uses in code: identifiers, imports and string
     constants; docstrings and comments (documentation) may speak of games."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docs = {id(node.value) for node in ast.walk(tree)
-            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+    docs = {
+        id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
     found: set[str] = set()
     for node in ast.walk(tree):
         texts: list[str] = []
@@ -109,21 +160,32 @@ def test_a_game_missing_a_declaration_is_refused() -> None:
     import dataclasses
 
     base = GAMES["meitora"]
-    bare = GameInfo(id="bare", name_ja="裸", name_en="Bare", aliases=(), min_players=2, max_players=2,
-                    options_type=base.options_type, new_state=base.new_state)
+    bare = GameInfo(
+        id="bare",
+        name_ja="裸",
+        name_en="Bare",
+        aliases=(),
+        min_players=2,
+        max_players=2,
+        options_type=base.options_type,
+        new_state=base.new_state,
+    )
     with pytest.raises(ValueError, match="action_kinds"):
         register_game(bare)
     no_space = dataclasses.replace(bare, action_kinds=(PLAY_KIND,))
     with pytest.raises(ValueError, match="action_space"):
         register_game(no_space)
-    no_roles = dataclasses.replace(no_space, action_space=ActionSpace(families=("play",), max_seats=2,
-                                                                     deal_steps=30, deal_score=6.0))
+    no_roles = dataclasses.replace(
+        no_space, action_space=ActionSpace(families=("play",), max_seats=2, deal_steps=30, deal_score=6.0)
+    )
     with pytest.raises(ValueError, match="roles"):
         register_game(no_roles)
     # a family no kind of the game numbers (a bid, where the game only plays)
     with pytest.raises(ValueError, match=r"unknown action families \['fold', 'bid'\]"):
-        dataclasses.replace(no_space, action_space=ActionSpace(families=("play", "fold", "bid"), max_seats=2,
-                                                               deal_steps=1, deal_score=1.0))
+        dataclasses.replace(
+            no_space,
+            action_space=ActionSpace(families=("play", "fold", "bid"), max_seats=2, deal_steps=1, deal_score=1.0),
+        )
     assert "bare" not in GAMES
 
 
@@ -134,7 +196,10 @@ def test_a_game_reads_only_its_own_actions() -> None:
     adjutant = napoleon.action_from_json({"adjutant": "AS"})
     assert type(adjutant).__module__ == "kirifuda.games.napoleon"
     assert adjutant.to_json() == {"adjutant": "AS"}
-    with pytest.raises(InvalidActionError, match=r"'adjutant' is not a Kakeya Trump action \(its actions: play, trump, leader, chombo\)"):
+    with pytest.raises(
+        InvalidActionError,
+        match=r"'adjutant' is not a Kakeya Trump action \(its actions: play, trump, leader, chombo\)",
+    ):
         kakeya.action_from_json({"adjutant": "AS"})
     with pytest.raises(InvalidActionError, match="'bid' is not an Unsun action"):
         unsun.action_from_json({"bid": "pass"})
@@ -147,7 +212,9 @@ def test_a_game_reads_only_its_own_actions() -> None:
     with pytest.raises(InvalidActionError, match="a refused claim is"):
         GAMES["meitora"].action_from_json({"claim": False, "refused": True})
     assert GAMES["meitora"].action_from_json({"claim": True, "refused": True}).to_json() == {
-        "claim": True, "refused": True}
+        "claim": True,
+        "refused": True,
+    }
 
 
 def test_no_two_kinds_of_a_game_read_one_key() -> None:
@@ -224,6 +291,7 @@ def test_no_browser_file_names_a_game() -> None:
 
 def test_the_static_check_reads_code_not_comments(tmp_path: Path) -> None:
     page = tmp_path / "x.js"
-    page.write_text('// the meitora page\n/* kakeya */ const url = "http://x/unsun";\n<!-- napoleon -->\n',
-                    encoding="utf-8")
+    page.write_text(
+        '// the meitora page\n/* kakeya */ const url = "http://x/unsun";\n<!-- napoleon -->\n', encoding="utf-8"
+    )
     assert static_names_in(page) == {"unsun"}

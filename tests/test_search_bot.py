@@ -17,8 +17,7 @@ from kirifuda.errors import OptionError
 from .conftest import play_bot_deal, redeal_unseen
 
 
-def play_deal(kinds: list[str], seed: int, options: MeitoraOptions | None = None,
-              on_action=None) -> MeitoraState:  # type: ignore[no-untyped-def]
+def play_deal(kinds: list[str], seed: int, options: MeitoraOptions | None = None, on_action=None) -> MeitoraState:  # type: ignore[no-untyped-def]
     state = MeitoraState(options or MeitoraOptions(), first=seed % 4)
     play_bot_deal(state, "meitora", kinds, seed, on_action)
     return state
@@ -58,8 +57,7 @@ def test_decisions_do_not_depend_on_unseen_cards() -> None:
         state = box[0]
         seat = state.to_act
         assert seat is not None
-        other = redeal_unseen(state, [s for s in range(4) if s != seat and s != state.declarer],
-                              random.Random(seed))
+        other = redeal_unseen(state, [s for s in range(4) if s != seat and s != state.declarer], random.Random(seed))
         if other is None or [state.hand(s) for s in range(4)] == [other.hand(s) for s in range(4)]:
             continue
         assert state.view(seat) == other.view(seat)
@@ -106,13 +104,21 @@ def test_claim_not_provable_with_an_unseen_joker() -> None:
 
 def test_claim_needs_trumps_at_least_as_many_and_higher() -> None:
     # spades trump: JK JS JC AS KS QS against TS..5S (six each), AH KH AD AC masters: provable
-    hands = ["JK JS JC AS KS QS AH KH AD AC", "TS 9S 8S 7S 6S 5S JH TH 9H 8H",
-             "QD JD TD 9D 8D QC KC TC 9C 8C", "QH 7H 6H 5H 7D 6D 5D 7C 6C KD"]
+    hands = [
+        "JK JS JC AS KS QS AH KH AD AC",
+        "TS 9S 8S 7S 6S 5S JH TH 9H 8H",
+        "QD JD TD 9D 8D QC KC TC 9C 8C",
+        "QH 7H 6H 5H 7D 6D 5D 7C 6C KD",
+    ]
     s = _at_first_lead(hands, "6S")
     assert _provable(s) and s._claim_is_valid(0)
     # KD instead of AD: AD is unseen, so the claim is not provable (and here it is false)
-    hands2 = ["JK JS JC AS KS QS AH KH KD AC", "TS 9S 8S 7S 6S 5S JH TH 9H 8H",
-              "QD JD TD 9D 8D QC KC TC 9C 8C", "QH 7H 6H 5H 7D 6D 5D 7C 6C AD"]
+    hands2 = [
+        "JK JS JC AS KS QS AH KH KD AC",
+        "TS 9S 8S 7S 6S 5S JH TH 9H 8H",
+        "QD JD TD 9D 8D QC KC TC 9C 8C",
+        "QH 7H 6H 5H 7D 6D 5D 7C 6C AD",
+    ]
     s2 = _at_first_lead(hands2, "6S")
     assert not _provable(s2) and not s2._claim_is_valid(0)
     # not on lead: never claims
@@ -155,8 +161,13 @@ def test_search_works_without_the_c_core(monkeypatch: pytest.MonkeyPatch) -> Non
     box: list[MeitoraState] = []
 
     def grab(state: MeitoraState, seat: int, action: object) -> None:
-        if (not box and state.phase is Phase.PLAY and len(state.tricks) == 6 and len(state._trick) == 1
-                and sum(isinstance(a, Play) for a in state.legal_actions()) > 1):
+        if (
+            not box
+            and state.phase is Phase.PLAY
+            and len(state.tricks) == 6
+            and len(state._trick) == 1
+            and sum(isinstance(a, Play) for a in state.legal_actions()) > 1
+        ):
             box.append(state.copy())
 
     for seed in range(20):
@@ -215,9 +226,18 @@ def test_the_bot_reads_voids_from_a_joker_leads_request_in_a_finished_trick() ->
     from kirifuda.cards import JOKER
 
     s = MeitoraState()
-    s.deal([parse_cards(h.split()) for h in ("JK JH JD AH KH QH TH AS AC AD", "9H 8H 7H KS QS TS 9S KC QC TC",
-                                              "6H 5H JS 8S 7S 6S 5S 9C 8C 7C", "KD QD TD 9D 8D 7D 6D 5D JC 6C")],
-           parse_cards(["5C"]))
+    s.deal(
+        [
+            parse_cards(h.split())
+            for h in (
+                "JK JH JD AH KH QH TH AS AC AD",
+                "9H 8H 7H KS QS TS 9S KC QC TC",
+                "6H 5H JS 8S 7S 6S 5S 9C 8C 7C",
+                "KD QD TD 9D 8D 7D 6D 5D JC 6C",
+            )
+        ],
+        parse_cards(["5C"]),
+    )
     s.apply(Bid(7, "H"))
     for _ in range(3):
         s.apply(Pass())
@@ -227,9 +247,9 @@ def test_the_bot_reads_voids_from_a_joker_leads_request_in_a_finished_trick() ->
         s.apply(Play(parse_cards([code])[0]))
     diamonds = 2
     memory = MeitoraMemory()
-    memory.update(s.view(3))                 # the trick just taken, with its request
+    memory.update(s.view(3))  # the trick just taken, with its request
     assert {(1, diamonds), (2, diamonds)} <= memory.voids and (3, diamonds) not in memory.voids
-    s.apply(Play(parse_cards(["AS"])[0]))    # the next trick: only team 0 still sees it
+    s.apply(Play(parse_cards(["AS"])[0]))  # the next trick: only team 0 still sees it
     memory = MeitoraMemory()
     memory.update(s.view(2))
     assert (1, diamonds) in memory.voids

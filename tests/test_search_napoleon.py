@@ -19,21 +19,35 @@ from kirifuda.games.napoleon import NapoleonOptions, NapoleonState, Phase, deal_
 from .conftest import play_bot_deal, redeal_unseen
 
 
-def play_deal(kinds: list[str], seed: int, options: NapoleonOptions | None = None,
-              on_action: Callable[[NapoleonState, int, Action], None] | None = None) -> NapoleonState:
+def play_deal(
+    kinds: list[str],
+    seed: int,
+    options: NapoleonOptions | None = None,
+    on_action: Callable[[NapoleonState, int, Action], None] | None = None,
+) -> NapoleonState:
     opts = options or NapoleonOptions()
     state = NapoleonState(opts, first=seed % opts.players)
     play_bot_deal(state, "napoleon", kinds, seed, on_action)
     return state
 
 
-OPTIONS = [NapoleonOptions(), NapoleonOptions(joker=True), NapoleonOptions(players=4),
-           NapoleonOptions(players=4, joker=True, yoromeki=True),
-           NapoleonOptions(first_trick_plain=True, joker=True, redeclare=False)]
+OPTIONS = [
+    NapoleonOptions(),
+    NapoleonOptions(joker=True),
+    NapoleonOptions(players=4),
+    NapoleonOptions(players=4, joker=True, yoromeki=True),
+    NapoleonOptions(first_trick_plain=True, joker=True, redeclare=False),
+]
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: f"{o.players}p{'-joker' if o.joker else ''}"
-                         f"{'-yoromeki' if o.yoromeki else ''}{'-plain' if o.first_trick_plain else ''}")
+@pytest.mark.parametrize(
+    "options",
+    OPTIONS,
+    ids=lambda o: (
+        f"{o.players}p{'-joker' if o.joker else ''}"
+        f"{'-yoromeki' if o.yoromeki else ''}{'-plain' if o.first_trick_plain else ''}"
+    ),
+)
 def test_search_and_oracle_take_legal_actions(options: NapoleonOptions) -> None:
     phases: set[str] = set()
 
@@ -87,8 +101,9 @@ def test_decisions_do_not_depend_on_unseen_cards() -> None:
         state = box[0]
         seat = state.to_act
         assert seat is not None
-        other = redeal_unseen(state, [s for s in range(state.num_players) if s != seat and s != state.napoleon],
-                              random.Random(seed))
+        other = redeal_unseen(
+            state, [s for s in range(state.num_players) if s != seat and s != state.napoleon], random.Random(seed)
+        )
         if other is None or [state.hand(s) for s in range(5)] == [other.hand(s) for s in range(5)]:
             continue
         if state.view(seat) != other.view(seat):
@@ -279,7 +294,7 @@ def test_a_view_without_options_in_a_called_trick() -> None:
         seat = s.to_act
         assert seat is not None
         if len(s.legal_actions()) < 2:
-            continue            # the joker's holder: forced
+            continue  # the joker's holder: forced
         view = dataclasses.replace(s.view(seat), options={})
         got = make_bot("search:easy", "napoleon").choose(view, random.Random(seed))
         assert got in s.legal_actions()

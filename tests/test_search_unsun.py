@@ -20,15 +20,19 @@ from kirifuda.games.unsun import FACE_DOWN_MASKS, TENKA, UnsunOptions, UnsunStat
 
 from .conftest import play_bot_deal
 
-OPTIONS = [UnsunOptions(players=3, deals=1), UnsunOptions(players=4, deals=1),
-           UnsunOptions(players=5, deals=1, all_trumps_face_down=True),
-           UnsunOptions(players=4, deals=1, all_trumps_face_down=True)]
+OPTIONS = [
+    UnsunOptions(players=3, deals=1),
+    UnsunOptions(players=4, deals=1),
+    UnsunOptions(players=5, deals=1, all_trumps_face_down=True),
+    UnsunOptions(players=4, deals=1, all_trumps_face_down=True),
+]
 
 
-def play_deal(kinds: list[str], seed: int, options: UnsunOptions,
-              on_action: Callable[[UnsunState, int, Play], None] | None = None) -> UnsunState:
+def play_deal(
+    kinds: list[str], seed: int, options: UnsunOptions, on_action: Callable[[UnsunState, int, Play], None] | None = None
+) -> UnsunState:
     def check(state: UnsunState, seat: int, action: Play) -> None:
-        assert isinstance(action, Play)   # Unsun has nothing else to do
+        assert isinstance(action, Play)  # Unsun has nothing else to do
         if on_action is not None:
             on_action(state, seat, action)
 
@@ -156,9 +160,11 @@ def test_view_classes_merge_only_what_is_equivalent_for_every_deal() -> None:
     from kirifuda.cards import parse_cards
 
     s = UnsunState(UnsunOptions(players=3, deals=1), first=0)
-    hands = ["AS KS QS 2H 3H 4H 9D 8D 7D 6D 5D AC KC QC JC TC",
-             "JS TS 9S 5H 6H 7H 4D 3D 2D 9C 8C 7C 6C 5C 4C 3C",
-             "8S 7S 6S 5S 4S 3S 2S 8H 9H TH JH QH KH AH TD 2C"]
+    hands = [
+        "AS KS QS 2H 3H 4H 9D 8D 7D 6D 5D AC KC QC JC TC",
+        "JS TS 9S 5H 6H 7H 4D 3D 2D 9C 8C 7C 6C 5C 4C 3C",
+        "8S 7S 6S 5S 4S 3S 2S 8H 9H TH JH QH KH AH TD 2C",
+    ]
     s.deal([parse_cards(h.split()) for h in hands], parse_cards("AD KD QD JD".split()))
     # trump ♦ (the indicator AD); black group ♠♣: seat 0 holds A K Q of both, J♣ T♣; ♥ 2 3 4
     view = s.view(0) if s.to_act == 0 else None

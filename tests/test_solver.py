@@ -111,8 +111,14 @@ def test_quick_tricks_respect_a_partners_forced_joker() -> None:
 
     hands = (mask("AS", "KS"), mask("AD", "KD"), mask("JK", "5D"), mask("QD", "TD"))
     for backend in BACKENDS:
-        pos = MeitoraPosition(strain=STRAINS.index("H"), hands=hands, leader=0, trick=(), led=4,  # type: ignore[arg-type]
-                              declarer=0)
+        pos = MeitoraPosition(
+            strain=STRAINS.index("H"),
+            hands=hands,
+            leader=0,
+            trick=(),
+            led=4,  # type: ignore[arg-type]
+            declarer=0,
+        )
         assert pos.value(backend) == 1, backend
         assert {pos.value(backend, guess=g) for g in (0, 1, 2)} == {1}
 
@@ -132,8 +138,9 @@ def test_a_forced_joker_and_its_partners_trump_may_share_a_trick() -> None:
     hands = (mask("TS", "AS", "AH"), mask("JS", "JD", "QC"), mask("TD", "AD", "JC"), mask("QD", "AC", "JK"))
     for joker_lead, want in (("trump", 2), ("request", 3)):
         for backend in BACKENDS:
-            pos = MeitoraPosition(strain=STRAINS.index("D"), hands=hands, leader=1, trick=(), led=4,
-                                  declarer=1, joker_lead=joker_lead)
+            pos = MeitoraPosition(
+                strain=STRAINS.index("D"), hands=hands, leader=1, trick=(), led=4, declarer=1, joker_lead=joker_lead
+            )
             assert pos.value(backend) == want, (backend, joker_lead)
             assert {pos.value(backend, guess=g) for g in (1, 2, 3)} == {want}
 
@@ -147,7 +154,7 @@ def dense_meitora_ending(seed: int, tricks: int) -> tuple[list[int], int, str, i
     if rng.random() < 0.6:
         deck.append(52)
     rng.shuffle(deck)
-    hands = [sum(1 << c for c in deck[tricks * p:tricks * p + tricks]) for p in range(4)]
+    hands = [sum(1 << c for c in deck[tricks * p : tricks * p + tricks]) for p in range(4)]
     return hands, rng.randrange(5), rng.choice(("request", "trump")), rng.randrange(4), rng.choice((0b0101, 0b1010))
 
 
@@ -177,8 +184,14 @@ def test_every_joker_request_has_a_value() -> None:
 
     # nobody but the leader holds a spade, nobody at all a club
     hands = (mask("JK", "AS", "9H"), mask("KH", "9D", "8D"), mask("5H", "TD", "7D"), mask("QD", "6H", "JD"))
-    pos = MeitoraPosition(strain=STRAINS.index("H"), hands=hands, leader=0, trick=(), led=4,  # type: ignore[arg-type]
-                          declarer=0)
+    pos = MeitoraPosition(
+        strain=STRAINS.index("H"),
+        hands=hands,
+        leader=0,
+        trick=(),
+        led=4,  # type: ignore[arg-type]
+        declarer=0,
+    )
     got = {backend: pos.move_values(backend) for backend in BACKENDS}
     joker = parse_card("JK").id
     for values in got.values():
@@ -194,6 +207,7 @@ def test_guess_does_not_change_the_value() -> None:
 
 
 # -- Kakeya (face cards as the value, the rensho, four active players in turn order) ---------
+
 
 def kakeya_state(seed: int, tricks_left: int, players: int = 4) -> Any:
     from kirifuda.games.kakeya import ChooseTrump
@@ -244,8 +258,15 @@ def test_kakeya_solver_equals_brute_force(backend: str) -> None:
         maxside = sum(1 << idx[x] for x in s.pair_seats(pair))
         trick = [c for _, c in s._trick]
         leader = idx[s._trick[0][0]] if s._trick else idx[s.to_act]
-        value = solve(kakeya_rules(s.trump.index), [s._hands[x] for x in active], leader, trick,
-                      trick[0] // 13 if trick else 4, maxside, backend)
+        value = solve(
+            kakeya_rules(s.trump.index),
+            [s._hands[x] for x in active],
+            leader,
+            trick,
+            trick[0] // 13 if trick else 4,
+            maxside,
+            backend,
+        )
         assert len(s._faces[pair]) + value == kakeya_brute_force(s, pair), seed
 
 
@@ -268,9 +289,16 @@ def test_joker_requests_left_out_as_dominated_change_no_value(joker_lead: str) -
         for k, c in enumerate(cards):
             hands[(k + 1) // n] |= 1 << c
         leader = rng.randrange(4)
-        hands = hands[-leader:] + hands[:-leader]      # the joker's holder leads
-        pos = MeitoraPosition(strain=rng.randrange(5), hands=tuple(hands), leader=leader,  # type: ignore[arg-type]
-                              trick=(), led=4, declarer=rng.randrange(4), joker_lead=joker_lead)
+        hands = hands[-leader:] + hands[:-leader]  # the joker's holder leads
+        pos = MeitoraPosition(
+            strain=rng.randrange(5),
+            hands=tuple(hands),
+            leader=leader,  # type: ignore[arg-type]
+            trick=(),
+            led=4,
+            declarer=rng.randrange(4),
+            joker_lead=joker_lead,
+        )
         assert pos.value("c") == pos.value("python"), i
         assert pos.move_values("c") == pos.move_values("python"), i
 
@@ -284,10 +312,20 @@ def test_a_joker_lead_asking_for_nothing_is_kept_where_every_request_binds_the_p
     def mask(*codes: str) -> int:
         return sum(1 << parse_card(c).id for c in codes)
 
-    hands = (mask("JK", "7S", "QH", "6D"), mask("KS", "9H", "TH", "AD"),
-             mask("TS", "6H", "TD", "TC"), mask("9S", "KD", "5C", "AC"))
-    pos = MeitoraPosition(strain=STRAINS.index("H"), hands=hands, leader=0, trick=(), led=4,  # type: ignore[arg-type]
-                          declarer=0)
+    hands = (
+        mask("JK", "7S", "QH", "6D"),
+        mask("KS", "9H", "TH", "AD"),
+        mask("TS", "6H", "TD", "TC"),
+        mask("9S", "KD", "5C", "AC"),
+    )
+    pos = MeitoraPosition(
+        strain=STRAINS.index("H"),
+        hands=hands,
+        leader=0,
+        trick=(),
+        led=4,  # type: ignore[arg-type]
+        declarer=0,
+    )
     for backend in BACKENDS:
         values = pos.move_values(backend)
         joker = {req: v for (c, req), v in values.items() if c == parse_card("JK").id}

@@ -12,8 +12,24 @@ from kirifuda.solver import has_c_core
 
 
 def test_bench_json_has_solver_and_decision_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--game", "meitora", "--seconds", "0.05", "--no-openspiel",
-                 "--solver-deals", "3", "--decision-deals", "1", "--json"]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "--game",
+                "meitora",
+                "--seconds",
+                "0.05",
+                "--no-openspiel",
+                "--solver-deals",
+                "3",
+                "--decision-deals",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     fig = out["solver"]["meitora"]
     assert fig["deals"] == 3 and 0 < fig["full_deal_ms_median"] <= fig["full_deal_ms_max"]
@@ -25,12 +41,28 @@ def test_bench_json_has_solver_and_decision_figures(capsys: pytest.CaptureFixtur
     assert fig["dds_ratio"] == {
         "default_call": round(fig["full_deal_ms_median"] / dds["all_cards_ms_median"], 2),
         "best_card": round(fig["full_deal_ms_median"] / dds["full_deal_ms_median"], 2),
-        "every_card": round(fig["every_card_ms_median"] / dds["all_cards_ms_median"], 2)}
+        "every_card": round(fig["every_card_ms_median"] / dds["all_cards_ms_median"], 2),
+    }
 
 
 def test_bench_prints_the_ratios_to_dds(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--game", "meitora", "--seconds", "0.05", "--no-openspiel",
-                 "--solver-deals", "2", "--decision-deals", "0"]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "--game",
+                "meitora",
+                "--seconds",
+                "0.05",
+                "--no-openspiel",
+                "--solver-deals",
+                "2",
+                "--decision-deals",
+                "0",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "meitora's median over DDS's:" in out and "× its default call (every card)" in out
     assert "× the best card alone; every first lead over every card:" in out
@@ -58,8 +90,23 @@ def test_kakeya_solver_figures_report_exact_positions_and_budgeted_full_deals() 
 
 
 def test_napoleon_solver_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--game", "napoleon", "--seconds", "0.05", "--no-openspiel",
-                 "--solver-deals", "2", "--decision-deals", "0"]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "--game",
+                "napoleon",
+                "--seconds",
+                "0.05",
+                "--no-openspiel",
+                "--solver-deals",
+                "2",
+                "--decision-deals",
+                "0",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "napoleon   solver, full deal within 5,000,000 nodes" in out and "6 tricks left" in out
     assert "DDS, bridge, 10 tricks left" in out and "median over DDS's" not in out  # budgeted: no ratio
@@ -67,8 +114,24 @@ def test_napoleon_solver_figures(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_json_has_unsun_solver_and_decision_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--game", "unsun", "--seconds", "0.05", "--no-openspiel",
-                 "--solver-deals", "1", "--decision-deals", "1", "--json"]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "--game",
+                "unsun",
+                "--seconds",
+                "0.05",
+                "--no-openspiel",
+                "--solver-deals",
+                "1",
+                "--decision-deals",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     fig = out["solver"]["unsun"]
     assert set(fig["by_tricks_left"]) == {"3", "4"}

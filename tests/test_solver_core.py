@@ -30,8 +30,12 @@ def test_a_merged_run_makes_its_cards_relevant() -> None:
     """Seat 1's ♣K Q are one choice when clubs are led; a table entry made there kept only the
     top club as relevant, and was then used where seat 1 holds ♣Q 3 and can duck with the 3
     (the old core gave seats 0 and 2 five tricks; DDS and the Python core give 4)."""
-    hands = [mask("KS JS TS 7S 5H 9C 2C"), mask("QH 4H 3H QD KC QC 3C"),
-             mask("9S 3S AC TC 8C 7C 5C"), mask("AS 2S TH 8D 6D JC 4C")]
+    hands = [
+        mask("KS JS TS 7S 5H 9C 2C"),
+        mask("QH 4H 3H QD KC QC 3C"),
+        mask("9S 3S AC TC 8C 7C 5C"),
+        mask("AS 2S TH 8D 6D JC 4C"),
+    ]
     for g in (-1, 0, 4, 5, 7):
         assert solve(plain_rules(0), hands, 2, (), 0, 0b0101, "c", g) == 4
 
@@ -41,8 +45,12 @@ def test_an_entry_to_a_partners_master_makes_the_master_relevant() -> None:
     of its suit, the partner then cashing) gave a table entry that did not keep the master as
     relevant, so it was used where the master was elsewhere (an unreleased core gave seats 0 and
     2 two tricks; DDS gives 3)."""
-    hands = [mask("2S 2H 5H 9H TH 5C 8C QC"), mask("TS 6D 8D QD 2C 9C KC AC"),
-             mask("3S 2D 9D JD AD 3C 6C JC"), mask("3H QH KH AH 4D 4C 7C TC")]
+    hands = [
+        mask("2S 2H 5H 9H TH 5C 8C QC"),
+        mask("TS 6D 8D QD 2C 9C KC AC"),
+        mask("3S 2D 9D JD AD 3C 6C JC"),
+        mask("3H QH KH AH 4D 4C 7C TC"),
+    ]
     for g in (-1, 0, 3, 4):
         assert solve(plain_rules(4), hands, 0, (), 0, 0b0101, "c", g) == 3
 
@@ -51,7 +59,7 @@ def random_ending(seed: int, tricks: int) -> tuple[list[int], int, int, int]:
     rng = random.Random(seed)
     cards = list(range(52))
     rng.shuffle(cards)
-    hands = [sum(1 << c for c in cards[tricks * p:tricks * p + tricks]) for p in range(4)]
+    hands = [sum(1 << c for c in cards[tricks * p : tricks * p + tricks]) for p in range(4)]
     return hands, rng.randrange(5), rng.randrange(4), rng.choice((0b0101, 0b1010))
 
 
@@ -61,8 +69,9 @@ def test_c_core_equals_python_on_random_endings(seed: int, tricks: int) -> None:
     assert_c_core_equals_python(*random_ending(seed, tricks), guesses=(-1,))
 
 
-def assert_c_core_equals_python(hands: list[int], trump: int, leader: int, maxside: int,
-                                guesses: tuple[int, ...]) -> None:
+def assert_c_core_equals_python(
+    hands: list[int], trump: int, leader: int, maxside: int, guesses: tuple[int, ...]
+) -> None:
     """The C core, from each first guess, gives the Python core's value of the ending."""
     rules = plain_rules(trump)
     want = solve(rules, hands, leader, (), 0, maxside, "python")
@@ -97,7 +106,7 @@ def dense_ending(seed: int, tricks: int) -> tuple[list[int], int, int, int]:
     rng = random.Random(seed)
     cards = [su * 13 + 12 - k for su in range(4) for k in range(tricks + 1)]
     rng.shuffle(cards)
-    hands = [sum(1 << c for c in cards[tricks * p:tricks * p + tricks]) for p in range(4)]
+    hands = [sum(1 << c for c in cards[tricks * p : tricks * p + tricks]) for p in range(4)]
     return hands, rng.choice((4, 4, 0, 1)), rng.randrange(4), rng.choice((0b0101, 0b1010))
 
 
@@ -133,8 +142,9 @@ def _node_counts(env: dict[str, str], prelude: str = "", script: str = _NODES_SC
     import os
     import sys
 
-    return subprocess.run([sys.executable, "-c", prelude + script], capture_output=True, text=True,
-                          check=True, env={**os.environ, **env}).stdout
+    return subprocess.run(
+        [sys.executable, "-c", prelude + script], capture_output=True, text=True, check=True, env={**os.environ, **env}
+    ).stdout
 
 
 def test_the_squeezed_table_key_is_the_same_with_and_without_bmi2() -> None:
@@ -166,8 +176,10 @@ print(out)
 
 
 ROOT = Path(__file__).resolve().parent.parent
-C_EXTENSIONS = {"kirifuda/solver/_csolver.c": ("kirifuda/solver/_csolver.c", "kirifuda/solver/_csolver_bmi2.c"),
-                "kirifuda/games/_meitora_core.c": ("kirifuda/games/_meitora_core.c",)}
+C_EXTENSIONS = {
+    "kirifuda/solver/_csolver.c": ("kirifuda/solver/_csolver.c", "kirifuda/solver/_csolver_bmi2.c"),
+    "kirifuda/games/_meitora_core.c": ("kirifuda/games/_meitora_core.c",),
+}
 """kirifuda's two C extensions, from ROOT: {main source: its compilation units} (as setup.py)."""
 C_SOURCES = tuple(src for units in C_EXTENSIONS.values() for src in units)
 """Every compilation unit."""
@@ -190,18 +202,35 @@ def _build(compiler: str, flags: list[str], out: object) -> dict[str, str]:
     built = {}
     for src, units in C_EXTENSIONS.items():
         target = Path(str(out)) / (Path(src).stem + ".so")
-        run = subprocess.run([compiler, "-O3", "-shared", "-fPIC", "-Wall", "-Werror", "-Wno-unused-function",
-                              *flags, f"-I{include}", *(str(ROOT / u) for u in units), "-o", str(target)],
-                             capture_output=True, text=True)
+        run = subprocess.run(
+            [
+                compiler,
+                "-O3",
+                "-shared",
+                "-fPIC",
+                "-Wall",
+                "-Werror",
+                "-Wno-unused-function",
+                *flags,
+                f"-I{include}",
+                *(str(ROOT / u) for u in units),
+                "-o",
+                str(target),
+            ],
+            capture_output=True,
+            text=True,
+        )
         assert run.returncode == 0, run.stderr
         built[src] = str(target)
     return built
 
 
-_SOLVER_SWAP = ("import importlib.util\n"
-                "from kirifuda.solver import _core\n"
-                "spec = importlib.util.spec_from_file_location('_csolver', {path!r})\n"
-                "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); _core.csolver = m\n")
+_SOLVER_SWAP = (
+    "import importlib.util\n"
+    "from kirifuda.solver import _core\n"
+    "spec = importlib.util.spec_from_file_location('_csolver', {path!r})\n"
+    "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); _core.csolver = m\n"
+)
 """A prelude for ``_node_counts``: the solver's core taken from the build at ``path``."""
 
 
@@ -242,13 +271,35 @@ def test_what_msvc_compiles_uses_no_gcc_extension(tmp_path: object) -> None:
 
     gcc = _compiler("gcc")
     stubs = Path(str(tmp_path))
-    for header in ("Python.h", "structmember.h", "stdint.h", "stdlib.h", "string.h", "stdio.h",
-                   "immintrin.h", "cpuid.h"):
+    for header in (
+        "Python.h",
+        "structmember.h",
+        "stdint.h",
+        "stdlib.h",
+        "string.h",
+        "stdio.h",
+        "immintrin.h",
+        "cpuid.h",
+    ):
         (stubs / header).write_text("")
     for src in C_SOURCES:
-        out = subprocess.run([gcc, "-E", "-P", "-nostdinc", f"-I{stubs}", "-U__GNUC__", "-U__GNUC_MINOR__",
-                              "-U__clang__", "-U__x86_64__", str(ROOT / src)],
-                             capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [
+                gcc,
+                "-E",
+                "-P",
+                "-nostdinc",
+                f"-I{stubs}",
+                "-U__GNUC__",
+                "-U__GNUC_MINOR__",
+                "-U__clang__",
+                "-U__x86_64__",
+                str(ROOT / src),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         assert "kf_popcount" in out or "popc" in out or src.endswith("_bmi2.c")  # (empty there)
         found = sorted(set(re.findall(r"__builtin_\w+|__attribute__|__int128|#pragma GCC", out)))
         assert not found, f"{src}: {found}"
@@ -270,11 +321,13 @@ def test_another_build_searches_and_plays_as_the_installed_one(build: str, tmp_p
     runs = [_node_counts({"KIRIFUDA_SOLVER_NO_BMI2": "1"}, pre) for pre in ("", swap)]
     assert runs[0] == runs[1]
     assert runs[0].count("(") == 40
-    game_swap = ("import importlib.util, sys\n"
-                 "spec = importlib.util.spec_from_file_location('kirifuda.games._meitora_core', "
-                 f"{built['kirifuda/games/_meitora_core.c']!r})\n"
-                 "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
-                 "sys.modules['kirifuda.games._meitora_core'] = m\n")
+    game_swap = (
+        "import importlib.util, sys\n"
+        "spec = importlib.util.spec_from_file_location('kirifuda.games._meitora_core', "
+        f"{built['kirifuda/games/_meitora_core.c']!r})\n"
+        "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+        "sys.modules['kirifuda.games._meitora_core'] = m\n"
+    )
     games = [_node_counts({}, pre, _MEITORA_SCRIPT) for pre in ("", game_swap)]
     assert games[0] == games[1]
     assert games[0].count("'outcome'") >= 6

@@ -185,10 +185,11 @@ def test_spade_three_calls_against_brute_force(options: dict[str, Any]) -> None:
         if found >= 25:
             break
     assert found >= 25
-    assert calls_differ >= 3      # the call matters in some of them
+    assert calls_differ >= 3  # the call matters in some of them
 
 
 # -- the first trick, same-2 and yoromeki on small deals ------------------------------------
+
 
 def _legal(hand: int, trick: list[int], led: int, joker: bool) -> list[tuple[int, int]]:
     """(card, led) choices by spec §5 (no ♠3 call)."""
@@ -219,8 +220,14 @@ def small_minimax(hands: list[int], leader: int, army: int, trump: int, opts: di
             hands[seat] ^= 1 << c
             t2 = trick + [c]
             if len(t2) == n:
-                wi = trick_winner(t2, ld, trump, first=first, yoromeki=opts.get("yoromeki", False),
-                                  first_trick_plain=opts.get("first_trick_plain", False))
+                wi = trick_winner(
+                    t2,
+                    ld,
+                    trump,
+                    first=first,
+                    yoromeki=opts.get("yoromeki", False),
+                    first_trick_plain=opts.get("first_trick_plain", False),
+                )
                 w = (leader + wi) % n
                 pts = sum(FACE_MASK >> x & 1 for x in t2 if x < 52) if army >> w & 1 else 0
                 v = pts + trick_start(w, False)
@@ -233,8 +240,13 @@ def small_minimax(hands: list[int], leader: int, army: int, trump: int, opts: di
     return trick_start(leader, True)
 
 
-SMALL_OPTIONS = [{}, {"first_trick_plain": True}, {"yoromeki": True}, {"joker": True},
-                 {"yoromeki": True, "first_trick_plain": True, "joker": True}]
+SMALL_OPTIONS = [
+    {},
+    {"first_trick_plain": True},
+    {"yoromeki": True},
+    {"joker": True},
+    {"yoromeki": True, "first_trick_plain": True, "joker": True},
+]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -270,8 +282,9 @@ def check_small_deals(backend: str, opts: dict[str, Any], rng: random.Random, co
         trump = rng.randrange(4)
         army = 1 << rng.randrange(n) | 1 << rng.randrange(n)
         leader = rng.randrange(n)
-        rules = napoleon_rules(trump, n, opts.get("joker", False), opts.get("yoromeki", False),
-                               opts.get("first_trick_plain", False), True)
+        rules = napoleon_rules(
+            trump, n, opts.get("joker", False), opts.get("yoromeki", False), opts.get("first_trick_plain", False), True
+        )
         expect = small_minimax(list(hands), leader, army, trump, opts)
         assert solve(rules, hands, leader, [], 4, army, backend) == expect
         # and after each lead (the first trick in progress)
@@ -291,11 +304,11 @@ def test_horizon_same_in_both_cores() -> None:
         left = 4 + i % 2
         deck = list(range(52))
         rng.shuffle(deck)
-        hands = [sum(1 << c for c in deck[p * left:(p + 1) * left]) for p in range(5)]
+        hands = [sum(1 << c for c in deck[p * left : (p + 1) * left]) for p in range(5)]
         trump = rng.randrange(4)
         army = 1 << rng.randrange(5) | 1 << rng.randrange(5)
         rules = napoleon_rules(trump, 5, False, False, False, False, left - 2)
         py = solve(rules, hands, 0, [], 4, army, "python")
         assert solve(rules, hands, 0, [], 4, army, "c") == py
-        assert 0 <= py <= sum(FACE_MASK >> c & 1 for c in deck[:5 * left])
+        assert 0 <= py <= sum(FACE_MASK >> c & 1 for c in deck[: 5 * left])
         assert solve_moves(rules, hands, 0, [], 4, army, "c") == solve_moves(rules, hands, 0, [], 4, army, "python")

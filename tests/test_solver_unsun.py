@@ -98,8 +98,7 @@ def test_same_rank_earlier_card_wins_and_merging_keeps_ties_apart() -> None:
     # but seat 2 (the last player) then decides; a hand ♣K ♣Q against a live ♠Q stays apart
     from kirifuda.cards import mask_of
 
-    hands = (mask_of(parse_cards(["2D", "3D"])), mask_of(parse_cards(["KC", "JC"])),
-             mask_of(parse_cards(["QS", "4D"])))
+    hands = (mask_of(parse_cards(["2D", "3D"])), mask_of(parse_cards(["KC", "JC"])), mask_of(parse_cards(["QS", "4D"])))
     pos = UnsunPosition(trump=Suit.HEARTS.index, hands=hands, start=0, trick=(), me=1)
     from kirifuda.solver.unsun import _Solver
 
@@ -114,8 +113,7 @@ def test_a_tie_in_rank_keeps_cards_apart() -> None:
     from kirifuda.solver.unsun import _Solver
 
     for other, want in ((["KS", "4D"], 2), (["9S", "4D"], 1)):
-        hands = (mask_of(parse_cards(["2D", "3D"])), mask_of(parse_cards(["KC", "QC"])),
-                 mask_of(parse_cards(other)))
+        hands = (mask_of(parse_cards(["2D", "3D"])), mask_of(parse_cards(["KC", "QC"])), mask_of(parse_cards(other)))
         pos = UnsunPosition(trump=Suit.HEARTS.index, hands=hands, start=0, trick=(), me=1)
         assert len(_Solver(pos, 0).classes(list(hands), 1, [])) == want
         # and a card of the trick in progress separates them too

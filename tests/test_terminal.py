@@ -29,8 +29,16 @@ def test_a_whole_match_in_the_terminal_saves_a_record_that_replays(tmp_path):
     out = io.StringIO()
     info = find_game("meitora")
     path = tmp_path / "m.json"
-    game = TerminalGame(info, info.options({"target": 3}), seed=4, bots="heuristic", lang="en",
-                        record_path=path, console=Console(file=out, width=100), input_fn=always_first)
+    game = TerminalGame(
+        info,
+        info.options({"target": 3}),
+        seed=4,
+        bots="heuristic",
+        lang="en",
+        record_path=path,
+        console=Console(file=out, width=100),
+        input_fn=always_first,
+    )
     game.run()
     text = out.getvalue()
     assert game.state.is_over
@@ -43,9 +51,15 @@ def test_bad_input_is_refused_with_the_reason_then_asked_again(tmp_path):
     out = io.StringIO()
     info = find_game("meitora")
     # seat 0 bids first: "2S" is no card of Meitora, "5N" no legal bid, "zzz" nothing at all
-    game = TerminalGame(info, info.options({}), seed=6, lang="en", record_path=tmp_path / "r.json",
-                        console=Console(file=out, width=100),
-                        input_fn=scripted(["zzz", "5N", "7H", "q"]))
+    game = TerminalGame(
+        info,
+        info.options({}),
+        seed=6,
+        lang="en",
+        record_path=tmp_path / "r.json",
+        console=Console(file=out, width=100),
+        input_fn=scripted(["zzz", "5N", "7H", "q"]),
+    )
     game.run()
     text = out.getvalue()
     assert "Not understood: zzz" in text
@@ -58,8 +72,15 @@ def test_bad_input_is_refused_with_the_reason_then_asked_again(tmp_path):
 def test_japanese_interface(tmp_path):
     out = io.StringIO()
     info = find_game("明専トランプ")
-    game = TerminalGame(info, info.options({}), seed=6, lang="ja", record_path=tmp_path / "r.json",
-                        console=Console(file=out, width=100), input_fn=scripted(["pass", "q"]))
+    game = TerminalGame(
+        info,
+        info.options({}),
+        seed=6,
+        lang="ja",
+        record_path=tmp_path / "r.json",
+        console=Console(file=out, width=100),
+        input_fn=scripted(["pass", "q"]),
+    )
     game.run()
     text = out.getvalue()
     assert "あなたの手札" in text and "中断しました" in text and "棋譜を保存しました" in text
@@ -71,8 +92,15 @@ def test_eof_on_input_saves_the_record(tmp_path):
         raise EOFError
 
     info = find_game("meitora")
-    game = TerminalGame(info, info.options({}), seed=6, lang="en", record_path=tmp_path / "r.json",
-                        console=Console(file=io.StringIO()), input_fn=eof)
+    game = TerminalGame(
+        info,
+        info.options({}),
+        seed=6,
+        lang="en",
+        record_path=tmp_path / "r.json",
+        console=Console(file=io.StringIO()),
+        input_fn=eof,
+    )
     game.run()
     assert (tmp_path / "r.json").exists()
 

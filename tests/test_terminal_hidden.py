@@ -27,8 +27,15 @@ from kirifuda.i18n import t
 from kirifuda.ui.render import sorted_actions
 from kirifuda.ui.terminal import TerminalGame
 
-TABLES = [("meitora", {}), ("napoleon", {}), ("napoleon", {"players": 4, "joker": True}),
-          ("kakeya", {}), ("kakeya", {"players": 6}), ("unsun", {}), ("unsun", {"all_trumps_face_down": True})]
+TABLES = [
+    ("meitora", {}),
+    ("napoleon", {}),
+    ("napoleon", {"players": 4, "joker": True}),
+    ("kakeya", {}),
+    ("kakeya", {"players": 6}),
+    ("unsun", {}),
+    ("unsun", {"all_trumps_face_down": True}),
+]
 
 
 def _codes(value: Any) -> set[str]:
@@ -47,8 +54,9 @@ def _codes(value: Any) -> set[str]:
     return out
 
 
-def _one_deal(game_id: str, options: dict[str, Any], seed: int, seat: int,
-              stop: float = 0.6) -> tuple[records.Record, set[str]]:
+def _one_deal(
+    game_id: str, options: dict[str, Any], seed: int, seat: int, stop: float = 0.6
+) -> tuple[records.Record, set[str]]:
     """A deal played by bots up to ``stop`` of its actions (later, only the few cards never
     played would stay hidden), as a record, and every card the seat's views showed so far."""
     info = GAMES[game_id]
@@ -155,9 +163,17 @@ def _terminal_text(rec: records.Record, seat: int, lang: str, tmp: Path) -> str:
         offered = [a for a in sorted_actions(view) if not isinstance(a, Claim)]
         return str(offered.index(action) + 1)
 
-    game = TerminalGame(info, None, seat=seat, bots={s: _Script(mine[s]) for s in mine if s != seat},
-                        lang=lang, record_path=tmp / "r.json", console=Console(file=out, width=120),
-                        input_fn=answer, state=state)
+    game = TerminalGame(
+        info,
+        None,
+        seat=seat,
+        bots={s: _Script(mine[s]) for s in mine if s != seat},
+        lang=lang,
+        record_path=tmp / "r.json",
+        console=Console(file=out, width=120),
+        input_fn=answer,
+        state=state,
+    )
     holder["game"] = game
     game.run()
     text = out.getvalue()
@@ -166,8 +182,9 @@ def _terminal_text(rec: records.Record, seat: int, lang: str, tmp: Path) -> str:
 
 @pytest.mark.parametrize("game_id,options", TABLES)
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_the_terminal_shows_nothing_the_seat_may_not_see(game_id: str, options: dict[str, Any], lang: str,
-                                                         tmp_path: Path) -> None:
+def test_the_terminal_shows_nothing_the_seat_may_not_see(
+    game_id: str, options: dict[str, Any], lang: str, tmp_path: Path
+) -> None:
     scrambles = 0
     for seed in range(4):
         seat = seed % 3 + 1
@@ -184,14 +201,19 @@ def test_the_test_catches_a_printed_discard(tmp_path: Path, monkeypatch: pytest.
     """Printing another seat's negri as its label (the old terminal) changes the output."""
     from kirifuda.ui import terminal
 
-    monkeypatch.setattr(terminal.TerminalGame, "_show_action",
-                        lambda self, seat, action, before, **_: self.console.print(f"{seat}: {action.label('en')}"))
+    monkeypatch.setattr(
+        terminal.TerminalGame,
+        "_show_action",
+        lambda self, seat, action, before, **_: self.console.print(f"{seat}: {action.label('en')}"),
+    )
     differs = False
     for seed in range(6):
         seat = seed % 3 + 1
         rec, seen = _one_deal("meitora", {}, seed, seat)
         other = _scrambled(rec, seen, random.Random(seed))
-        if other is not None and _terminal_text(rec, seat, "en", tmp_path) != _terminal_text(other, seat, "en", tmp_path):
+        if other is not None and _terminal_text(rec, seat, "en", tmp_path) != _terminal_text(
+            other, seat, "en", tmp_path
+        ):
             differs = True
             break
     assert differs

@@ -53,8 +53,24 @@ def test_unknown_bot_and_backend_refused() -> None:
 
 def test_cli_writes_records_summary_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "t"
-    assert main(["tournament", "meitora", "--bots", "heuristic,random", "--deals", "2", "--jobs", "1",
-                 "--out", str(out), "--json"]) == 0
+    assert (
+        main(
+            [
+                "tournament",
+                "meitora",
+                "--bots",
+                "heuristic,random",
+                "--deals",
+                "2",
+                "--jobs",
+                "1",
+                "--out",
+                str(out),
+                "--json",
+            ]
+        )
+        == 0
+    )
     summary = json.loads(capsys.readouterr().out)
     assert summary["game"] == "meitora" and summary["deals"] == 2
     assert set(summary["bots"]) == {"heuristic", "random"} and "heuristic-random" in summary["diff"]
@@ -65,7 +81,8 @@ def test_cli_writes_records_summary_and_json(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_an_interrupted_tournament_writes_the_deals_that_finished(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Ctrl-C during the third deal: the two finished deals are summarised and written (exit
     130), and are the same as in a run asked for two deals."""
     from kirifuda import tournament
@@ -79,8 +96,24 @@ def test_an_interrupted_tournament_writes_the_deals_that_finished(
 
     monkeypatch.setattr(tournament, "play_deal", stop_at_third)
     out = tmp_path / "t"
-    assert main(["tournament", "meitora", "--bots", "heuristic,random", "--deals", "5", "--jobs", "1",
-                 "--out", str(out), "--json"]) == 130
+    assert (
+        main(
+            [
+                "tournament",
+                "meitora",
+                "--bots",
+                "heuristic,random",
+                "--deals",
+                "5",
+                "--jobs",
+                "1",
+                "--out",
+                str(out),
+                "--json",
+            ]
+        )
+        == 130
+    )
     captured = capsys.readouterr()
     summary = json.loads(captured.out)
     assert "2 of 5 deals finished" in captured.err
@@ -91,16 +124,32 @@ def test_an_interrupted_tournament_writes_the_deals_that_finished(
     assert summary["diff"] == full["diff"]
 
 
-def test_interrupted_before_any_deal(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-                                     tmp_path: Path) -> None:
+def test_interrupted_before_any_deal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from kirifuda import tournament
 
     def stop(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise KeyboardInterrupt
 
     monkeypatch.setattr(tournament, "play_deal", stop)
-    assert main(["tournament", "meitora", "--bots", "heuristic,random", "--deals", "3", "--jobs", "1",
-                 "--out", str(tmp_path / "t")]) == 130
+    assert (
+        main(
+            [
+                "tournament",
+                "meitora",
+                "--bots",
+                "heuristic,random",
+                "--deals",
+                "3",
+                "--jobs",
+                "1",
+                "--out",
+                str(tmp_path / "t"),
+            ]
+        )
+        == 130
+    )
     assert "before any deal finished" in capsys.readouterr().err
 
 
@@ -130,8 +179,9 @@ def test_merging_refuses_what_is_not_one_tournament() -> None:
     d, _ = run_tournament("meitora", ["random", "heuristic"], 1, seed=3, jobs=1, start=2)
     with pytest.raises(OptionError, match="bots random, heuristic"):
         merge_summaries([a, d])
-    e, _ = run_tournament("meitora", ["heuristic", "random"], 1, seed=3, jobs=1, start=2,
-                          options={"joker_lead": "trump"})
+    e, _ = run_tournament(
+        "meitora", ["heuristic", "random"], 1, seed=3, jobs=1, start=2, options={"joker_lead": "trump"}
+    )
     with pytest.raises(OptionError, match="local rules"):
         merge_summaries([a, e])
     with pytest.raises(OptionError, match="per_deal"):
@@ -148,8 +198,28 @@ def test_merging_refuses_what_is_not_one_tournament() -> None:
 
 def test_cli_merges_shard_summaries(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for start, deals in ((0, 2), (2, 1)):
-        assert main(["tournament", "meitora", "--bots", "heuristic,random", "--deals", str(deals), "--start", str(start),
-                     "--seed", "9", "--jobs", "1", "--quiet", "--out", str(tmp_path / f"s{start}")]) == 0
+        assert (
+            main(
+                [
+                    "tournament",
+                    "meitora",
+                    "--bots",
+                    "heuristic,random",
+                    "--deals",
+                    str(deals),
+                    "--start",
+                    str(start),
+                    "--seed",
+                    "9",
+                    "--jobs",
+                    "1",
+                    "--quiet",
+                    "--out",
+                    str(tmp_path / f"s{start}"),
+                ]
+            )
+            == 0
+        )
     capsys.readouterr()
     shards = [str(tmp_path / "s0" / "summary.json"), str(tmp_path / "s2" / "summary.json")]
     assert main(["tournament-merge", *shards, "--out", str(tmp_path / "all"), "--json"]) == 0
@@ -181,8 +251,7 @@ def test_partnership_seatings_keep_each_team_one_kind() -> None:
 
 
 def test_kakeya_six_players_is_not_identically_zero_when_the_bots_differ() -> None:
-    summary, results = run_tournament("kakeya", ["heuristic", "random"], 6, seed=3, jobs=1,
-                                      options={"players": 6})
+    summary, results = run_tournament("kakeya", ["heuristic", "random"], 6, seed=3, jobs=1, options={"players": 6})
     assert any(abs(d.scores["heuristic"]) > 0 for d in results)
     assert summary["bots"]["heuristic"]["mean_score"] != 0
     assert summary["unit"] == "chips"
@@ -194,7 +263,25 @@ def test_three_kinds_at_a_two_team_table_are_refused(capsys: pytest.CaptureFixtu
 
 
 def test_scores_are_labelled_in_the_game_unit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["tournament", "kakeya", "--players", "6", "--bots", "heuristic,random", "--deals", "2",
-                 "--jobs", "1", "--quiet", "--out", str(tmp_path / "t")]) == 0
+    assert (
+        main(
+            [
+                "tournament",
+                "kakeya",
+                "--players",
+                "6",
+                "--bots",
+                "heuristic,random",
+                "--deals",
+                "2",
+                "--jobs",
+                "1",
+                "--quiet",
+                "--out",
+                str(tmp_path / "t"),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "chips/deal" in out and "points/deal" not in out

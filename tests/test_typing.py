@@ -15,8 +15,13 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_mypy_strict_is_clean():
     if shutil.which("mypy") is None and not _has_module("mypy"):
         pytest.skip("mypy is not installed (pip install -e '.[test]')")
-    done = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary", "kirifuda"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-error-summary", "kirifuda"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 

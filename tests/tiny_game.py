@@ -29,8 +29,7 @@ from kirifuda.bots import register_heuristic
 from kirifuda.cards import CARDS, Card, cards_of, parse_card
 from kirifuda.dealing import check_deal
 from kirifuda.errors import DealError, InvalidActionError, OptionError
-from kirifuda.game import (ActionSpace, GameInfo, GameState, Outcome, View, options_to_json,
-                           public_options)
+from kirifuda.game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
 from kirifuda.games import register_game
 from kirifuda.i18n import add_terms, t
 from kirifuda.tricks import Trick
@@ -78,8 +77,25 @@ class TwelveState(GameState):
     DONE_PHASE: ClassVar[Enum] = Phase.DONE
 
     # its fields, and which hold lists it changes in place: the core writes its copy()
-    __slots__ = ("options", "first", "num_players", "_phase", "_to_act", "_legal", "_deal_no", "_totals",
-                 "_results", "_records", "_hands", "_dealt", "_log", "_trick", "_tricks", "_won", "_leader")
+    __slots__ = (
+        "options",
+        "first",
+        "num_players",
+        "_phase",
+        "_to_act",
+        "_legal",
+        "_deal_no",
+        "_totals",
+        "_results",
+        "_records",
+        "_hands",
+        "_dealt",
+        "_log",
+        "_trick",
+        "_tricks",
+        "_won",
+        "_leader",
+    )
     COPY_LISTS = ("_totals", "_results", "_records", "_hands", "_log", "_trick", "_tricks", "_won")
     COPY_NESTED = ("_dealt",)
 
@@ -117,7 +133,7 @@ class TwelveState(GameState):
         self._require_deal()
         ids = [c.id for c in DECK]
         rng.shuffle(ids)
-        hands = [sorted(ids[HAND * s:HAND * (s + 1)]) for s in range(N)]
+        hands = [sorted(ids[HAND * s : HAND * (s + 1)]) for s in range(N)]
         self._start([sum(1 << c for c in h) for h in hands], [[CARDS[c].code for c in h] for h in hands])
 
     def _require_deal(self) -> None:
@@ -188,7 +204,10 @@ class TwelveState(GameState):
         playing = self._phase is Phase.PLAY
         last = self._tricks[-1] if playing and self._tricks and not self._trick else None
         return TwelveView(
-            game=GAME_ID, seat=seat, phase=self._phase.value, to_act=self._to_act,
+            game=GAME_ID,
+            seat=seat,
+            phase=self._phase.value,
+            to_act=self._to_act,
             deal_number=self._deal_no,
             hand=cards_of(self._hands[seat]) if seat is not None and playing else (),
             hand_sizes=tuple(h.bit_count() for h in self._hands) if playing else (0,) * N,
@@ -198,7 +217,8 @@ class TwelveState(GameState):
             leader=self._trick[0][0] if self._trick else (self._to_act if playing else None),
             trick=tuple((s, CARDS[c]) for s, c in self._trick),
             last_trick=Trick(last[0], tuple(((last[0] + i) % N, CARDS[c]) for i, c in enumerate(last[1])))
-            if last else None,
+            if last
+            else None,
             last_trick_winner=last[2] if last else None,
             tricks_won=tuple(self._won) if playing else (),
             last_deal=self._results[-1] if self._results else None,
@@ -217,22 +237,32 @@ class TwelveState(GameState):
             deals.append(self._deal_summary("in-progress"))
         out = self.outcome()
         winner = None if out is None else list(out.winner) if isinstance(out.winner, tuple) else out.winner
-        return {"game": GAME_ID, "deals": deals, "totals": list(self._totals), "finished": out is not None,
-                "winner": winner}
+        return {
+            "game": GAME_ID,
+            "deals": deals,
+            "totals": list(self._totals),
+            "finished": out is not None,
+            "winner": winner,
+        }
 
     def _deal_summary(self, outcome: str) -> dict[str, Any]:
         return {
             "outcome": outcome,
-            "tricks": [{"leader": lead, "cards": [CARDS[c].code for c in cards], "winner": w}
-                       for lead, cards, w in self._tricks],
+            "tricks": [
+                {"leader": lead, "cards": [CARDS[c].code for c in cards], "winner": w}
+                for lead, cards, w in self._tricks
+            ],
             "score": list(self._won) if outcome == "played" else [0] * N,
             "tricks_won": list(self._won),
         }
 
     # -- records ---------------------------------------------------------------------------
     def _deal_record(self) -> dict[str, Any]:
-        return {"hands": [list(h) for h in self._dealt], "rest": [],
-                "actions": [dict(seat=s, **a.to_json()) for s, a in self._log]}
+        return {
+            "hands": [list(h) for h in self._dealt],
+            "rest": [],
+            "actions": [dict(seat=s, **a.to_json()) for s, a in self._log],
+        }
 
     def record_deals(self) -> list[dict[str, Any]]:
         deals = list(self._records)
@@ -274,26 +304,46 @@ class HighCardBot:
 
 register_heuristic(GAME_ID, HighCardBot)
 
-add_terms(fields={"leader": ("打ち出し", "leader"), "trick": ("場", "trick"),
-                  "last_trick": ("直前の場", "last trick"), "last_trick_winner": ("直前の場を取った人", "took the last trick"),
-                  "tricks_won": ("取った場の数", "tricks won")}, game=GAME_ID)
+add_terms(
+    fields={
+        "leader": ("打ち出し", "leader"),
+        "trick": ("場", "trick"),
+        "last_trick": ("直前の場", "last trick"),
+        "last_trick_winner": ("直前の場を取った人", "took the last trick"),
+        "tricks_won": ("取った場の数", "tricks won"),
+    },
+    game=GAME_ID,
+)
 
 UI: dict[str, Any] = {
-    "direction": "cw", "strains": "", "units": "seats", "seat_roles": [], "unit_roles": [],
-    "partner_role": None, "bids": None, "stats": [{"field": "tricks_won", "per": "seat", "show": "tricks"}],
-    "headline": [], "hints": [], "confirm": [], "claim_option": None,
+    "direction": "cw",
+    "strains": "",
+    "units": "seats",
+    "seat_roles": [],
+    "unit_roles": [],
+    "partner_role": None,
+    "bids": None,
+    "stats": [{"field": "tricks_won", "per": "seat", "show": "tricks"}],
+    "headline": [],
+    "hints": [],
+    "confirm": [],
+    "claim_option": None,
     "options": {"deals": {"label": ("回数", "Deals"), "doc": ("試合の回数。", "Length of the match in deals.")}},
 }
 """How the browser draws Twelve: seats clockwise, tricks won per seat."""
 
-add_terms(messages={
-    "twelve.wins": ("{who} の勝ち: {k} 場", "{who} wins the deal with {k} tricks"),
-    "twelve.share": ("{who} が {k} 場ずつで勝ちを分ける", "{who} share the deal with {k} tricks each"),
-    "twelve.counts": ("取った場: {counts}", "Tricks: {counts}"),
-    "twelve.unit": ("場", "tricks"),
-    "twelve.input": ("札: 9s, S9, ♠9, Ah。出せる札は番号でも選べます。",
-                     "Cards: 9s, S9, ♠9, Ah, or the number of a choice."),
-})
+add_terms(
+    messages={
+        "twelve.wins": ("{who} の勝ち: {k} 場", "{who} wins the deal with {k} tricks"),
+        "twelve.share": ("{who} が {k} 場ずつで勝ちを分ける", "{who} share the deal with {k} tricks each"),
+        "twelve.counts": ("取った場: {counts}", "Tricks: {counts}"),
+        "twelve.unit": ("場", "tricks"),
+        "twelve.input": (
+            "札: 9s, S9, ♠9, Ah。出せる札は番号でも選べます。",
+            "Cards: 9s, S9, ♠9, Ah, or the number of a choice.",
+        ),
+    }
+)
 
 
 def _result(deal: Mapping[str, Any], lang: str, names: Sequence[str] | None = None) -> list[str]:
@@ -304,25 +354,29 @@ def _result(deal: Mapping[str, Any], lang: str, names: Sequence[str] | None = No
     top = max(won)
     best = [s for s in range(len(won)) if won[s] == top]
     who = ("・" if lang == "ja" else " & ").join(who_text(s, lang, names) for s in best)
-    return [t("twelve.wins" if len(best) == 1 else "twelve.share", lang, who=who, k=top),
-            t("twelve.counts", lang, counts="  ".join(f"{who_text(s, lang, names)} {k}" for s, k in enumerate(won)))]
+    return [
+        t("twelve.wins" if len(best) == 1 else "twelve.share", lang, who=who, k=top),
+        t("twelve.counts", lang, counts="  ".join(f"{who_text(s, lang, names)} {k}" for s, k in enumerate(won))),
+    ]
 
 
 register(GameText(GAME_ID, _result, unit="twelve.unit", input_forms="twelve.input"))
 
-INFO = register_game(GameInfo(
-    id=GAME_ID,
-    name_ja="十二",
-    name_en="Twelve",
-    aliases=("twelve", "十二", "juni"),
-    min_players=N,
-    max_players=N,
-    options_type=TwelveOptions,
-    new_state=TwelveState,
-    action_kinds=ACTION_KINDS,
-    action_space=ActionSpace(families=("play",), max_seats=N, deal_steps=12, deal_score=4.0),
-    roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "leader": ("打ち出し", "leader")},
-    bot_modules=(__name__,),
-    parts={"words": __name__},
-    ui=UI,
-))
+INFO = register_game(
+    GameInfo(
+        id=GAME_ID,
+        name_ja="十二",
+        name_en="Twelve",
+        aliases=("twelve", "十二", "juni"),
+        min_players=N,
+        max_players=N,
+        options_type=TwelveOptions,
+        new_state=TwelveState,
+        action_kinds=ACTION_KINDS,
+        action_space=ActionSpace(families=("play",), max_seats=N, deal_steps=12, deal_score=4.0),
+        roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "leader": ("打ち出し", "leader")},
+        bot_modules=(__name__,),
+        parts={"words": __name__},
+        ui=UI,
+    )
+)

@@ -66,10 +66,31 @@ def main() -> int:
                 trump = SUIT_INDEX[view.contract.strain]  # type: ignore[attr-defined]
                 worlds = [search._world_gone(view, rng) for _ in range(args.samples)]  # type: ignore[attr-defined]
                 gone_real = sum(1 << c for c in s._discard) if seat != nap else 0  # type: ignore[attr-defined]
-                ws = [napoleon_ll(h, g, seat, search.memory, trump, nap, named, view.yoromeki,  # type: ignore[attr-defined]
-                                  view.first_trick_plain) for h, _, g in worlds]  # type: ignore[attr-defined]
-                w_real = napoleon_ll(list(s._hands), gone_real, seat, search.memory, trump, nap, named,  # type: ignore[attr-defined]
-                                     view.yoromeki, view.first_trick_plain)  # type: ignore[attr-defined]
+                ws = [
+                    napoleon_ll(
+                        h,
+                        g,
+                        seat,
+                        search.memory,
+                        trump,
+                        nap,
+                        named,
+                        view.yoromeki,  # type: ignore[attr-defined]
+                        view.first_trick_plain,
+                    )
+                    for h, _, g in worlds
+                ]  # type: ignore[attr-defined]
+                w_real = napoleon_ll(
+                    list(s._hands),
+                    gone_real,
+                    seat,
+                    search.memory,
+                    trump,
+                    nap,
+                    named,  # type: ignore[attr-defined]
+                    view.yoromeki,
+                    view.first_trick_plain,
+                )  # type: ignore[attr-defined]
                 _add(ranks, ratios, ws, w_real)
                 continue
             if game == "unsun":
@@ -89,15 +110,19 @@ def main() -> int:
                 w_real = log_likelihood(real, seat, search.memory, si, view.declarer)  # type: ignore[attr-defined]
             else:
                 real_k = {x: s._hands[x] for x in pool[0]}
-                ws = [play_log_likelihood(h, seat, search.memory, view.trump.index, view.players)  # type: ignore[attr-defined]
-                      for h in pool]
+                ws = [
+                    play_log_likelihood(h, seat, search.memory, view.trump.index, view.players)  # type: ignore[attr-defined]
+                    for h in pool
+                ]
                 w_real = play_log_likelihood(real_k, seat, search.memory, view.trump.index, view.players)  # type: ignore[attr-defined]
             _add(ranks, ratios, ws, w_real)
     if not ranks:
         print("no card decision found")
         return 1
-    print(f"{len(ranks)} card decisions: the real deal's mean percentile {sum(ranks) / len(ranks):.3f} "
-          f"(0.5: nothing known), its weight over the mean weight {sum(ratios) / len(ratios):.2f} (1: nothing known)")
+    print(
+        f"{len(ranks)} card decisions: the real deal's mean percentile {sum(ranks) / len(ranks):.3f} "
+        f"(0.5: nothing known), its weight over the mean weight {sum(ratios) / len(ratios):.2f} (1: nothing known)"
+    )
     return 0
 
 

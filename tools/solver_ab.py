@@ -50,7 +50,7 @@ def _bridge_positions(n: int, seed: int) -> list[tuple[Any, list[int], int, int]
     for _ in range(n):
         cards = list(range(52))
         rng.shuffle(cards)
-        hands = [sum(1 << c for c in cards[13 * p:13 * p + 13]) for p in range(4)]
+        hands = [sum(1 << c for c in cards[13 * p : 13 * p + 13]) for p in range(4)]
         rules = plain_trick_rules(rng.randrange(5))
         leader = rng.randrange(4)
         for _ in range(3):
@@ -121,8 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-n", type=int, default=200, help="how many positions")
     ap.add_argument("--rounds", type=int, default=4, help="processes per build, alternating")
     ap.add_argument("--passes", type=int, default=3, help="solves of each position per process")
-    ap.add_argument("--call", choices=("value", "moves"), default="value",
-                    help="value: the position's value (solve); moves: every first choice's (solve_moves)")
+    ap.add_argument(
+        "--call",
+        choices=("value", "moves"),
+        default="value",
+        help="value: the position's value (solve); moves: every first choice's (solve_moves)",
+    )
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -131,16 +135,32 @@ def main(argv: list[str] | None = None) -> int:
     for build in args.builds:
         if not Path(build).is_file():
             ap.error(f"no such build: {build}")
-    runs: list[list[dict[str, Any]]] = [[] for _ in args.builds]   # a build may be given twice (noise)
+    runs: list[list[dict[str, Any]]] = [[] for _ in args.builds]  # a build may be given twice (noise)
     order = list(range(len(args.builds)))
     with tempfile.TemporaryDirectory(prefix="solver_ab_") as tmp:
         for r in range(args.rounds):
             for k in order if r % 2 == 0 else reversed(order):
                 copy = Path(tmp) / f"r{r}_b{k}_{Path(args.builds[k]).name}"
-                shutil.copyfile(args.builds[k], copy)      # a fresh file: fresh pages
-                out = subprocess.run([sys.executable, __file__, str(copy), "--worker", "--positions", args.positions,
-                                      "-n", str(args.n), "--passes", str(args.passes), "--call", args.call],
-                                     capture_output=True, text=True, cwd=ROOT)
+                shutil.copyfile(args.builds[k], copy)  # a fresh file: fresh pages
+                out = subprocess.run(
+                    [
+                        sys.executable,
+                        __file__,
+                        str(copy),
+                        "--worker",
+                        "--positions",
+                        args.positions,
+                        "-n",
+                        str(args.n),
+                        "--passes",
+                        str(args.passes),
+                        "--call",
+                        args.call,
+                    ],
+                    capture_output=True,
+                    text=True,
+                    cwd=ROOT,
+                )
                 copy.unlink()
                 if out.returncode:
                     print(f"{args.builds[k]}: the worker failed:\n{out.stderr}", file=sys.stderr)
@@ -153,9 +173,11 @@ def main(argv: list[str] | None = None) -> int:
         median = statistics.mean(statistics.median(x["times"]) for x in rs)
         total = statistics.mean(sum(x["times"]) for x in rs)
         same = all(x["values"] == ref[0]["values"] for x in rs)
-        print(f"{Path(build).name:24s} median {median * 1e3:.3f} ms ({median / ref_median:.3f})  "
-              f"total {total:.3f} s ({total / ref_total:.3f})  nodes {sum(rs[0]['nodes'])}  "
-              f"values {'the same' if same else 'DIFFER'}")
+        print(
+            f"{Path(build).name:24s} median {median * 1e3:.3f} ms ({median / ref_median:.3f})  "
+            f"total {total:.3f} s ({total / ref_total:.3f})  nodes {sum(rs[0]['nodes'])}  "
+            f"values {'the same' if same else 'DIFFER'}"
+        )
     return 0
 
 

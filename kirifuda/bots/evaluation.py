@@ -129,8 +129,9 @@ def decision_kind(legal: Sequence[Any]) -> str:
     return Counter(type(x).__name__ for x in legal).most_common(1)[0][0].lower()
 
 
-def decision_table(game: str, deals: Mapping[int, Sequence[Mapping[str, Any]]], bots: Iterable[str],
-                   seed: int = 0) -> list[dict[str, Any]]:
+def decision_table(
+    game: str, deals: Mapping[int, Sequence[Mapping[str, Any]]], bots: Iterable[str], seed: int = 0
+) -> list[dict[str, Any]]:
     """Per bot and kind of decision: how often the bot chose what the oracle chooses on the same
     state (every decision where it had a choice, in every record of ``deals``)."""
     from ..record import from_json

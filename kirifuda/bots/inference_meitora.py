@@ -31,8 +31,7 @@ from .meitora_heuristic import PARTNER_TRICKS, estimate_tricks, play_choice
 if TYPE_CHECKING:
     from .search_meitora import MeitoraMemory
 
-__all__ = ["log_likelihood", "bidding_log_likelihood", "play_log_likelihood", "PLAY_MATCH",
-           "BID_TEMPERATURE"]
+__all__ = ["log_likelihood", "bidding_log_likelihood", "play_log_likelihood", "PLAY_MATCH", "BID_TEMPERATURE"]
 
 PLAY_MATCH = 0.5
 """The chance a player plays the card the heuristic would have."""
@@ -88,8 +87,9 @@ def bidding_log_likelihood(hands: Sequence[int], me: int, memory: MeitoraMemory)
     return total
 
 
-def play_log_likelihood(hands: Sequence[int], me: int, memory: MeitoraMemory, strain: int,
-                        declarer: int | None) -> float:
+def play_log_likelihood(
+    hands: Sequence[int], me: int, memory: MeitoraMemory, strain: int, declarer: int | None
+) -> float:
     """The log-likelihood of the others' plays seen so far had they held ``hands``."""
     eff = EFF_SUIT[strain]
     later = [0, 0, 0, 0]
@@ -119,8 +119,9 @@ def play_log_likelihood(hands: Sequence[int], me: int, memory: MeitoraMemory, st
     return total
 
 
-def log_likelihood(hands: Sequence[int], me: int, memory: MeitoraMemory, strain: int | None,
-                   declarer: int | None) -> float:
+def log_likelihood(
+    hands: Sequence[int], me: int, memory: MeitoraMemory, strain: int | None, declarer: int | None
+) -> float:
     """How likely what seat ``me`` has seen is under the model, had the deal been ``hands``
     (a log; the bidding, and the play once there is a contract)."""
     total = bidding_log_likelihood(hands, me, memory)

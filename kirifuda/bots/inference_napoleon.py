@@ -40,8 +40,15 @@ from .napoleon_heuristic import declaration_faces, play_choice, power
 if TYPE_CHECKING:
     from .search_napoleon import NapoleonMemory
 
-__all__ = ["NapoleonEvent", "log_likelihood", "bidding_log_likelihood", "play_log_likelihood",
-           "call_log_likelihood", "discard_log_likelihood", "BID_TEMPERATURE"]
+__all__ = [
+    "NapoleonEvent",
+    "log_likelihood",
+    "bidding_log_likelihood",
+    "play_log_likelihood",
+    "call_log_likelihood",
+    "discard_log_likelihood",
+    "BID_TEMPERATURE",
+]
 
 BID_TEMPERATURE = 2.0
 """The width, in face cards, of the declaration model's soft threshold."""
@@ -108,7 +115,7 @@ def bidding_log_likelihood(hands: Sequence[int], me: int, memory: NapoleonMemory
         elif seat != me and isinstance(action, Pass) and seat != high_seat:
             margins = []
             for strain in BID_SUITS:
-                cheapest = next((b for b in order[high + 1:] if b.strain == strain), None)
+                cheapest = next((b for b in order[high + 1 :] if b.strain == strain), None)
                 if cheapest is not None:
                     margins.append(reach(seat, SUITS.index(strain)) - cheapest.count)
             if margins:
@@ -120,8 +127,9 @@ def bidding_log_likelihood(hands: Sequence[int], me: int, memory: NapoleonMemory
 
 def adjutant_wishes(trump: int) -> list[int]:
     """The cards the heuristic names as the adjutant's, the first it does not hold first."""
-    return [SA, trump * 13 + 9, SAME_COLOUR[trump] * 13 + 9, trump * 13 + 12, trump * 13 + 11,
-            trump * 13 + 10] + [s * 13 + 12 for s in range(4) if s != trump]
+    return [SA, trump * 13 + 9, SAME_COLOUR[trump] * 13 + 9, trump * 13 + 12, trump * 13 + 11, trump * 13 + 10] + [
+        s * 13 + 12 for s in range(4) if s != trump
+    ]
 
 
 def call_log_likelihood(napoleon_hand: int, trump: int, named: int) -> float:
@@ -132,7 +140,7 @@ def call_log_likelihood(napoleon_hand: int, trump: int, named: int) -> float:
         return 0.0
     total = 0.0
     miss = math.log(CALL_MISS)
-    for c in wishes[:wishes.index(named)]:
+    for c in wishes[: wishes.index(named)]:
         if not napoleon_hand >> c & 1:
             total += miss
     if napoleon_hand >> named & 1:
@@ -177,8 +185,16 @@ def _plays(legal: int, lead: bool, joker: bool) -> list[Play]:
     return out
 
 
-def play_log_likelihood(hands: Sequence[int], me: int, memory: NapoleonMemory, trump: int, napoleon: int,
-                        named: int | None, yoromeki: bool = False, first_trick_plain: bool = False) -> float:
+def play_log_likelihood(
+    hands: Sequence[int],
+    me: int,
+    memory: NapoleonMemory,
+    trump: int,
+    napoleon: int,
+    named: int | None,
+    yoromeki: bool = False,
+    first_trick_plain: bool = False,
+) -> float:
     """The log-likelihood of the others' plays seen so far had they held ``hands``."""
     n = len(hands)
     events = memory.events
@@ -206,14 +222,34 @@ def play_log_likelihood(hands: Sequence[int], me: int, memory: NapoleonMemory, t
             partners = {napoleon}
         else:
             partners = {s for s in range(n) if s not in (seat, napoleon, known)}
-        choice = play_choice(_plays(legal, not event.before, memory.joker), event.before, max(event.led, 0),
-                             trump, seat, partners, napoleon, event.first, n, yoromeki, first_trick_plain)
+        choice = play_choice(
+            _plays(legal, not event.before, memory.joker),
+            event.before,
+            max(event.led, 0),
+            trump,
+            seat,
+            partners,
+            napoleon,
+            event.first,
+            n,
+            yoromeki,
+            first_trick_plain,
+        )
         total += hit if choice.card.id == event.card else miss - math.log(count - 1)
     return total
 
 
-def log_likelihood(hands: Sequence[int], gone: int, me: int, memory: NapoleonMemory, trump: int, napoleon: int,
-                   named: int | None, yoromeki: bool = False, first_trick_plain: bool = False) -> float:
+def log_likelihood(
+    hands: Sequence[int],
+    gone: int,
+    me: int,
+    memory: NapoleonMemory,
+    trump: int,
+    napoleon: int,
+    named: int | None,
+    yoromeki: bool = False,
+    first_trick_plain: bool = False,
+) -> float:
     """How likely what seat ``me`` has seen is under the model, had the deal been ``hands`` with
     ``gone`` the cards out of play (Napoleon's discard, unseen by the others): the declarations,
     the adjutant's card, the exchange and the play."""

@@ -64,8 +64,7 @@ def events_of(view: UnsunView, all_face_down: bool) -> list[UnsunEvent]:
     visible = []
     hidden = 0
     for i, (seat, shown) in enumerate(view.trick):
-        out.append(UnsunEvent(seat, -1 if shown is None else shown.id, i, tuple(visible), hidden, i == n - 1,
-                              public))
+        out.append(UnsunEvent(seat, -1 if shown is None else shown.id, i, tuple(visible), hidden, i == n - 1, public))
         if shown is None or fd >> shown.id & 1:
             hidden += 1
         else:
@@ -73,8 +72,9 @@ def events_of(view: UnsunView, all_face_down: bool) -> list[UnsunEvent]:
     return out
 
 
-def play_log_likelihood(hands: Sequence[int], trick: Sequence[int], me: int, events: Sequence[UnsunEvent],
-                        trump: int) -> float:
+def play_log_likelihood(
+    hands: Sequence[int], trick: Sequence[int], me: int, events: Sequence[UnsunEvent], trump: int
+) -> float:
     """The log-likelihood of the others' plays (``events``) had they held ``hands`` now, with
     ``trick`` the trick in progress as the sampled deal fills it."""
     later = [0] * len(hands)
@@ -103,4 +103,3 @@ def play_log_likelihood(hands: Sequence[int], trick: Sequence[int], me: int, eve
         choice = card_choice(ids, seen, event.visible, event.hidden, event.last, trump)
         total += hit if choice == card else miss - math.log(count - 1)
     return total
-

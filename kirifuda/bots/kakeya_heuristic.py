@@ -48,11 +48,9 @@ class KakeyaHeuristicBot:
         assert view.seat is not None and view.trump is not None
         trump = view.trump.index
         rensho = rensho_of(trump)
-        strong = sum(1 for c in view.hand if c.id == rensho or c.rank == 14
-                     or (c.id // 13 == trump and c.rank >= 12))
+        strong = sum(1 for c in view.hand if c.id == rensho or c.rank == 14 or (c.id // 13 == trump and c.rank >= 12))
         me = any(c.id == rensho for c in view.hand) or strong >= 3
-        want = view.seat if me else next(a.seat for a in legal if isinstance(a, ChooseLeader)
-                                         and a.seat != view.seat)
+        want = view.seat if me else next(a.seat for a in legal if isinstance(a, ChooseLeader) and a.seat != view.seat)
         return next(a for a in legal if isinstance(a, ChooseLeader) and a.seat == want)
 
     def _play(self, view: KakeyaView, plays: list[Play]) -> Action:
@@ -66,8 +64,9 @@ class KakeyaHeuristicBot:
                 seen |= 1 << c.id
         for _, cid in trick:
             seen |= 1 << cid
-        chosen = play_choice([p.card.id for p in plays], trick, view.trump.index, view.seat, view.players,
-                             len(view.hand), seen)
+        chosen = play_choice(
+            [p.card.id for p in plays], trick, view.trump.index, view.seat, view.players, len(view.hand), seen
+        )
         return next(p for p in plays if p.card.id == chosen)
 
 
@@ -75,8 +74,15 @@ def _face(cid: int) -> bool:
     return bool(FACE_MASK >> cid & 1)
 
 
-def play_choice(legal: Sequence[int], trick: Sequence[tuple[int, int]], trump: int, seat: int, players: int,
-                hand_size: int, seen: int) -> int:
+def play_choice(
+    legal: Sequence[int],
+    trick: Sequence[tuple[int, int]],
+    trump: int,
+    seat: int,
+    players: int,
+    hand_size: int,
+    seen: int,
+) -> int:
     """The card the heuristic plays (by id) among the ``legal`` card ids, ``trick`` being the
     cards already in the trick as ``(seat, card id)`` in order and ``seen`` the cards the seat
     sees (its hand, the captured face cards, the trick).  A pure function of what a seat sees:
@@ -90,8 +96,9 @@ def play_choice(legal: Sequence[int], trick: Sequence[tuple[int, int]], trump: i
     partner_winning = best_seat % half == seat % half
     last_to_play = len(trick) == 3
     best_id = max((c for _, c in trick), key=lambda c: strength[c])
-    partner_safe = partner_winning and (last_to_play or best == RENSHO_STRENGTH
-                                        or (len(trick) == 2 and _boss(seen, best_id, trump)))
+    partner_safe = partner_winning and (
+        last_to_play or best == RENSHO_STRENGTH or (len(trick) == 2 and _boss(seen, best_id, trump))
+    )
     faces_on = sum(1 for _, c in trick if _face(c))
 
     def cheap(c: int) -> tuple[bool, bool, int]:

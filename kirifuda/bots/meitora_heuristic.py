@@ -162,8 +162,15 @@ def led_suit_of(trick: Sequence[tuple[int, int]], request: str | None, si: int) 
     return EFF_SUIT[si][trick[0][1]]
 
 
-def play_choice(legal: Sequence[int], trick: Sequence[tuple[int, int]], request: str | None, si: int,
-                seat: int, declarer: int | None, hand_size: int) -> int:
+def play_choice(
+    legal: Sequence[int],
+    trick: Sequence[tuple[int, int]],
+    request: str | None,
+    si: int,
+    seat: int,
+    declarer: int | None,
+    hand_size: int,
+) -> int:
     """The card the heuristic plays (by id) among the ``legal`` card ids, ``trick`` being the
     cards already in the trick as ``(seat, card id)`` in order (a joker lead's ``request``).  A
     pure function of what a seat sees: the search bot's inference uses it as its model of how

@@ -122,8 +122,7 @@ class NapoleonHeuristicBot:
         assert view.contract is not None
         trump = _SUIT[view.contract.strain]
         held = {c.id for c in view.hand}
-        wanted = [SA, trump * 13 + 9, _SAME_COLOUR[trump] * 13 + 9, trump * 13 + 12, trump * 13 + 11,
-                  trump * 13 + 10]
+        wanted = [SA, trump * 13 + 9, _SAME_COLOUR[trump] * 13 + 9, trump * 13 + 12, trump * 13 + 11, trump * 13 + 10]
         wanted += [s * 13 + 12 for s in range(4) if s != trump]
         for cid in wanted:
             if cid not in held:
@@ -173,16 +172,39 @@ class NapoleonHeuristicBot:
         led = 0
         if before:
             led_card = trick.plays[0][1]  # type: ignore[union-attr]
-            led = _SUIT[view.joker_request] if led_card.is_joker and view.joker_request else (
-                led_card.id // 13 if not led_card.is_joker else 0)
-        return play_choice(plays, before, led, _SUIT[view.contract.strain], view.seat, self._partners(view),
-                           view.napoleon, view.tricks_played == 0, view.players, view.yoromeki,
-                           view.first_trick_plain)
+            led = (
+                _SUIT[view.joker_request]
+                if led_card.is_joker and view.joker_request
+                else (led_card.id // 13 if not led_card.is_joker else 0)
+            )
+        return play_choice(
+            plays,
+            before,
+            led,
+            _SUIT[view.contract.strain],
+            view.seat,
+            self._partners(view),
+            view.napoleon,
+            view.tricks_played == 0,
+            view.players,
+            view.yoromeki,
+            view.first_trick_plain,
+        )
 
 
-def play_choice(plays: Sequence[Play], before: Sequence[tuple[int, int]], led: int, trump: int, seat: int,
-                partners: set[int], napoleon: int | None, first: bool, players: int, yoromeki: bool,
-                first_trick_plain: bool) -> Play:
+def play_choice(
+    plays: Sequence[Play],
+    before: Sequence[tuple[int, int]],
+    led: int,
+    trump: int,
+    seat: int,
+    partners: set[int],
+    napoleon: int | None,
+    first: bool,
+    players: int,
+    yoromeki: bool,
+    first_trick_plain: bool,
+) -> Play:
     """The heuristic's card from the legal ``plays``, the trick so far being ``before``
     (``(seat, card id)`` in order) with ``led`` the suit to follow, for ``seat`` whose side it
     believes is ``partners`` (a pure function: the inference's model of a player)."""
@@ -193,8 +215,9 @@ def play_choice(plays: Sequence[Play], before: Sequence[tuple[int, int]], led: i
     everyone = seats + [seat]
 
     def winner_of(ids: list[int]) -> int:
-        return everyone[trick_winner(ids, led, trump, first=first, yoromeki=yoromeki,
-                                     first_trick_plain=first_trick_plain)]
+        return everyone[
+            trick_winner(ids, led, trump, first=first, yoromeki=yoromeki, first_trick_plain=first_trick_plain)
+        ]
 
     def winner_with(cid: int) -> int:
         return winner_of(cards + [cid])
@@ -205,8 +228,7 @@ def play_choice(plays: Sequence[Play], before: Sequence[tuple[int, int]], led: i
     mine = [p.card.id for p in plays]
     if now in partners and (last or power(cards[seats.index(now)], trump) >= 60):
         # feed the partner a face card, else throw low
-        feed = [c for c in mine if _is_face(c) and winner_with(c) in partners | {seat}
-                and power(c, trump) < 50]
+        feed = [c for c in mine if _is_face(c) and winner_with(c) in partners | {seat} and power(c, trump) < 50]
         if feed:
             return Play(CARDS[max(feed, key=lambda c: c % 13)])
         return Play(CARDS[min(mine, key=lambda c: (power(c, trump), _is_face(c)))])

@@ -70,17 +70,54 @@ EASY_TEMPERATURE = 0.3
 best is taken about e⁻¹ ≈ 0.37 times as often as the best)."""
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", play_samples=6, play_nodes=5_000, bid_samples=3, bid_strains=1, bid_nodes=5_000,
-                  discard_samples=2, discard_candidates=3, discard_nodes=5_000, inference_pool=4,
-                  temperature=EASY_TEMPERATURE),
-    "normal": Level("normal", play_samples=16, play_nodes=20_000, bid_samples=8, bid_strains=2,
-                    bid_nodes=30_000, discard_samples=6, discard_candidates=4, discard_nodes=30_000,
-                    inference_pool=4),
-    "strong": Level("strong", play_samples=48, play_nodes=200_000, bid_samples=24, bid_strains=3,
-                    bid_nodes=300_000, discard_samples=16, discard_candidates=6, discard_nodes=300_000,
-                    inference_pool=4),
-    "v1": Level("v1", play_samples=16, play_nodes=20_000, bid_samples=8, bid_strains=2,
-                bid_nodes=30_000, discard_samples=6, discard_candidates=4, discard_nodes=30_000),
+    "easy": Level(
+        "easy",
+        play_samples=6,
+        play_nodes=5_000,
+        bid_samples=3,
+        bid_strains=1,
+        bid_nodes=5_000,
+        discard_samples=2,
+        discard_candidates=3,
+        discard_nodes=5_000,
+        inference_pool=4,
+        temperature=EASY_TEMPERATURE,
+    ),
+    "normal": Level(
+        "normal",
+        play_samples=16,
+        play_nodes=20_000,
+        bid_samples=8,
+        bid_strains=2,
+        bid_nodes=30_000,
+        discard_samples=6,
+        discard_candidates=4,
+        discard_nodes=30_000,
+        inference_pool=4,
+    ),
+    "strong": Level(
+        "strong",
+        play_samples=48,
+        play_nodes=200_000,
+        bid_samples=24,
+        bid_strains=3,
+        bid_nodes=300_000,
+        discard_samples=16,
+        discard_candidates=6,
+        discard_nodes=300_000,
+        inference_pool=4,
+    ),
+    "v1": Level(
+        "v1",
+        play_samples=16,
+        play_nodes=20_000,
+        bid_samples=8,
+        bid_strains=2,
+        bid_nodes=30_000,
+        discard_samples=6,
+        discard_candidates=4,
+        discard_nodes=30_000,
+    ),
 }
 """The generic levels (``v1``: ``normal``'s budgets without inference, the first search bot,
 kept to measure against); a game whose search spends its work otherwise declares its own budgets
@@ -119,8 +156,7 @@ _SEARCH: dict[str, Callable[[Level], GameSearch]] = {}
 _ORACLE: dict[str, Callable[[], GameOracle]] = {}
 
 
-def register_search(game_id: str, search: Callable[[Level], GameSearch],
-                    oracle: Callable[[], GameOracle]) -> None:
+def register_search(game_id: str, search: Callable[[Level], GameSearch], oracle: Callable[[], GameOracle]) -> None:
     """A game's search part and oracle part (registered by the module that defines them)."""
     _SEARCH[game_id] = search
     _ORACLE[game_id] = oracle
@@ -183,9 +219,10 @@ class OracleBot:
         self._part = _ORACLE[game]()
 
     def choose(self, view: View, rng: random.Random) -> Action:
-        raise OptionError("the oracle sees every card: it plays only where the runner gives it the "
-                          "state (kirifuda tournament), not from a view")
+        raise OptionError(
+            "the oracle sees every card: it plays only where the runner gives it the "
+            "state (kirifuda tournament), not from a view"
+        )
 
     def choose_state(self, state: GameState, rng: random.Random) -> Action:
         return self._part.choose_state(state, rng)
-

@@ -88,8 +88,9 @@ class KakeyaMemory:
             for i, (seat, card) in enumerate(trick.plays):
                 if card.id not in self.played:
                     done = sum(1 << c for c in self.played if c not in in_trick)
-                    self.events.append(KakeyaEvent(seat, card.id, tuple((s, c.id) for s, c in trick.plays[:i]),
-                                                   done & FACE_MASK))
+                    self.events.append(
+                        KakeyaEvent(seat, card.id, tuple((s, c.id) for s, c in trick.plays[:i]), done & FACE_MASK)
+                    )
                     self.played[card.id] = seat
         for trick in (view.trick, view.last_trick):
             if trick is None or not trick.plays:
@@ -211,11 +212,15 @@ class KakeyaSearch:
             for a in choices:
                 pos = KakeyaPosition(trump, tuple(hands[s] for s in active), idx[a.seat], (), maxside)  # type: ignore[arg-type]
                 v = pos.estimate(self.level.bid_nodes)
-                totals[a.seat] += game_chips(round(v), self._dealt(view, hands, pair),
-                                             self._dealt(view, hands, other), trump)
+                totals[a.seat] += game_chips(
+                    round(v), self._dealt(view, hands, pair), self._dealt(view, hands, other), trump
+                )
                 if self.trace is not None:
-                    self.trace.add(a, game_chips(round(v), self._dealt(view, hands, pair),
-                                                 self._dealt(view, hands, other), trump), v)
+                    self.trace.add(
+                        a,
+                        game_chips(round(v), self._dealt(view, hands, pair), self._dealt(view, hands, other), trump),
+                        v,
+                    )
         if self.trace is not None:
             self.trace.resolve({a: a for a in choices})
         return max(choices, key=lambda a: totals[a.seat])
@@ -246,10 +251,12 @@ class KakeyaOracle:
         mine_dealt, their_dealt = state._dealt_pair[pair], state._dealt_pair[other]
         so_far = len(state._faces[pair])
         if state.phase is Phase.LEADER:
+
             def lead_value(a: Action) -> float:
                 assert isinstance(a, ChooseLeader)
                 v = KakeyaPosition(trump, hands, idx[a.seat], (), maxside).estimate(ORACLE_NODES)  # type: ignore[arg-type]
                 return game_chips(round(v), mine_dealt, their_dealt, trump)
+
             return max(legal, key=lead_value)
         plays = [a for a in legal if isinstance(a, Play)]
         if len(plays) == 1:

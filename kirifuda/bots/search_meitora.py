@@ -63,7 +63,6 @@ heuristic bot)."""
 GONE = -1
 
 
-
 def _mask(ids: Any) -> int:
     m = 0
     for c in ids:
@@ -153,8 +152,9 @@ class MeitoraMemory:
                 self.joker_lead = "request" if a.request is not None else "trump"
 
 
-def _sample(rng: random.Random, pool: list[int], sizes: dict[int, int], gone: int,
-            forbidden: dict[int, int]) -> dict[int, int] | None:
+def _sample(
+    rng: random.Random, pool: list[int], sizes: dict[int, int], gone: int, forbidden: dict[int, int]
+) -> dict[int, int] | None:
     """Deal ``pool`` to the seats of ``sizes`` (and ``gone`` cards out of play), each seat
     refusing the cards of its ``forbidden`` mask; ``None`` if the tries fail."""
     for _ in range(60):
@@ -300,8 +300,15 @@ class MeitoraSearch:
             trace.start("play", "points", "tricks")
         deals = self._deals(view, rng, self.level.play_samples)
         for hands in deals:
-            pos = MeitoraPosition(strain, tuple(hands), leader, cards, led, declarer,  # type: ignore[arg-type]
-                                  self.memory.joker_lead)
+            pos = MeitoraPosition(
+                strain,
+                tuple(hands),  # type: ignore[arg-type]
+                leader,
+                cards,
+                led,
+                declarer,
+                self.memory.joker_lead,
+            )
             values = pos.move_values(guess=guess, max_nodes=self.level.play_nodes)
             for key, v in values.items():
                 y = taken + v
@@ -311,8 +318,7 @@ class MeitoraSearch:
                     trace.add(key, u - 0.01 * sign * y, y if sign > 0 else 10 - y)
             guess = int(max(values.values()) if sign > 0 else min(values.values()))
         n = max(1, len(deals))
-        best = pick(plays, lambda a: totals.get((a.card.id, a.request), float("-inf")) / n,
-                    self.level.temperature, rng)
+        best = pick(plays, lambda a: totals.get((a.card.id, a.request), float("-inf")) / n, self.level.temperature, rng)
         if trace is not None:
             trace.resolve({(a.card.id, a.request): a for a in plays})
         return best
@@ -326,8 +332,9 @@ class MeitoraSearch:
         me = view.seat
         hand = [c.id for c in view.hand]
         open_strains = {b.strain for b in bids}
-        ranked = sorted((s for s in STRAINS if s in open_strains),
-                        key=lambda s: -estimate_tricks(view.hand, s))[:self.level.bid_strains]
+        ranked = sorted((s for s in STRAINS if s in open_strains), key=lambda s: -estimate_tricks(view.hand, s))[
+            : self.level.bid_strains
+        ]
         if not ranked:
             return passing
         mine = _mask(hand)
@@ -373,7 +380,7 @@ class MeitoraSearch:
         me = view.seat
         hand = [c.id for c in view.hand]
         ranked = sorted(hand, key=lambda c: _negri_badness(hand, c, si))
-        candidates = ranked[:self.level.discard_candidates]
+        candidates = ranked[: self.level.discard_candidates]
         mine = _mask(hand)
         pool = [c for c in DECK_IDS if not mine >> c & 1]
         count = view.contract.count
@@ -406,7 +413,7 @@ def _deal_others(pool: list[int], me: int, rng: random.Random) -> list[int]:
     rng.shuffle(pool)
     hands = [0, 0, 0, 0]
     for i, s in enumerate(s for s in range(4) if s != me):
-        hands[s] = _mask(pool[10 * i:10 * i + 10])
+        hands[s] = _mask(pool[10 * i : 10 * i + 10])
     return hands
 
 
@@ -515,7 +522,8 @@ class MeitoraOracle:
             h = list(hands)
             h[seat] &= ~(1 << a.cards[0].id)
             t = MeitoraPosition(si, tuple(h), seat, (), NO_SUIT, seat).value(  # type: ignore[arg-type]
-                guess=state.contract.count)
+                guess=state.contract.count
+            )
             if t > best_t:
                 best, best_t = a, t
         return best

@@ -49,8 +49,7 @@ from ..actions import Action, Bid, Discard, Pass, Play
 from ..games.napoleon import Adjutant, Approve, Redeclare
 from ..cards import CARDS, JOKER_ID
 from ..game import GameState, View
-from ..games.napoleon import (FACE_MASK, S3, SA, NapoleonState, NapoleonView, Phase, deal_points,
-                              napoleon_army_wins)
+from ..games.napoleon import FACE_MASK, S3, SA, NapoleonState, NapoleonView, Phase, deal_points, napoleon_army_wins
 from ..solver import Work
 from ..solver.napoleon import NapoleonPosition, army_seats
 from ..solver.rules import CALLED
@@ -95,12 +94,36 @@ class Budget:
 
 
 BUDGETS: dict[str, Budget] = {
-    "easy": Budget(play_samples=4, ahead=2, exact=4, bid_samples=3, adjutant_candidates=2,
-                   discard_candidates=3, nodes=50_000, decision_nodes=1_000_000),
-    "normal": Budget(play_samples=16, ahead=2, exact=5, bid_samples=8, adjutant_candidates=3,
-                     discard_candidates=6, nodes=200_000, decision_nodes=4_000_000),
-    "strong": Budget(play_samples=32, ahead=3, exact=6, bid_samples=16, adjutant_candidates=4,
-                     discard_candidates=10, nodes=1_000_000, decision_nodes=40_000_000),
+    "easy": Budget(
+        play_samples=4,
+        ahead=2,
+        exact=4,
+        bid_samples=3,
+        adjutant_candidates=2,
+        discard_candidates=3,
+        nodes=50_000,
+        decision_nodes=1_000_000,
+    ),
+    "normal": Budget(
+        play_samples=16,
+        ahead=2,
+        exact=5,
+        bid_samples=8,
+        adjutant_candidates=3,
+        discard_candidates=6,
+        nodes=200_000,
+        decision_nodes=4_000_000,
+    ),
+    "strong": Budget(
+        play_samples=32,
+        ahead=3,
+        exact=6,
+        bid_samples=16,
+        adjutant_candidates=4,
+        discard_candidates=10,
+        nodes=1_000_000,
+        decision_nodes=40_000_000,
+    ),
 }
 BUDGETS["v1"] = BUDGETS["normal"]  # search:v1: normal's budgets, no inference (Level.inference_pool 0)
 
@@ -134,8 +157,17 @@ def seat_points(players: int, declared: int, solo: bool, wins: bool, role: str) 
     return nap if role == "napoleon" else adj if role == "adjutant" else ally
 
 
-def utility(players: int, declared: int, me: int, napoleon: int, army: int, solo: bool,
-            army_final: float, exact: bool, strategy_b: bool = True) -> float:
+def utility(
+    players: int,
+    declared: int,
+    me: int,
+    napoleon: int,
+    army: int,
+    solo: bool,
+    army_final: float,
+    exact: bool,
+    strategy_b: bool = True,
+) -> float:
     """The bot's score for a deal's outcome (its side's face cards where only estimated)."""
     mine = army >> me & 1
     side_faces = army_final if mine else -army_final
@@ -168,8 +200,9 @@ def rule_discard(hand: int, trump: int, k: int) -> list[int]:
 
 
 def adjutant_wishes(hand: int, trump: int) -> list[int]:
-    wanted = [SA, trump * 13 + 9, SAME_COLOUR[trump] * 13 + 9, trump * 13 + 12, trump * 13 + 11,
-              trump * 13 + 10] + [s * 13 + 12 for s in range(4) if s != trump]
+    wanted = [SA, trump * 13 + 9, SAME_COLOUR[trump] * 13 + 9, trump * 13 + 12, trump * 13 + 11, trump * 13 + 10] + [
+        s * 13 + 12 for s in range(4) if s != trump
+    ]
     return [c for c in wanted if not hand >> c & 1]
 
 
@@ -200,9 +233,12 @@ class NapoleonMemory:
         self.bids = view.bids
         if "joker" in view.options:
             self.joker = bool(view.options["joker"])
-        if view.joker_called or any(c.id == JOKER_ID for c in view.hand) or any(
-                isinstance(a, Adjutant) and a.card.is_joker for a in view.legal_actions[-1:]):
-            self.joker = True       # (a ♠3 call is made only where the joker is in use)
+        if (
+            view.joker_called
+            or any(c.id == JOKER_ID for c in view.hand)
+            or any(isinstance(a, Adjutant) and a.card.is_joker for a in view.legal_actions[-1:])
+        ):
+            self.joker = True  # (a ♠3 call is made only where the joker is in use)
         for trick in (view.last_trick, view.trick):
             if trick is None or not trick.plays:
                 continue
@@ -216,8 +252,11 @@ class NapoleonMemory:
             first = view.tricks_played == (0 if trick is view.trick else 1)
             for i, (seat, card) in enumerate(trick.plays):
                 if card.id not in self.played:
-                    self.events.append(NapoleonEvent(seat, card.id, tuple((s, c.id) for s, c in trick.plays[:i]),
-                                                     seen_led, first, called))
+                    self.events.append(
+                        NapoleonEvent(
+                            seat, card.id, tuple((s, c.id) for s, c in trick.plays[:i]), seen_led, first, called
+                        )
+                    )
                 self.played[card.id] = seat
                 if card.id == JOKER_ID:
                     self.joker = True
@@ -281,8 +320,10 @@ class NapoleonSearch:
         trump = SUIT_INDEX[contract.strain]
         named = view.adjutant_card.id if view.adjutant_card is not None else None
         pool = [self._world_gone(view, rng) for _ in range(n)]
-        weights = [log_likelihood(h, gone, me, self.memory, trump, nap, named, view.yoromeki,
-                                  view.first_trick_plain) for h, _, gone in pool]
+        weights = [
+            log_likelihood(h, gone, me, self.memory, trump, nap, named, view.yoromeki, view.first_trick_plain)
+            for h, _, gone in pool
+        ]
         for i in resample(weights, k, rng):
             yield pool[i][0], pool[i][1]
 
@@ -363,14 +404,33 @@ class NapoleonSearch:
             if world is None:
                 break
             hands, army = world
-            pos = NapoleonPosition(trump, tuple(hands), leader, cards, led, army, first=view.tricks_played == 0,
-                                   joker=self.memory.joker, yoromeki=view.yoromeki,
-                                   first_trick_plain=view.first_trick_plain, horizon=horizon)
+            pos = NapoleonPosition(
+                trump,
+                tuple(hands),
+                leader,
+                cards,
+                led,
+                army,
+                first=view.tricks_played == 0,
+                joker=self.memory.joker,
+                yoromeki=view.yoromeki,
+                first_trick_plain=view.first_trick_plain,
+                horizon=horizon,
+            )
             so_far = sum(taken[s] for s in range(view.players) if army >> s & 1)
             solo = army == 1 << nap
             for k, v in _with_call(pos.move_values(self.budget.nodes, work=work)).items():
-                u = utility(view.players, contract.count, me, nap, army, solo, so_far + v, horizon == 0,
-                            bool(view.options.get("strategy_b", True)))
+                u = utility(
+                    view.players,
+                    contract.count,
+                    me,
+                    nap,
+                    army,
+                    solo,
+                    so_far + v,
+                    horizon == 0,
+                    bool(view.options.get("strategy_b", True)),
+                )
                 totals[k] = totals.get(k, 0.0) + u
                 if trace is not None:
                     trace.add(k, u, so_far + v)
@@ -383,8 +443,9 @@ class NapoleonSearch:
         mine = _mask(c.id for c in view.hand)
         return [c for c in self._deck() if not mine >> c & 1]
 
-    def _deal_worlds(self, view: NapoleonView, rng: random.Random, count: int,
-                     known: int = 0) -> list[tuple[list[int], int]]:
+    def _deal_worlds(
+        self, view: NapoleonView, rng: random.Random, count: int, known: int = 0
+    ) -> list[tuple[list[int], int]]:
         """Sampled hands of every seat and the middle (as a mask), before play; ``known``: the
         cards this seat knows lie in no other hand (the middle it took, or its discard), then
         given as the middle."""
@@ -403,7 +464,7 @@ class NapoleonSearch:
                 if s == me:
                     hands.append(_mask(c.id for c in view.hand))
                 else:
-                    hands.append(_mask(pool[k:k + size]))
+                    hands.append(_mask(pool[k : k + size]))
                     k += size
             worlds.append((hands, known or _mask(pool[k:])))
         if draw > count:  # inference: drawn by the likelihood of the declarations seen
@@ -448,8 +509,15 @@ class NapoleonSearch:
         self._bid_cache = ((view.deal_number, me, seen), est)
         return est
 
-    def _napoleon_value(self, view: NapoleonView, hands: list[int], middle: int, trump: int,
-                        adj: int | None = None, discard: list[int] | None = None) -> tuple[float, bool]:
+    def _napoleon_value(
+        self,
+        view: NapoleonView,
+        hands: list[int],
+        middle: int,
+        trump: int,
+        adj: int | None = None,
+        discard: list[int] | None = None,
+    ) -> tuple[float, bool]:
         """The army's estimated face cards with this seat as Napoleon, and whether it is solo."""
         me = view.seat
         assert me is not None
@@ -461,12 +529,22 @@ class NapoleonSearch:
         holder = next((s for s in range(n) if s != me and hands[s] >> adj & 1), None)
         full = hands[me] | middle
         if discard is None:
-            discard = rule_discard(full, trump, middle.bit_count())[:middle.bit_count()]
+            discard = rule_discard(full, trump, middle.bit_count())[: middle.bit_count()]
         h2 = list(hands)
         h2[me] = full & ~_mask(discard)
-        pos = NapoleonPosition(trump, tuple(h2), me, (), 4, army_seats(me, holder), first=True,
-                               joker=self.memory.joker, yoromeki=view.yoromeki,
-                               first_trick_plain=view.first_trick_plain, horizon=size - self.budget.ahead)
+        pos = NapoleonPosition(
+            trump,
+            tuple(h2),
+            me,
+            (),
+            4,
+            army_seats(me, holder),
+            first=True,
+            joker=self.memory.joker,
+            yoromeki=view.yoromeki,
+            first_trick_plain=view.first_trick_plain,
+            horizon=size - self.budget.ahead,
+        )
         return pos.estimate(self.budget.nodes), holder is None
 
     def _contract_value(self, view: NapoleonView, v: float, solo: bool) -> float:
@@ -480,7 +558,7 @@ class NapoleonSearch:
         assert view.contract is not None
         trump = SUIT_INDEX[view.contract.strain]
         mine = _mask(c.id for c in view.hand)
-        candidates = adjutant_wishes(mine, trump)[:self.budget.adjutant_candidates]
+        candidates = adjutant_wishes(mine, trump)[: self.budget.adjutant_candidates]
         if not candidates:
             return _HEURISTIC.choose(view, rng)
         worlds = self._deal_worlds(view, rng, self.budget.bid_samples)
@@ -536,7 +614,7 @@ class NapoleonSearch:
         hand = _mask(c.id for c in view.hand)
         k = len(view.middle)
         order = rule_discard(hand, trump, k)
-        candidates = [list(c) for c in itertools.combinations(order[:k + 2], k)][:self.budget.discard_candidates]
+        candidates = [list(c) for c in itertools.combinations(order[: k + 2], k)][: self.budget.discard_candidates]
         worlds = self._deal_worlds(view, rng, self.budget.bid_samples, known=_mask(c.id for c in view.middle))
         adj = view.adjutant_card.id
         scores = []
@@ -578,8 +656,16 @@ def _with_call(values: dict[tuple[int, int], float]) -> dict[tuple[int, int], fl
     return values
 
 
-ORACLE_BUDGET = Budget(play_samples=1, ahead=3, exact=6, bid_samples=1, adjutant_candidates=4,
-                       discard_candidates=10, nodes=1_000_000, decision_nodes=0)
+ORACLE_BUDGET = Budget(
+    play_samples=1,
+    ahead=3,
+    exact=6,
+    bid_samples=1,
+    adjutant_candidates=4,
+    discard_candidates=10,
+    nodes=1_000_000,
+    decision_nodes=0,
+)
 
 
 class NapoleonOracle:
@@ -601,17 +687,39 @@ class NapoleonOracle:
 
         base = position_of(state)
         horizon = horizon_for(len(state.hand(seat)), ORACLE_BUDGET)
-        pos = NapoleonPosition(base.trump, base.hands, base.leader, base.trick, base.led, base.maxside, base.first,
-                               base.joker, base.yoromeki, base.first_trick_plain, horizon)
+        pos = NapoleonPosition(
+            base.trump,
+            base.hands,
+            base.leader,
+            base.trick,
+            base.led,
+            base.maxside,
+            base.first,
+            base.joker,
+            base.yoromeki,
+            base.first_trick_plain,
+            horizon,
+        )
         nap = state.napoleon
         contract = state.contract
         assert nap is not None and contract is not None
         so_far = state.army_face_cards()
         values = _with_call(pos.move_values(ORACLE_BUDGET.nodes))
         plays = [a for a in legal if isinstance(a, Play)]
-        return max(plays, key=lambda a: utility(
-            state.num_players, contract.count, seat, nap, base.maxside, state.solo,
-            so_far + values.get(_key(a, base.trick, base.led), -100), horizon == 0, state.options.strategy_b))
+        return max(
+            plays,
+            key=lambda a: utility(
+                state.num_players,
+                contract.count,
+                seat,
+                nap,
+                base.maxside,
+                state.solo,
+                so_far + values.get(_key(a, base.trick, base.led), -100),
+                horizon == 0,
+                state.options.strategy_b,
+            ),
+        )
 
 
 class _OracleSearch(NapoleonSearch):
@@ -623,8 +731,9 @@ class _OracleSearch(NapoleonSearch):
         self.state = state
         self.memory.joker = state.options.joker
 
-    def _deal_worlds(self, view: NapoleonView, rng: random.Random, count: int,
-                     known: int = 0) -> list[tuple[list[int], int]]:
+    def _deal_worlds(
+        self, view: NapoleonView, rng: random.Random, count: int, known: int = 0
+    ) -> list[tuple[list[int], int]]:
         s = self.state
         return [(list(s._hands), known or _mask(s._middle))]
 

@@ -137,8 +137,15 @@ over duplicate deals against ``heuristic``, 24 worlds: 0 → +0.31, 0.05 → +0.
 0.15 → +0.34, 0.3 → +0.33 points per deal: flat but never worse; ``docs/bots.md``)."""
 
 
-def rollout(trump: int, hands: list[int], start: int, trick: list[int], n: int, me: int,
-            rand: "Callable[[], float] | None" = None) -> int:
+def rollout(
+    trump: int,
+    hands: list[int],
+    start: int,
+    trick: list[int],
+    n: int,
+    me: int,
+    rand: "Callable[[], float] | None" = None,
+) -> int:
     """``me``'s tricks from here to the end of the deal with every seat playing :func:`policy`
     (``hands`` and ``trick`` are consumed)."""
     got = 0
@@ -197,8 +204,9 @@ def view_classes(view: UnsunView) -> list[list[int]]:
     return out
 
 
-def sample_world(view: UnsunView, rng: random.Random,
-                 all_face_down: bool = False) -> tuple[list[int], list[int]] | None:
+def sample_world(
+    view: UnsunView, rng: random.Random, all_face_down: bool = False
+) -> tuple[list[int], list[int]] | None:
     """A deal consistent with the view: every hand (masks, seat order) and the trick in progress
     with its face-down cards filled in; ``None`` if no deal fits (it always does for a real view)."""
     assert view.seat is not None and view.trump is not None and view.indicator is not None
@@ -249,8 +257,13 @@ def sample_world(view: UnsunView, rng: random.Random,
         # the face-down cards of the trick first (face-down-able trumps), then ♣J, then the rest
         for s in down_seats:
             # ♣J is a face-down card under a ♣ trump: only its holder can have played it
-            choices = [c for c in order if fd_mask >> c & 1 and c not in trick_fill.values()
-                       and (c != TENKA or tenka_seat is None or s == tenka_seat)]
+            choices = [
+                c
+                for c in order
+                if fd_mask >> c & 1
+                and c not in trick_fill.values()
+                and (c != TENKA or tenka_seat is None or s == tenka_seat)
+            ]
             if not choices:
                 ok = False
                 break
@@ -279,7 +292,7 @@ def sample_world(view: UnsunView, rng: random.Random,
             if s == me:
                 continue
             k = cap[s]
-            for c in free[i:i + k]:
+            for c in free[i : i + k]:
                 hands[s] |= 1 << c
             i += k
         if len(free) - i != hidden_rest - len(rest_cards):
@@ -365,8 +378,9 @@ class UnsunSearch:
             trace.start("play", "tricks", "tricks", "self")
         for hands, trick in self._worlds(view, rng):
             target = totals if trace is None else dict.fromkeys(reps, 0.0)
-            totals_add(target, reps, trump, hands, start, trick, n, me, left <= lv.exact_tricks,
-                       lv.nodes, lv.rollouts, rng)
+            totals_add(
+                target, reps, trump, hands, start, trick, n, me, left <= lv.exact_tricks, lv.nodes, lv.rollouts, rng
+            )
             if trace is not None:
                 for c in reps:
                     totals[c] += target[c]
@@ -375,7 +389,6 @@ class UnsunSearch:
         if trace is not None:
             trace.resolve({c: plays[c] for c in reps})
         return plays[best]
-
 
     def _worlds(self, view: UnsunView, rng: random.Random) -> Iterator[tuple[list[int], list[int]]]:
         """The sampled deals of a decision, drawn as they are used; where the level infers,
@@ -402,9 +415,20 @@ def _cost(c: int, trump: int) -> int:
     return RANK[c] + (13 if tables(trump).group[c] == 0 else 0)
 
 
-def totals_add(totals: dict[int, float], reps: list[int], trump: int, hands: list[int], start: int,
-               trick: list[int], n: int, me: int, exact: bool, nodes: int, rollouts: int = 1,
-               rng: random.Random | None = None) -> None:
+def totals_add(
+    totals: dict[int, float],
+    reps: list[int],
+    trump: int,
+    hands: list[int],
+    start: int,
+    trick: list[int],
+    n: int,
+    me: int,
+    exact: bool,
+    nodes: int,
+    rollouts: int = 1,
+    rng: random.Random | None = None,
+) -> None:
     """Add each choice's value in one deal: exact (paranoid solve) or the mean of ``rollouts``
     policy rollouts (the same random numbers for every choice)."""
     if exact:
@@ -454,8 +478,20 @@ class UnsunOracle:
         reps = [a.card.id for a in legal]
         totals = dict.fromkeys(reps, 0.0)
         left = state._hands[seat].bit_count()
-        totals_add(totals, reps, trump, list(state._hands), state._start, list(state._trick), n, seat,
-                   left <= ORACLE_EXACT, ORACLE_NODES, ORACLE_ROLLOUTS, rng)
+        totals_add(
+            totals,
+            reps,
+            trump,
+            list(state._hands),
+            state._start,
+            list(state._trick),
+            n,
+            seat,
+            left <= ORACLE_EXACT,
+            ORACLE_NODES,
+            ORACLE_ROLLOUTS,
+            rng,
+        )
         best = max(reps, key=lambda c: (totals[c], -_cost(c, trump)))
         return next(a for a in legal if a.card.id == best)
 

@@ -55,8 +55,13 @@ search bot, the pairings below), or render tournaments already played with
 
 def _commit() -> str:
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                             check=True, cwd=Path(__file__).parent)
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).parent,
+        )
     except (OSError, subprocess.CalledProcessError):
         return "?"
     return out.stdout.strip() or "?"
@@ -80,9 +85,11 @@ def row(summary: dict[str, Any], commit: str, date: str) -> str:
         return f"{'≤ ' if t.get('bound') else ''}{t['p95']:.3f} s"
 
     lo, hi = diff["ci95"]
-    return (f"| {summary['game']} | `{a}` | `{b}` | {summary['deals']} | {summary['seed']} | "
-            f"{_signed(diff['mean'])} | [{_signed(lo)}, {_signed(hi)}] | {p95(a)} | {p95(b)} | "
-            f"{commit} | {date} |")
+    return (
+        f"| {summary['game']} | `{a}` | `{b}` | {summary['deals']} | {summary['seed']} | "
+        f"{_signed(diff['mean'])} | [{_signed(lo)}, {_signed(hi)}] | {p95(a)} | {p95(b)} | "
+        f"{commit} | {date} |"
+    )
 
 
 ROLES_HEADER = """
@@ -121,8 +128,10 @@ def role_rows(game: str, a: str, b: str, rows: Sequence[dict[str, Any]]) -> str:
     out = ""
     for r in rows:
         ea, eb, d = r["a"], r["b"], r["diff"]
-        out += (f"| {game} | `{a}` | `{b}` | {r['role']} | {int(ea['n'])} | {_signed(ea['mean'])} | {int(eb['n'])} | "
-                f"{_signed(eb['mean'])} | {_signed(d['mean'])} | {_est(d) if d['n'] else '–'} |\n")
+        out += (
+            f"| {game} | `{a}` | `{b}` | {r['role']} | {int(ea['n'])} | {_signed(ea['mean'])} | {int(eb['n'])} | "
+            f"{_signed(eb['mean'])} | {_signed(d['mean'])} | {_est(d) if d['n'] else '–'} |\n"
+        )
     return out
 
 
@@ -131,8 +140,10 @@ def decision_rows(game: str, rows: Sequence[dict[str, Any]]) -> str:
     out = ""
     for r in rows:
         e = r["agree"]
-        out += (f"| {game} | `{r['bot']}` | {r['kind']} | {int(e['n'])} | {r['decisions']} | {e['mean']:.3f} | "
-                f"[{e['lo']:.3f}, {e['hi']:.3f}] |\n")
+        out += (
+            f"| {game} | `{r['bot']}` | {r['kind']} | {int(e['n'])} | {r['decisions']} | {e['mean']:.3f} | "
+            f"[{e['lo']:.3f}, {e['hi']:.3f}] |\n"
+        )
     return out
 
 
@@ -146,8 +157,9 @@ def render(summaries: Sequence[dict[str, Any]], commit: str, date: str, roles: s
     return page
 
 
-def _evaluate(summary: dict[str, Any], deals: dict[int, list[dict[str, Any]]], roles: bool,
-              decisions: int) -> tuple[str, str]:
+def _evaluate(
+    summary: dict[str, Any], deals: dict[int, list[dict[str, Any]]], roles: bool, decisions: int
+) -> tuple[str, str]:
     """The per-role and per-decision rows of one tournament from its records."""
     from .evaluation import decision_table, role_table
 
@@ -177,8 +189,15 @@ def _merged(shards: list[dict[str, Any]]) -> dict[str, Any]:
     return merged
 
 
-def _play(games: Sequence[str], pairings: Sequence[tuple[str, str]], deals: int, seed: int,
-          jobs: int | None, roles: bool = False, decisions: int = 0) -> tuple[list[dict[str, Any]], str, str]:
+def _play(
+    games: Sequence[str],
+    pairings: Sequence[tuple[str, str]],
+    deals: int,
+    seed: int,
+    jobs: int | None,
+    roles: bool = False,
+    decisions: int = 0,
+) -> tuple[list[dict[str, Any]], str, str]:
     from ..tournament import run_tournament
 
     out = []
@@ -202,19 +221,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026, help="the tournaments' seed (default 2026)")
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: all cores)")
     parser.add_argument("--games", default=None, help="comma-separated games (default: every game with a search bot)")
-    parser.add_argument("--pairings", default=None,
-                        help="pairings as A,B;C,D (default: " + ";".join(",".join(p) for p in PAIRINGS) + ")")
-    parser.add_argument("--from", dest="dirs", nargs="+", default=None,
-                        help="render from these tournament output directories instead of playing "
-                             "(DIR,DIR,...: the shards of one tournament)")
-    parser.add_argument("--out", type=Path, default=Path("docs/strength.md"), help="the page (default docs/strength.md)")
-    parser.add_argument("--commit", default=None,
-                        help="the commit the tournaments were played at, for the commit column (default: HEAD)")
-    parser.add_argument("--roles", action="store_true",
-                        help="add the table per role (from the tournaments' records)")
-    parser.add_argument("--decisions", type=int, default=0, metavar="N",
-                        help="add the table per decision: each bot's decisions in the first N deals of each "
-                             "tournament put to the oracle (default 0: none)")
+    parser.add_argument(
+        "--pairings",
+        default=None,
+        help="pairings as A,B;C,D (default: " + ";".join(",".join(p) for p in PAIRINGS) + ")",
+    )
+    parser.add_argument(
+        "--from",
+        dest="dirs",
+        nargs="+",
+        default=None,
+        help="render from these tournament output directories instead of playing "
+        "(DIR,DIR,...: the shards of one tournament)",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=Path("docs/strength.md"), help="the page (default docs/strength.md)"
+    )
+    parser.add_argument(
+        "--commit",
+        default=None,
+        help="the commit the tournaments were played at, for the commit column (default: HEAD)",
+    )
+    parser.add_argument("--roles", action="store_true", help="add the table per role (from the tournaments' records)")
+    parser.add_argument(
+        "--decisions",
+        type=int,
+        default=0,
+        metavar="N",
+        help="add the table per decision: each bot's decisions in the first N deals of each "
+        "tournament put to the oracle (default 0: none)",
+    )
     args = parser.parse_args(argv)
     role_text = decision_text = ""
     if args.decisions < 0:
@@ -249,8 +285,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             pairings = tuple(tuple(p.split(",")) for p in args.pairings.split(";"))
             if any(len(p) != 2 for p in pairings):
                 parser.error("--pairings: each pairing is two bots, A,B")
-        summaries, role_text, decision_text = _play(games, pairings, args.deals, args.seed, args.jobs, args.roles,
-                                                    args.decisions)
+        summaries, role_text, decision_text = _play(
+            games, pairings, args.deals, args.seed, args.jobs, args.roles, args.decisions
+        )
     page = render(summaries, args.commit or _commit(), datetime.date.today().isoformat(), role_text, decision_text)
     args.out.write_text(page)
     print(f"{args.out}: {len(summaries)} rows")

@@ -65,8 +65,14 @@ class Trace:
         self.choices = {}
         self._raw = {}
 
-    def add(self, key: Hashable, score: float, count: float | None = None,
-            target: float | None = None, by_rule: bool = False) -> None:
+    def add(
+        self,
+        key: Hashable,
+        score: float,
+        count: float | None = None,
+        target: float | None = None,
+        by_rule: bool = False,
+    ) -> None:
         """One sample's outcome of the choice the bot knows as ``key`` (``by_rule``: its value
         by the bot's rule, once)."""
         stats = self._raw.setdefault(key, ChoiceStats(by_rule=by_rule))

@@ -53,13 +53,11 @@ class UnsunHeuristicBot:
         hidden = sum(1 for _, c in view.trick if c is None)
         for i in visible:
             seen |= 1 << i
-        cid = card_choice([c.id for c in hand], seen, visible, hidden, len(view.trick) == view.players - 1,
-                          trump.index)
+        cid = card_choice([c.id for c in hand], seen, visible, hidden, len(view.trick) == view.players - 1, trump.index)
         return next(c for c in hand if c.id == cid)
 
 
-def card_choice(hand: Sequence[int], seen: int, visible: Sequence[int], hidden: int, is_last: bool,
-                trump: int) -> int:
+def card_choice(hand: Sequence[int], seen: int, visible: Sequence[int], hidden: int, is_last: bool, trump: int) -> int:
     """The heuristic's card (an id) from ``hand``: ``seen`` the mask of every card the player
     has seen (its hand, the indicator, the completed tricks, the trick's face-up cards),
     ``visible`` the trick's face-up cards, ``hidden`` how many lie face down in it, ``is_last``

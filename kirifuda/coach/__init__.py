@@ -14,5 +14,19 @@ from .hint import Hint, HintError, Option, hint, seat_views
 from .practice import UndoVerdict, may_undo, undone
 from .review import DealReview, Mark, Review, SeatSummary, review, review_text
 
-__all__ = ["Hint", "HintError", "Option", "hint", "seat_views", "DealReview", "Mark", "Review", "SeatSummary",
-           "review", "review_text", "UndoVerdict", "may_undo", "undone"]
+__all__ = [
+    "Hint",
+    "HintError",
+    "Option",
+    "hint",
+    "seat_views",
+    "DealReview",
+    "Mark",
+    "Review",
+    "SeatSummary",
+    "review",
+    "review_text",
+    "UndoVerdict",
+    "may_undo",
+    "undone",
+]

@@ -60,10 +60,17 @@ def bench_coach(game_id: str, deals: int = 2, seed: int = 0) -> dict[str, Any]:
             positions += dr.positions
             exact += dr.exact
     out: dict[str, Any] = {
-        "hints": len(hints), "hint_p95_s": _p(hints, 0.95), "hint_median_s": _p(hints, 0.5),
-        "hint_max_s": _p(hints, 1.0), "hint_p95_s_by_phase": {ph: _p(v, 0.95) for ph, v in sorted(by_phase.items())},
-        "deals": deals, "review_s_median": _p(reviews, 0.5), "review_s_max": _p(reviews, 1.0),
-        "review_positions": positions, "review_exact": exact}
+        "hints": len(hints),
+        "hint_p95_s": _p(hints, 0.95),
+        "hint_median_s": _p(hints, 0.5),
+        "hint_max_s": _p(hints, 1.0),
+        "hint_p95_s_by_phase": {ph: _p(v, 0.95) for ph, v in sorted(by_phase.items())},
+        "deals": deals,
+        "review_s_median": _p(reviews, 0.5),
+        "review_s_max": _p(reviews, 1.0),
+        "review_positions": positions,
+        "review_exact": exact,
+    }
     exact_from = coach_part(game_id).exact_from
     if exact_from is not None:
         out["review_exact_from_tricks_left"] = exact_from
@@ -74,13 +81,20 @@ def coach_lines(result: dict[str, Any]) -> list[str]:
     """``kirifuda bench``'s lines for the coach's figures."""
     lines = []
     for game_id, fig in result.items():
-        lines.append(f"{game_id:10s} coach hints: p95 {fig['hint_p95_s']:.3f} s, median {fig['hint_median_s']:.3f} s,"
-                     f" max {fig['hint_max_s']:.3f} s ({fig['hints']} hints); p95 by phase: "
-                     + ", ".join(f"{ph} {v:.3f} s" for ph, v in fig["hint_p95_s_by_phase"].items()))
+        lines.append(
+            f"{game_id:10s} coach hints: p95 {fig['hint_p95_s']:.3f} s, median {fig['hint_median_s']:.3f} s,"
+            f" max {fig['hint_max_s']:.3f} s ({fig['hints']} hints); p95 by phase: "
+            + ", ".join(f"{ph} {v:.3f} s" for ph, v in fig["hint_p95_s_by_phase"].items())
+        )
         share = fig["review_exact"] / fig["review_positions"] if fig["review_positions"] else 0.0
-        exact_from = (f"; exact from {fig['review_exact_from_tricks_left']} tricks left"
-                 if "review_exact_from_tricks_left" in fig else "")
-        lines.append(f"{'':10s} coach review of a whole deal: median {fig['review_s_median']:.2f} s,"
-                     f" max {fig['review_s_max']:.2f} s over {fig['deals']} deals; positions solved exactly"
-                     f" {fig['review_exact']}/{fig['review_positions']} ({share:.0%}){exact_from}")
+        exact_from = (
+            f"; exact from {fig['review_exact_from_tricks_left']} tricks left"
+            if "review_exact_from_tricks_left" in fig
+            else ""
+        )
+        lines.append(
+            f"{'':10s} coach review of a whole deal: median {fig['review_s_median']:.2f} s,"
+            f" max {fig['review_s_max']:.2f} s over {fig['deals']} deals; positions solved exactly"
+            f" {fig['review_exact']}/{fig['review_positions']} ({share:.0%}){exact_from}"
+        )
     return lines

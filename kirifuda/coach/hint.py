@@ -56,9 +56,15 @@ class Option:
     """Its score is the search's rule, not a simulation (a pass: what a bid must beat)."""
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
-        return {"action": self.action.to_json(), "label": self.action.label(lang), "score": self.score,
-                "count": self.count, "best_share": self.best_share, "make_share": self.make_share,
-                "by_rule": self.by_rule}
+        return {
+            "action": self.action.to_json(),
+            "label": self.action.label(lang),
+            "score": self.score,
+            "count": self.count,
+            "best_share": self.best_share,
+            "make_share": self.make_share,
+            "by_rule": self.by_rule,
+        }
 
 
 @dataclass(frozen=True)
@@ -88,8 +94,13 @@ class Hint:
         c = self.chosen
         if c is None:
             return None
-        if self.side in ("own", "self") and c.count is not None and option.count is not None \
-                and self.kind != "bid" and c.count - option.count >= SAME:
+        if (
+            self.side in ("own", "self")
+            and c.count is not None
+            and option.count is not None
+            and self.kind != "bid"
+            and c.count - option.count >= SAME
+        ):
             return c.count - option.count, self.count_unit
         if c.score is not None and option.score is not None:
             return c.score - option.score, self.score_unit
@@ -105,8 +116,16 @@ class Hint:
             return t("coach.rule", lang, action=label)
         parts: list[str] = []
         if c.by_rule and c.score is not None:
-            parts.append(t("coach.threshold", lang, action=label, n=self.samples, score=f"{c.score:.1f}",
-                           unit=unit_text(self.score_unit, 2, lang)))
+            parts.append(
+                t(
+                    "coach.threshold",
+                    lang,
+                    action=label,
+                    n=self.samples,
+                    score=f"{c.score:.1f}",
+                    unit=unit_text(self.score_unit, 2, lang),
+                )
+            )
         elif c.make_share is not None:
             parts.append(t("coach.makes", lang, action=label, pct=_pct(c.make_share), n=self.samples))
         elif c.best_share is not None:
@@ -125,17 +144,26 @@ class Hint:
             if d < SAME:
                 parts.append(t("coach.as_good", lang, action=alabel))
             else:
-                parts.append(t("coach.costs", lang, action=alabel, amount=f"{d:.1f}",
-                               unit=unit_text(unit, round(d, 1), lang)))
+                parts.append(
+                    t("coach.costs", lang, action=alabel, amount=f"{d:.1f}", unit=unit_text(unit, round(d, 1), lang))
+                )
         return t("coach.join", lang).join(parts) + t("coach.end", lang)
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
-        return {"game": self.game, "seat": self.seat, "action": self.action.to_json(),
-                "label": self.action.label(lang), "kind": self.kind, "samples": self.samples,
-                "score_unit": self.score_unit, "count_unit": self.count_unit, "side": self.side,
-                "chosen": self.chosen.to_json(lang) if self.chosen is not None else None,
-                "alternatives": [o.to_json(lang) for o in self.alternatives],
-                "reason": self.reason(lang)}
+        return {
+            "game": self.game,
+            "seat": self.seat,
+            "action": self.action.to_json(),
+            "label": self.action.label(lang),
+            "kind": self.kind,
+            "samples": self.samples,
+            "score_unit": self.score_unit,
+            "count_unit": self.count_unit,
+            "side": self.side,
+            "chosen": self.chosen.to_json(lang) if self.chosen is not None else None,
+            "alternatives": [o.to_json(lang) for o in self.alternatives],
+            "reason": self.reason(lang),
+        }
 
 
 def _pct(share: float) -> int:
@@ -192,17 +220,45 @@ def hint(source: GameState | Sequence[View], seat: int, *, seed: int = 0, level:
 
 def _option(trace: Trace, action: Action) -> Option:
     stats = trace.choices[action]
-    return Option(action, stats.mean_score if stats.scores else None, stats.mean_count,
-                  trace.best_share(action), trace.make_share(action), stats.by_rule)
+    return Option(
+        action,
+        stats.mean_score if stats.scores else None,
+        stats.mean_count,
+        trace.best_share(action),
+        trace.make_share(action),
+        stats.by_rule,
+    )
 
 
 def hint_from_trace(game: str, seat: int, action: Action, trace: Trace, forced: bool = False) -> Hint:
     """A hint from a search decision already made (its choice and its trace)."""
     game_part(game, "coach")  # the game's own words for the coach (its sides' counts), if any
     if not trace.kind or action not in trace.choices:
-        return Hint(game, seat, action, None, (), trace.kind or "rule", trace.samples, trace.score_unit,
-                    trace.count_unit, trace.side, forced)
+        return Hint(
+            game,
+            seat,
+            action,
+            None,
+            (),
+            trace.kind or "rule",
+            trace.samples,
+            trace.score_unit,
+            trace.count_unit,
+            trace.side,
+            forced,
+        )
     others = sorted((a for a in trace.choices if a != action), key=lambda a: -trace.choices[a].mean_score)
     alternatives = tuple(_option(trace, a) for a in others[:MAX_ALTERNATIVES])
-    return Hint(game, seat, action, _option(trace, action), alternatives, trace.kind, trace.samples,
-                trace.score_unit, trace.count_unit, trace.side, forced)
+    return Hint(
+        game,
+        seat,
+        action,
+        _option(trace, action),
+        alternatives,
+        trace.kind,
+        trace.samples,
+        trace.score_unit,
+        trace.count_unit,
+        trace.side,
+        forced,
+    )

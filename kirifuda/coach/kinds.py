@@ -31,13 +31,19 @@ from ..i18n import add_terms, t
 
 __all__ = ["DealKind", "DealOfKind", "deal_kinds", "find_kind", "deal_of_kind", "play_out", "first_bid"]
 
-add_terms({
-    "practice.kind.none": ("ふつうの配り", "an ordinary deal"),
-    "practice.kind.unknown": ("{game} に配り方 {kind!r} はありません (あるのは: {known})",
-                              "{game} has no practice deal kind {kind!r} (known: {known})"),
-    "practice.kind.not_found": ("{tries} 回配っても「{kind}」は出ませんでした: ふつうの配りです",
-                                "no deal of the kind \"{kind}\" in {tries} tries: an ordinary deal"),
-})
+add_terms(
+    {
+        "practice.kind.none": ("ふつうの配り", "an ordinary deal"),
+        "practice.kind.unknown": (
+            "{game} に配り方 {kind!r} はありません (あるのは: {known})",
+            "{game} has no practice deal kind {kind!r} (known: {known})",
+        ),
+        "practice.kind.not_found": (
+            "{tries} 回配っても「{kind}」は出ませんでした: ふつうの配りです",
+            'no deal of the kind "{kind}" in {tries} tries: an ordinary deal',
+        ),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -87,8 +93,9 @@ def find_kind(game_id: str, key: str, lang: str = "en") -> DealKind:
     for k in kinds:
         if k.key == key:
             return k
-    raise KirifudaError(t("practice.kind.unknown", lang, game=game_id, kind=key,
-                          known=", ".join(k.key for k in kinds) or "-"))
+    raise KirifudaError(
+        t("practice.kind.unknown", lang, game=game_id, kind=key, known=", ".join(k.key for k in kinds) or "-")
+    )
 
 
 def _cards(state: GameState) -> tuple[list[list[str]], list[str]]:
@@ -121,8 +128,10 @@ def deal_of_kind(state: GameState, kind: DealKind | None, seat: int, seed: str) 
 
 # -- helpers for the games' predicates -------------------------------------------------------
 
-def play_out(state: GameState, rng: random.Random, until: Callable[[GameState], bool] | None = None,
-             bot: str = "heuristic") -> GameState:
+
+def play_out(
+    state: GameState, rng: random.Random, until: Callable[[GameState], bool] | None = None, bot: str = "heuristic"
+) -> GameState:
     """Play ``state`` on (in place) with ``bot`` at every seat until the deal ends or
     ``until(state)`` holds; returns it."""
     from ..bots import make_bot

@@ -39,9 +39,19 @@ def bench_kinds(game_id: str, deals: int = 10, seed: int = 0) -> list[dict[str, 
                 hits += kind.holds(cand, 0, random.Random(f"{base}:kind:{kind.key}:{i}:bots"))
                 tested += 1
         rate = hits / tested
-        out.append({"game": game_id, "kind": kind.key, "tries": kind.tries, "hit_rate": rate,
-                    "none_found_chance": (1 - rate) ** kind.tries, "found": found, "deals": deals,
-                    "median_ms": 1000 * statistics.median(times), "max_ms": 1000 * max(times)})
+        out.append(
+            {
+                "game": game_id,
+                "kind": kind.key,
+                "tries": kind.tries,
+                "hit_rate": rate,
+                "none_found_chance": (1 - rate) ** kind.tries,
+                "found": found,
+                "deals": deals,
+                "median_ms": 1000 * statistics.median(times),
+                "max_ms": 1000 * max(times),
+            }
+        )
     return out
 
 
@@ -52,9 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     for game_id in args.game or BUILTIN:
         for r in bench_kinds(game_id, args.deals):
-            print(f"{r['game']:9s} {r['kind']:12s} tries {r['tries']:3d}  hit rate {r['hit_rate']:.2f}"
-                  f"  none found {r['none_found_chance']:.1e}  found {r['found']}/{r['deals']}"
-                  f"  deal: median {r['median_ms']:.0f} ms, max {r['max_ms']:.0f} ms", flush=True)
+            print(
+                f"{r['game']:9s} {r['kind']:12s} tries {r['tries']:3d}  hit rate {r['hit_rate']:.2f}"
+                f"  none found {r['none_found_chance']:.1e}  found {r['found']}/{r['deals']}"
+                f"  deal: median {r['median_ms']:.0f} ms, max {r['max_ms']:.0f} ms",
+                flush=True,
+            )
     return 0
 
 

@@ -25,8 +25,17 @@ from ..game import GameState
 from ..solver import _core, has_c_core, solve_moves
 from ..solver.rules import TrickRules
 
-__all__ = ["Bounds", "CoachPart", "OpenValues", "coach_part", "move_bounds", "open_values", "plays", "flip",
-           "exactness"]
+__all__ = [
+    "Bounds",
+    "CoachPart",
+    "OpenValues",
+    "coach_part",
+    "move_bounds",
+    "open_values",
+    "plays",
+    "flip",
+    "exactness",
+]
 
 Bounds = tuple[float, float]
 
@@ -49,8 +58,9 @@ class OpenValues:
         return action, self.values[action]
 
 
-def move_bounds(rules: TrickRules, hands: Sequence[int], leader: int, trick: Sequence[int], led: int,
-                maxside: int, max_nodes: int) -> dict[tuple[int, int], Bounds]:
+def move_bounds(
+    rules: TrickRules, hands: Sequence[int], leader: int, trick: Sequence[int], led: int, maxside: int, max_nodes: int
+) -> dict[tuple[int, int], Bounds]:
     """:func:`kirifuda.solver.solve_moves` with each choice's proven bounds, not their middle
     (the pure-Python core: exact values, no budget)."""
     if not has_c_core():
@@ -58,8 +68,16 @@ def move_bounds(rules: TrickRules, hands: Sequence[int], leader: int, trick: Seq
     seat = (leader + len(trick)) % rules.num_players
     legal = rules.legal_mask(hands[seat], len(trick), led)
     rep = rules.merged(list(hands), seat, legal, list(trick), rules.first_trick)
-    res, _ = _core.csolver.solve_moves(rules.compiled(), list(hands), leader, list(trick),  # type: ignore[union-attr]
-                                       led if trick else 0, maxside, -1, max_nodes)
+    res, _ = _core.csolver.solve_moves(  # type: ignore[union-attr]
+        rules.compiled(),
+        list(hands),
+        leader,
+        list(trick),
+        led if trick else 0,
+        maxside,
+        -1,
+        max_nodes,
+    )
     values: dict[tuple[int, int], Bounds] = {(int(c), int(ld)): (float(lo), float(hi)) for c, ld, lo, hi in res}
     out = dict(values)
     for c, head in rep.items():

@@ -39,12 +39,18 @@ UNDO_TERMS: dict[str, tuple[str, str]] = {
     "undo.nothing": ("この回にあなたの手はまだありません", "you have made no decision in this deal"),
     "undo.revealed": ("その後に見えた札があります: {cards}", "cards have been shown to you since: {cards}"),
     "undo.deal_over": ("この回は終わっています", "the deal is over"),
-    "practice.no_deal": ("第 {deal} 回 (0 から数えて) はまだありません: 配られたのは {dealt} 回です",
-                         "there is no deal {deal} (counted from 0): {dealt} have been dealt"),
-    "practice.no_actions": ("第 {deal} 回の手は {n} 手です ({asked} 手目まではありません)",
-                            "deal {deal} has {n} actions, not {asked}"),
-    "practice.no_trick": ("この回の第 {trick} トリックはまだ始まっていません ({started} トリックまで)",
-                          "trick {trick} of this deal has not been led (tricks led: {started})"),
+    "practice.no_deal": (
+        "第 {deal} 回 (0 から数えて) はまだありません: 配られたのは {dealt} 回です",
+        "there is no deal {deal} (counted from 0): {dealt} have been dealt",
+    ),
+    "practice.no_actions": (
+        "第 {deal} 回の手は {n} 手です ({asked} 手目まではありません)",
+        "deal {deal} has {n} actions, not {asked}",
+    ),
+    "practice.no_trick": (
+        "この回の第 {trick} トリックはまだ始まっていません ({started} トリックまで)",
+        "trick {trick} of this deal has not been led (tricks led: {started})",
+    ),
 }
 add_terms(UNDO_TERMS)
 
@@ -88,10 +94,10 @@ def may_undo(state: GameState, seat: int, humans: Collection[int]) -> UndoVerdic
     last = mine[-1]
     views = seat_views(state, seat)  # views[j]: before action j; views[-1]: now
     seen: set[str] = set()
-    for v in views[:last + 1]:
+    for v in views[: last + 1]:
         seen |= _cards_in(v)
     shown: set[str] = set()
-    for v in views[last + 1:]:
+    for v in views[last + 1 :]:
         shown |= _cards_in(v)
     new = sorted(shown - seen)
     if new:
@@ -107,7 +113,7 @@ def undone(state: GameState, verdict: UndoVerdict) -> GameState:
     if not verdict.allowed or verdict.keep is None:
         raise KirifudaError(f"undo refused: {verdict.reason()}")
     rec = from_state(state)
-    rec.deals[-1].actions = rec.deals[-1].actions[:verdict.keep]
+    rec.deals[-1].actions = rec.deals[-1].actions[: verdict.keep]
     return replay(rec)
 
 
@@ -120,7 +126,7 @@ def rewound(state: GameState, deal: int, actions: int, lang: str = "en") -> Game
     n = len(rec.deals[deal].actions)
     if not isinstance(actions, int) or not 0 <= actions <= n:
         raise KirifudaError(t("practice.no_actions", lang, deal=deal, n=n, asked=actions))
-    rec.deals = rec.deals[:deal + 1]
+    rec.deals = rec.deals[: deal + 1]
     rec.deals[deal].actions = rec.deals[deal].actions[:actions]
     return replay(rec)
 
@@ -138,15 +144,14 @@ def trick_start(state: GameState, deal: int, trick: int, lang: str = "en") -> in
         raise KirifudaError(t("practice.no_trick", lang, deal=deal, trick=trick, started=0))
     if trick == 0:
         return 0
-    rec.deals = rec.deals[:deal + 1]
+    rec.deals = rec.deals[: deal + 1]
     actions = rec.deals[deal].actions
     rec.deals[deal].actions = []
     st = replay(rec)
     started = 0
     for j, data in enumerate(actions):
         action = rec.info.action_from_json(data, data["seat"])
-        if isinstance(action, Play) and len(getattr(st, "tricks", ())) == started and \
-                started < trick and _leads(st):
+        if isinstance(action, Play) and len(getattr(st, "tricks", ())) == started and started < trick and _leads(st):
             started += 1
             if started == trick:
                 return j

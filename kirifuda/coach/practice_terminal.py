@@ -24,19 +24,27 @@ from .practice import may_undo, rewound, trick_start
 
 __all__ = ["PracticeGame", "UNDO_WORDS", "AGAIN_WORDS"]
 
-add_terms({
-    "practice.terminal.banner": (
-        "練習: u (取消) で自分の最後の手を取り消し、again N (もう一度 N) でこの回を第 N トリックからやり直し"
-        " (数字なしで最初から)、h でヒント",
-        "Practice: u takes back your last decision, again N plays this deal again from trick N "
-        "(again alone: from its start), h gives a hint"),
-    "practice.terminal.kind": ("配り方: {kind}", "Deals: {kind}"),
-    "practice.terminal.undone": ("取り消しました: {action}", "Taken back: {action}"),
-    "practice.terminal.again": ("この回を第 {trick} トリックからやり直します", "This deal again from trick {trick}"),
-    "practice.terminal.again_start": ("この回を最初からやり直します", "This deal again from its start"),
-    "practice.terminal.bad_trick": ("again の後はトリックの番号です ({text} ではなく)",
-                                    "again takes a trick number, not {text!r}"),
-})
+add_terms(
+    {
+        "practice.terminal.banner": (
+            "練習: u (取消) で自分の最後の手を取り消し、again N (もう一度 N) でこの回を第 N トリックからやり直し"
+            " (数字なしで最初から)、h でヒント",
+            "Practice: u takes back your last decision, again N plays this deal again from trick N "
+            "(again alone: from its start), h gives a hint",
+        ),
+        "practice.terminal.kind": ("配り方: {kind}", "Deals: {kind}"),
+        "practice.terminal.undone": ("取り消しました: {action}", "Taken back: {action}"),
+        "practice.terminal.again": (
+            "この回を第 {trick} トリックからやり直します",
+            "This deal again from trick {trick}",
+        ),
+        "practice.terminal.again_start": ("この回を最初からやり直します", "This deal again from its start"),
+        "practice.terminal.bad_trick": (
+            "again の後はトリックの番号です ({text} ではなく)",
+            "again takes a trick number, not {text!r}",
+        ),
+    }
+)
 
 UNDO_WORDS = frozenset({"u", "undo", "取消", "取り消し"})
 AGAIN_WORDS = frozenset({"again", "もう一度"})
@@ -76,8 +84,9 @@ class PracticeGame(TerminalGame):
         found = deal_of_kind(self.state, self.kind, self.seat, seed)
         self.state.deal(found.hands, found.rest)
         if not found.found:
-            self.console.print(escape(t("practice.kind.not_found", self.lang, tries=self.kind.tries,
-                                        kind=self.kind.label(self.lang))))
+            self.console.print(
+                escape(t("practice.kind.not_found", self.lang, tries=self.kind.tries, kind=self.kind.label(self.lang)))
+            )
 
     # -- the user's commands ---------------------------------------------------------------
     def _show_help(self) -> None:
@@ -101,8 +110,9 @@ class PracticeGame(TerminalGame):
                 return True
             deal = len(self.state.record_deals()) - 1
             self._rewind(deal, verdict.keep)
-            self.console.print(escape(t("practice.terminal.undone", self.lang,
-                                        action=verdict.params["action"].label(self.lang))))
+            self.console.print(
+                escape(t("practice.terminal.undone", self.lang, action=verdict.params["action"].label(self.lang)))
+            )
             raise _Rewound()
         if words[0] in AGAIN_WORDS and len(words) <= 2:
             try:
@@ -117,8 +127,13 @@ class PracticeGame(TerminalGame):
                 self.console.print(escape(str(exc)))
                 return True
             self._rewind(deal, keep)
-            self.console.print(escape(t("practice.terminal.again", self.lang, trick=trick) if trick
-                                      else t("practice.terminal.again_start", self.lang)))
+            self.console.print(
+                escape(
+                    t("practice.terminal.again", self.lang, trick=trick)
+                    if trick
+                    else t("practice.terminal.again_start", self.lang)
+                )
+            )
             self._show_deal_start()
             self._bots_until_mine()
             raise _Rewound()
@@ -130,8 +145,11 @@ class PracticeGame(TerminalGame):
         self._last_trick = None
         if self._bot_kind is not None:  # bots made anew, shown the line as it stands
             self.bots = {s: make_bot(self._bot_kind, self.info.id) for s in self.bots}
-        watchers = {s: getattr(b, "observe") for s, b in self.bots.items()  # noqa: B009
-                    if getattr(b, "observe", None) is not None}
+        watchers = {
+            s: getattr(b, "observe")  # noqa: B009
+            for s, b in self.bots.items()
+            if getattr(b, "observe", None) is not None
+        }
         if watchers:
             from ..record import from_state
 

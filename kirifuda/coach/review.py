@@ -70,14 +70,23 @@ class Mark:
     """A sampled mark whose choice the search values by rule (a pass: what a bid must beat)."""
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
-        return {"deal": self.deal, "index": self.index, "seat": self.seat, "action": self.action.to_json(),
-                "label": self.action.label(lang), "kind": self.kind, "trick": self.trick,
-                "method": self.method, "unit": self.unit,
-                "before": list(self.before) if self.before is not None else None,
-                "after": list(self.after) if self.after is not None else None,
-                "best": self.best.to_json() if self.best is not None else None,
-                "best_label": self.best.label(lang) if self.best is not None else None,
-                "loss": self.loss, "by_rule": self.by_rule}
+        return {
+            "deal": self.deal,
+            "index": self.index,
+            "seat": self.seat,
+            "action": self.action.to_json(),
+            "label": self.action.label(lang),
+            "kind": self.kind,
+            "trick": self.trick,
+            "method": self.method,
+            "unit": self.unit,
+            "before": list(self.before) if self.before is not None else None,
+            "after": list(self.after) if self.after is not None else None,
+            "best": self.best.to_json() if self.best is not None else None,
+            "best_label": self.best.label(lang) if self.best is not None else None,
+            "loss": self.loss,
+            "by_rule": self.by_rule,
+        }
 
 
 @dataclass(frozen=True)
@@ -94,8 +103,14 @@ class SeatSummary:
     """Other decisions' estimated cost, in the game's score unit."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "lost": self.lost, "tricks": list(self.where), "estimated": self.estimated,
-                "estimated_tricks": list(self.estimated_where), "decisions": self.decisions}
+        return {
+            "seat": self.seat,
+            "lost": self.lost,
+            "tricks": list(self.where),
+            "estimated": self.estimated,
+            "estimated_tricks": list(self.estimated_where),
+            "decisions": self.decisions,
+        }
 
 
 @dataclass(frozen=True)
@@ -111,9 +126,15 @@ class DealReview:
     """Of those, solved exactly."""
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
-        return {"deal": self.deal, "unit": self.unit, "score_unit": self.score_unit,
-                "positions": self.positions, "exact": self.exact,
-                "marks": [m.to_json(lang) for m in self.marks], "seats": [s.to_json() for s in self.seats]}
+        return {
+            "deal": self.deal,
+            "unit": self.unit,
+            "score_unit": self.score_unit,
+            "positions": self.positions,
+            "exact": self.exact,
+            "marks": [m.to_json(lang) for m in self.marks],
+            "seats": [s.to_json() for s in self.seats],
+        }
 
 
 @dataclass(frozen=True)
@@ -123,8 +144,11 @@ class Review:
     deals: tuple[DealReview, ...]
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
-        out: dict[str, Any] = {"game": self.game, "players": self.players,
-                               "deals": [d.to_json(lang) for d in self.deals]}
+        out: dict[str, Any] = {
+            "game": self.game,
+            "players": self.players,
+            "deals": [d.to_json(lang) for d in self.deals],
+        }
         out.update(coach_part(self.game).review_json)
         return out
 
@@ -141,8 +165,7 @@ def _trick_list(tricks: Sequence[int], lang: str) -> str:
     return ", ".join(t("coach.trick_no", lang, n=k) for k in tricks)
 
 
-def review(record: Record, *, seed: int = 0, deals: Sequence[int] | None = None,
-           nodes: int | None = None) -> Review:
+def review(record: Record, *, seed: int = 0, deals: Sequence[int] | None = None, nodes: int | None = None) -> Review:
     """Review ``record`` (every deal, or those numbered in ``deals``, 0-based).  ``nodes``: the
     solver's budget per card choice (default: the game's, ``CoachPart.nodes``).  Raises RecordError where the
     record does not replay."""
@@ -198,8 +221,17 @@ def _tricks_done(state: GameState) -> int:
     return len(getattr(state, "tricks", ()))
 
 
-def _mark(state: GameState, bot: SearchBot, deal: int, index: int, seat: int, action: Action, budget: int,
-          rng: random.Random, seed: int) -> Mark | None:
+def _mark(
+    state: GameState,
+    bot: SearchBot,
+    deal: int,
+    index: int,
+    seat: int,
+    action: Action,
+    budget: int,
+    rng: random.Random,
+    seed: int,
+) -> Mark | None:
     if state.to_act != seat or action not in state.legal_actions():
         return Mark(deal, index, seat, action, "other", None, "none", "")
     trick = _tricks_done(state) + 1
@@ -229,12 +261,14 @@ def _play_mark(ov: OpenValues, deal: int, index: int, seat: int, action: Action,
         loss = loss if loss >= ROLLOUT_NOISE else 0.0
     else:
         loss = max(0.0, before[0] - after[1])  # proven: the best's lower bound over this one's upper
-    return Mark(deal, index, seat, action, "play", trick, ov.method, ov.unit, before, after,
-                best if loss > 0 else None, loss)
+    return Mark(
+        deal, index, seat, action, "play", trick, ov.method, ov.unit, before, after, best if loss > 0 else None, loss
+    )
 
 
-def _claim_mark(state: GameState, deal: int, index: int, seat: int, action: Action, trick: int, budget: int,
-                rng: random.Random) -> Mark:
+def _claim_mark(
+    state: GameState, deal: int, index: int, seat: int, action: Action, trick: int, budget: int, rng: random.Random
+) -> Mark:
     """A claim (オープン): worth what the game says it is worth after it (every trick left when
     it holds: the engine checks it against every defence), judged against the best card."""
     claim_after = coach_part(state.game_id).claim_after
@@ -248,8 +282,7 @@ def _claim_mark(state: GameState, deal: int, index: int, seat: int, action: Acti
     return Mark(deal, index, seat, action, "claim", trick, ov.method, ov.unit, before, after, best, loss)
 
 
-def _sampled_mark(game: str, trace: Trace, choice: Action, deal: int, index: int, seat: int,
-                  action: Action) -> Mark:
+def _sampled_mark(game: str, trace: Trace, choice: Action, deal: int, index: int, seat: int, action: Action) -> Mark:
     unit = trace.score_unit if trace.kind else coach_part(game).score_unit
     if not trace.kind or action not in trace.choices:
         return Mark(deal, index, seat, action, trace.kind or "other", None, "none", unit)
@@ -257,8 +290,21 @@ def _sampled_mark(game: str, trace: Trace, choice: Action, deal: int, index: int
     best = max(trace.choices, key=lambda a: trace.choices[a].mean_score)
     top = trace.choices[best].mean_score
     loss = max(0.0, top - mean)
-    return Mark(deal, index, seat, action, trace.kind, None, "sampled", unit, (top, top), (mean, mean),
-                best if loss > 1e-9 else None, loss if loss > 1e-9 else 0.0, trace.choices[action].by_rule)
+    return Mark(
+        deal,
+        index,
+        seat,
+        action,
+        trace.kind,
+        None,
+        "sampled",
+        unit,
+        (top, top),
+        (mean, mean),
+        best if loss > 1e-9 else None,
+        loss if loss > 1e-9 else 0.0,
+        trace.choices[action].by_rule,
+    )
 
 
 def _deal_review(game: str, deal: int, players: int, marks: list[Mark]) -> DealReview:
@@ -267,18 +313,32 @@ def _deal_review(game: str, deal: int, players: int, marks: list[Mark]) -> DealR
         mine = [m for m in marks if m.seat == s]
         proven = [m for m in mine if m.method in ("exact", "bounds") and m.loss > 0]
         est = [m for m in mine if m.method == "rollouts" and m.loss > 0]
-        seats.append(SeatSummary(
-            s, sum(m.loss for m in proven), tuple(m.trick for m in proven if m.trick is not None),
-            sum(m.loss for m in est), tuple(m.trick for m in est if m.trick is not None),
-            sum(m.loss for m in mine if m.method == "sampled")))
+        seats.append(
+            SeatSummary(
+                s,
+                sum(m.loss for m in proven),
+                tuple(m.trick for m in proven if m.trick is not None),
+                sum(m.loss for m in est),
+                tuple(m.trick for m in est if m.trick is not None),
+                sum(m.loss for m in mine if m.method == "sampled"),
+            )
+        )
     cards = [m for m in marks if m.kind in ("play", "claim")]
     part = coach_part(game)
     unit = cards[0].unit if cards else part.count_unit
-    return DealReview(deal, tuple(marks), tuple(seats), unit, part.score_unit, len(cards),
-                      sum(1 for m in cards if m.method == "exact"))
+    return DealReview(
+        deal,
+        tuple(marks),
+        tuple(seats),
+        unit,
+        part.score_unit,
+        len(cards),
+        sum(1 for m in cards if m.method == "exact"),
+    )
 
 
 # -- the text -----------------------------------------------------------------------------------
+
 
 def review_text(rev: Review, lang: str = "en") -> str:
     """The review as ``kirifuda analyze`` prints it."""
@@ -302,8 +362,9 @@ def review_text(rev: Review, lang: str = "en") -> str:
             if m.method in ("exact", "bounds", "rollouts"):
                 where = t("coach.trick_no", lang, n=m.trick)
                 assert m.before is not None and m.after is not None
-                text = f"{where:>12} {who}: {label:10} " + t("coach.before_after", lang, before=_bounds(m.before),
-                                                                   after=_bounds(m.after))
+                text = f"{where:>12} {who}: {label:10} " + t(
+                    "coach.before_after", lang, before=_bounds(m.before), after=_bounds(m.after)
+                )
                 if m.loss > 0:
                     amount = round(m.loss, 1)
                     text += "  " + t("coach.loss", lang, amount=_num(amount), unit=unit_text(d.unit, amount, lang))
@@ -312,8 +373,9 @@ def review_text(rev: Review, lang: str = "en") -> str:
             elif m.method == "sampled":
                 assert m.after is not None
                 key = "coach.sampled_rule" if m.by_rule else "coach.sampled"
-                text = f"{'':>12} {who}: " + t(key, lang, action=label, score=f"{m.after[0]:.2f}",
-                                                unit=unit_text(m.unit, m.after[0], lang))
+                text = f"{'':>12} {who}: " + t(
+                    key, lang, action=label, score=f"{m.after[0]:.2f}", unit=unit_text(m.unit, m.after[0], lang)
+                )
                 if m.loss > 0 and m.best is not None:
                     text += "  " + t("coach.loss", lang, amount=f"{m.loss:.2f}", unit=unit_text(m.unit, 2, lang))
                     text += f" ({t('coach.best_was', lang, action=m.best.label(lang))})"
@@ -331,16 +393,39 @@ def review_text(rev: Review, lang: str = "en") -> str:
             who = seat_name(s.seat, lang, names=names)
             if s.lost > 0:
                 amount = round(s.lost, 1)
-                lines.append(t("coach.seat_lost", lang, who=who, amount=_num(amount),
-                               unit=unit_text(d.unit, amount, lang), where=_trick_list(s.where, lang)))
+                lines.append(
+                    t(
+                        "coach.seat_lost",
+                        lang,
+                        who=who,
+                        amount=_num(amount),
+                        unit=unit_text(d.unit, amount, lang),
+                        where=_trick_list(s.where, lang),
+                    )
+                )
             if s.estimated > 0:
                 amount = round(s.estimated, 1)
-                lines.append(t("coach.seat_lost", lang, who=who, amount=_num(amount),
-                               unit=unit_text(d.unit, amount, lang), where=_trick_list(s.estimated_where, lang))
-                             + f" [{t('coach.tag.rollouts', lang)}]")
+                lines.append(
+                    t(
+                        "coach.seat_lost",
+                        lang,
+                        who=who,
+                        amount=_num(amount),
+                        unit=unit_text(d.unit, amount, lang),
+                        where=_trick_list(s.estimated_where, lang),
+                    )
+                    + f" [{t('coach.tag.rollouts', lang)}]"
+                )
             if s.decisions > 0:
-                lines.append(t("coach.seat_decisions", lang, who=who, amount=f"{s.decisions:.2f}",
-                               unit=unit_text(d.score_unit, 2, lang)))
+                lines.append(
+                    t(
+                        "coach.seat_decisions",
+                        lang,
+                        who=who,
+                        amount=f"{s.decisions:.2f}",
+                        unit=unit_text(d.score_unit, 2, lang),
+                    )
+                )
             if s.lost == 0 and s.estimated == 0 and s.decisions == 0:
                 lines.append(t("coach.seat_clean", lang, who=who))
         lines.append(t("coach.exact_share", lang, solved=d.exact, total=d.positions))
@@ -349,6 +434,7 @@ def review_text(rev: Review, lang: str = "en") -> str:
             lines.append(t(part.exact_note, lang, n=part.exact_from))
         for tag in ("bounds", "rollouts", "sampled"):
             if tag in tags:
-                lines.append(t("coach.legend", lang, tag=t("coach.tag." + tag, lang),
-                               meaning=t("coach.method." + tag, lang)))
+                lines.append(
+                    t("coach.legend", lang, tag=t("coach.tag." + tag, lang), meaning=t("coach.method." + tag, lang))
+                )
     return "\n".join(lines)

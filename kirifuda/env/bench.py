@@ -33,8 +33,9 @@ def play_point(game: Any, seed: int) -> Any:
             decisions += 1
 
 
-def bench_ismcts(game_id: str, seconds: float = 2.0, seed: int = 0, simulations: int = 50,
-                 clock: Clock = time.perf_counter) -> float | None:
+def bench_ismcts(
+    game_id: str, seconds: float = 2.0, seed: int = 0, simulations: int = 50, clock: Clock = time.perf_counter
+) -> float | None:
     """OpenSpiel's IS-MCTS (``open_spiel.python.algorithms.ismcts``, one random rollout per
     simulation) choosing card plays of random deals of ``kirifuda_<game>``: simulations per
     second.  ``None`` without OpenSpiel."""
@@ -53,9 +54,13 @@ def bench_ismcts(game_id: str, seconds: float = 2.0, seed: int = 0, simulations:
     while elapsed < seconds:
         s = play_point(game, point)
         point += 1
-        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(point)),
-                               uct_c=2.0, max_simulations=simulations,
-                               random_state=np.random.RandomState(point))
+        bot = ismcts.ISMCTSBot(
+            game,
+            mcts.RandomRolloutEvaluator(1, np.random.RandomState(point)),
+            uct_c=2.0,
+            max_simulations=simulations,
+            random_state=np.random.RandomState(point),
+        )
         t = clock()
         bot.step(s)
         elapsed += clock() - t
@@ -75,8 +80,7 @@ def openspiel_steps(name: str, seconds: float = 2.0, seed: int = 0, clock: Clock
     except ImportError:
         return None
     g = pyspiel.load_game(name)
-    observe = ("observation_tensor" if g.get_type().provides_observation_tensor
-               else "information_state_tensor")
+    observe = "observation_tensor" if g.get_type().provides_observation_tensor else "information_state_tensor"
     rand = random.Random(seed).random
     steps = 0
     start = clock()
@@ -120,8 +124,9 @@ def aec_turns(game: str, seconds: float = 2.0, seed: int = 0, clock: Clock = tim
     return round(turns / (clock() - start), 1)
 
 
-def vector_steps(game: str, num_envs: int, seconds: float = 2.0, seed: int = 0,
-                 clock: Clock = time.perf_counter) -> float | None:
+def vector_steps(
+    game: str, num_envs: int, seconds: float = 2.0, seed: int = 0, clock: Clock = time.perf_counter
+) -> float | None:
     """The agent's steps per second over :func:`kirifuda.env.vector.vector_env` of ``num_envs``
     envs (observations and masks as numpy arrays, autoreset), the other seats ``random``, the
     agent's actions random legal ones.  ``None`` without Gymnasium."""
@@ -149,20 +154,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     from .openspiel import game_name
 
     p = argparse.ArgumentParser(prog="python -m kirifuda.env.bench", description=main.__doc__)
-    p.add_argument("--games", default=",".join(sorted(GAMES)),
-                   help="comma-separated games (default: every game)")
+    p.add_argument("--games", default=",".join(sorted(GAMES)), help="comma-separated games (default: every game)")
     p.add_argument("--seconds", type=float, default=2.0, help="seconds per figure (default 2)")
     p.add_argument("--simulations", type=int, default=50, help="IS-MCTS simulations a move (default 50)")
     p.add_argument("--cpu", action="store_true", help="time by the process's CPU time, not the wall clock")
     p.add_argument("--no-ismcts", action="store_true", help="leave out IS-MCTS")
-    p.add_argument("--envs", type=int, default=0,
-                   help="also the PettingZoo AEC env's turns/s and the vector env's steps/s with this many envs")
+    p.add_argument(
+        "--envs",
+        type=int,
+        default=0,
+        help="also the PettingZoo AEC env's turns/s and the vector env's steps/s with this many envs",
+    )
     args = p.parse_args(argv)
     clock: Clock = time.process_time if args.cpu else time.perf_counter
     euchre = openspiel_steps("euchre", args.seconds, clock=clock)
     if euchre is None:
         raise SystemExit("OpenSpiel is not installed: pip install 'kirifuda[openspiel]'")
-    print(f"{'game':10s} {'steps/s':>10s} {'of euchre':>10s} {'IS-MCTS sims/s':>15s}   ({'CPU' if args.cpu else 'wall'} time)")
+    print(
+        f"{'game':10s} {'steps/s':>10s} {'of euchre':>10s} {'IS-MCTS sims/s':>15s}   ({'CPU' if args.cpu else 'wall'} time)"
+    )
     print(f"{'euchre':10s} {euchre:10.0f} {'100%':>10s}")
     for game in [g for g in args.games.split(",") if g]:
         steps = openspiel_steps(game_name(game), args.seconds, clock=clock) or 0.0
@@ -171,8 +181,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.envs > 0:
             aec = aec_turns(game, args.seconds, clock=clock)
             vec = vector_steps(game, args.envs, args.seconds, clock=clock)
-            print(f"{'':10s} PettingZoo AEC {aec or 0:.0f} turns/s; vector env of {args.envs}: "
-                  f"{vec or 0:.0f} agent steps/s", flush=True)
+            print(
+                f"{'':10s} PettingZoo AEC {aec or 0:.0f} turns/s; vector env of {args.envs}: "
+                f"{vec or 0:.0f} agent steps/s",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -39,11 +39,12 @@ class BotAgent:
     ``masked_out``: the env's actions left out of its legal actions (its ``claims`` option);
     a bot that chooses one is asked again with them left out of its view's legal actions."""
 
-    def __init__(self, game: str, kind: str, seed: int | None = 0,
-                 masked_out: frozenset[int] = frozenset()) -> None:
+    def __init__(self, game: str, kind: str, seed: int | None = 0, masked_out: frozenset[int] = frozenset()) -> None:
         if kind.split(":", 1)[0] == "oracle":
-            raise OptionError("the oracle sees every card: an environment's seat plays from its view "
-                              f"only (the levels are {', '.join(AGENT_KINDS)})")
+            raise OptionError(
+                "the oracle sees every card: an environment's seat plays from its view "
+                f"only (the levels are {', '.join(AGENT_KINDS)})"
+            )
         self.game = game
         self.kind = kind
         self.seed = seed
@@ -86,8 +87,12 @@ class BotAgent:
         if self.masked_out and self._masked(action):
             kept = tuple(a for a in view.legal_actions if not self._masked(a))
             if kept:
-                action = self.bot.choose(dataclasses.replace(
-                    view, legal_actions=kept, attempts=tuple(a for a in view.attempts if a in kept)), self.rng)
+                action = self.bot.choose(
+                    dataclasses.replace(
+                        view, legal_actions=kept, attempts=tuple(a for a in view.attempts if a in kept)
+                    ),
+                    self.rng,
+                )
         if isinstance(action, Discard) and len(action.cards) > 1:
             assert start is not None
             self._plan = tuple(c.id for c in action.cards)

@@ -66,9 +66,24 @@ from ..seen import NOT_SHOWN, cards_in  # noqa: F401 (cards_in: re-exported)
 from ..seen import collect_cards as _collect
 from ..tricks import Trick
 
-__all__ = ["ActionCatalog", "GameSpec", "ObservationEncoder", "GameEnv", "Stepper",
-           "layout_markdown", "ENV_VERSION", "cards_in", "shown_cards", "placed_cards", "view_cards",
-           "view_key", "view_fields", "count_cards", "NAME_FIELDS", "NOT_SHOWN"]
+__all__ = [
+    "ActionCatalog",
+    "GameSpec",
+    "ObservationEncoder",
+    "GameEnv",
+    "Stepper",
+    "layout_markdown",
+    "ENV_VERSION",
+    "cards_in",
+    "shown_cards",
+    "placed_cards",
+    "view_cards",
+    "view_key",
+    "view_fields",
+    "count_cards",
+    "NAME_FIELDS",
+    "NOT_SHOWN",
+]
 
 ENV_VERSION = "2"
 """Bumped whenever an action numbering or an observation layout changes."""
@@ -143,7 +158,7 @@ class ActionCatalog:
         card, say), that family's first index; -1 elsewhere."""
         for name, start in self.card_families.items():
             if name not in ("play", "discard"):
-                self._by_card_start[start:start + len(CARDS)] = [start] * len(CARDS)
+                self._by_card_start[start : start + len(CARDS)] = [start] * len(CARDS)
 
     _cache: dict[str, "ActionCatalog"] = {}
 
@@ -227,8 +242,7 @@ class Stepper:
 
     def _multi_discards(self, legal: Sequence[Action]) -> dict[frozenset[int], Discard] | None:
         if self._discards is None:
-            found = {frozenset(c.id for c in a.cards): a for a in legal
-                     if type(a) is Discard and len(a.cards) > 1}
+            found = {frozenset(c.id for c in a.cards): a for a in legal if type(a) is Discard and len(a.cards) > 1}
             self._discards = found
             self._discard_size = len(next(iter(found))) if found else 0
         return self._discards or None
@@ -244,7 +258,7 @@ class Stepper:
         else:
             legal = state.legal_actions()
             attempts = state.attempt_actions()
-            if attempts:   # offered whether or not they hold: masking them in would leak
+            if attempts:  # offered whether or not they hold: masking them in would leak
                 legal = tuple(a for a in legal if a not in attempts)
             multi = self._multi_discards(legal) if any(type(a) is Discard for a in legal) else None
             index = self.catalog._index
@@ -255,8 +269,10 @@ class Stepper:
                     continue
                 i = index.get(a)
                 if i is None:
-                    raise KeyError(f"{state.game_id}: the legal action {a!r} has no index in the catalog"
-                                   " (its GameInfo.action_space)")
+                    raise KeyError(
+                        f"{state.game_id}: the legal action {a!r} has no index in the catalog"
+                        " (its GameInfo.action_space)"
+                    )
                 out.add(i)
             if multi:
                 assert start is not None
@@ -280,19 +296,23 @@ class Stepper:
 
     def check(self, index: int) -> None:
         if not isinstance(index, (int, np.integer)) or not 0 <= int(index) < self.catalog.size:
-            raise IllegalActionError(self.state.to_act, f"action {index!r}",
-                                     f"an action is an integer 0..{self.catalog.size - 1}")
+            raise IllegalActionError(
+                self.state.to_act, f"action {index!r}", f"an action is an integer 0..{self.catalog.size - 1}"
+            )
         if int(index) not in self.legal_ids():
             seat = self.state.to_act
             action = self.catalog.actions[int(index)]
             if self.pending:
-                raise IllegalActionError(seat, action, f"no legal discard holds the cards picked so "
-                                         f"far ({' '.join(CARDS[c].code for c in self.pending)}) and this one")
+                raise IllegalActionError(
+                    seat,
+                    action,
+                    f"no legal discard holds the cards picked so "
+                    f"far ({' '.join(CARDS[c].code for c in self.pending)}) and this one",
+                )
             if seat is None:
                 raise IllegalActionError(None, action, "no one is to act")
             if int(index) in self.masked_out:
-                raise IllegalActionError(seat, action, "left out of this environment's actions "
-                                         "(its claims option)")
+                raise IllegalActionError(seat, action, "left out of this environment's actions (its claims option)")
             self.state.check(action)  # raises with the rule's words
             raise IllegalActionError(seat, action, "not legal now")
 
@@ -325,8 +345,12 @@ class Stepper:
         start = self.catalog.discard_start
         if not trusted:
             self.check(index)
-        elif (self._discards is None and start is not None and start <= index < start + 53
-              and any(type(a) is Discard for a in self.state.legal_actions())):
+        elif (
+            self._discards is None
+            and start is not None
+            and start <= index < start + 53
+            and any(type(a) is Discard for a in self.state.legal_actions())
+        ):
             self._multi_discards(self.state.legal_actions())
         self._legal_ids = None
         if self._discards and start is not None and start <= index < start + 53:
@@ -365,8 +389,6 @@ def _strip_none(hint: Any) -> tuple[Any, bool]:
     return hint, False
 
 
-
-
 def _is_action(hint: Any) -> bool:
     """An action type: the protocol, a class following it (a game's own included), or a union
     of them."""
@@ -374,13 +396,19 @@ def _is_action(hint: Any) -> bool:
         return True
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         return all(_is_action(a) for a in typing.get_args(hint))
-    return (isinstance(hint, type) and callable(getattr(hint, "to_json", None))
-            and callable(getattr(hint, "label", None)))
+    return (
+        isinstance(hint, type) and callable(getattr(hint, "to_json", None)) and callable(getattr(hint, "label", None))
+    )
 
 
 def _is_seat_name(name: str, extra: tuple[str, ...]) -> bool:
-    return (name in _SEAT_NAMES or name in extra or name.endswith("_seat") or name.endswith("_winner")
-            or name.endswith("_player"))
+    return (
+        name in _SEAT_NAMES
+        or name in extra
+        or name.endswith("_seat")
+        or name.endswith("_winner")
+        or name.endswith("_player")
+    )
 
 
 def _is_pair_name(name: str) -> bool:
@@ -434,8 +462,15 @@ class ObservationEncoder:
     and listed in ``skipped``.
     """
 
-    def __init__(self, game_id: str, options: Any, num_players: int, catalog: ActionCatalog,
-                 phases: Sequence[str], view_type: type) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        options: Any,
+        num_players: int,
+        catalog: ActionCatalog,
+        phases: Sequence[str],
+        view_type: type,
+    ) -> None:
         self.game_id = game_id
         self.n = n = num_players
         self.catalog = catalog
@@ -463,38 +498,76 @@ class ObservationEncoder:
             elem = _tuple_of(hint)
             pair = _pair_args(elem) if elem is not None else ()
             if name == "phase":
-                add(name, len(self.phases), "one-hot phase " + " ".join(self.phases),
-                    _phase_encoder({p: i for i, p in enumerate(self.phases)}))
+                add(
+                    name,
+                    len(self.phases),
+                    "one-hot phase " + " ".join(self.phases),
+                    _phase_encoder({p: i for i, p in enumerate(self.phases)}),
+                )
             elif hint is Card:
                 add(name, 53, "card one-hot (53)", _enc_card)
             elif origin in (tuple, frozenset, set) and args and args[0] is Card:
                 add(name, 53, "card set (53)", _enc_cards)
             elif hint is Trick:
-                add(name, n * 53 + n, f"trick: cards by relative seat ({n}×53), leader one-hot ({n})",
-                    lambda v, seat, out, o: _enc_trick(v, seat, out, o, n))
+                add(
+                    name,
+                    n * 53 + n,
+                    f"trick: cards by relative seat ({n}×53), leader one-hot ({n})",
+                    lambda v, seat, out, o: _enc_trick(v, seat, out, o, n),
+                )
             elif origin is tuple and args and args[0] is Trick:
-                add(name, n * 53 + 1, f"tricks: cards by relative seat ({n}×53), count",
-                    lambda v, seat, out, o: _enc_tricks(v, seat, out, o, n))
+                add(
+                    name,
+                    n * 53 + 1,
+                    f"tricks: cards by relative seat ({n}×53), count",
+                    lambda v, seat, out, o: _enc_tricks(v, seat, out, o, n),
+                )
             elif hint is bool and optional:
                 add(name, 2, "true, false (both 0: not known)", _enc_optional_bool)
             elif hint is bool:
                 add(name, 1, "0/1", _enc_number)
             elif hint is int and _is_pair_name(name):
-                add(name, pairs, f"pair one-hot relative to the seat's own pair ({pairs}); all 0: none",
-                    lambda v, seat, out, o: _enc_seat(v, seat % pairs, out, o, pairs))
+                add(
+                    name,
+                    pairs,
+                    f"pair one-hot relative to the seat's own pair ({pairs}); all 0: none",
+                    lambda v, seat, out, o: _enc_seat(v, seat % pairs, out, o, pairs),
+                )
             elif elem is int and (name in _SEAT_LIST_NAMES or _is_seat_name(name, spec.seat_fields)):
-                add(name, n, f"relative seats multi-hot ({n})", lambda v, seat, out, o: _enc_seat_list(v, seat, out, o, n))
+                add(
+                    name,
+                    n,
+                    f"relative seats multi-hot ({n})",
+                    lambda v, seat, out, o: _enc_seat_list(v, seat, out, o, n),
+                )
             elif pair[:1] == (int,) and pair[1:] == (Card,):
-                add(name, n * 53 + n, f"plays: card by relative seat ({n}×53), face-down flag by relative seat ({n})",
-                    lambda v, seat, out, o: _enc_plays(v, seat, out, o, n))
+                add(
+                    name,
+                    n * 53 + n,
+                    f"plays: card by relative seat ({n}×53), face-down flag by relative seat ({n})",
+                    lambda v, seat, out, o: _enc_plays(v, seat, out, o, n),
+                )
             elif pair[:1] == (Trick,) and pair[1:] == (int,):
-                add(name, n * 53 + n, f"tricks: cards by relative seat ({n}×53), tricks won by relative seat ({n})",
-                    lambda v, seat, out, o: _enc_won_tricks(v, seat, out, o, n))
+                add(
+                    name,
+                    n * 53 + n,
+                    f"tricks: cards by relative seat ({n}×53), tricks won by relative seat ({n})",
+                    lambda v, seat, out, o: _enc_won_tricks(v, seat, out, o, n),
+                )
             elif pair[:1] == (int,) and pair[1:] == (bool,):
-                add(name, 2 * n, f"answers by relative seat: yes ({n}), no ({n})",
-                    lambda v, seat, out, o: _enc_answers(v, seat, out, o, n))
+                add(
+                    name,
+                    2 * n,
+                    f"answers by relative seat: yes ({n}), no ({n})",
+                    lambda v, seat, out, o: _enc_answers(v, seat, out, o, n),
+                )
             elif hint is int and _is_seat_name(name, spec.seat_fields):
-                add(name, n, f"relative seat one-hot ({n}); all 0: none", lambda v, seat, out, o: _enc_seat(v, seat, out, o, n))
+                add(
+                    name,
+                    n,
+                    f"relative seat one-hot ({n}); all 0: none",
+                    lambda v, seat, out, o: _enc_seat(v, seat, out, o, n),
+                )
             elif _is_number(hint) and optional:
                 add(name, 2, "number, present (0/1)", _enc_optional_number)
             elif _is_number(hint):
@@ -504,34 +577,71 @@ class ObservationEncoder:
             elif hint is str or typing.get_origin(hint) is typing.Literal:
                 add(name, len(_VOCAB) + 1, "one-hot " + " ".join(_VOCAB) + " other", _enc_word)
             elif elem is str:
-                add(name, len(_VOCAB) + 1, "counts " + " ".join(_VOCAB) + " other (None entries: none)", _enc_word_counts)
+                add(
+                    name,
+                    len(_VOCAB) + 1,
+                    "counts " + " ".join(_VOCAB) + " other (None entries: none)",
+                    _enc_word_counts,
+                )
             elif hint is Suit:
                 add(name, 4, "suit one-hot S H D C", _enc_suit)
             elif origin is tuple and len(args) == 2 and args[1] is Ellipsis and _is_number(args[0]):
-                add(name, n, f"numbers per seat/unit, own first (≤{n})", lambda v, seat, out, o: _enc_rotated(v, seat, out, o, n))
+                add(
+                    name,
+                    n,
+                    f"numbers per seat/unit, own first (≤{n})",
+                    lambda v, seat, out, o: _enc_rotated(v, seat, out, o, n),
+                )
             elif origin is tuple and len(args) == 2 and args[1] is Ellipsis and args[0] is bool:
-                add(name, n, f"flags per seat/unit, own first (≤{n})", lambda v, seat, out, o: _enc_rotated(v, seat, out, o, n))
+                add(
+                    name,
+                    n,
+                    f"flags per seat/unit, own first (≤{n})",
+                    lambda v, seat, out, o: _enc_rotated(v, seat, out, o, n),
+                )
             elif origin is tuple and len(args) >= 2 and args[-1] is not Ellipsis and all(_is_number(a) for a in args):
-                add(name, n, f"numbers per seat/unit, own first (≤{n})", lambda v, seat, out, o: _enc_rotated(v, seat, out, o, n))
+                add(
+                    name,
+                    n,
+                    f"numbers per seat/unit, own first (≤{n})",
+                    lambda v, seat, out, o: _enc_rotated(v, seat, out, o, n),
+                )
             elif elem is not None and typing.get_origin(elem) is tuple and typing.get_args(elem)[:1] == (Card,):
-                add(name, n * 53, f"cards per seat/unit, own first ({n}×53)", lambda v, seat, out, o: _enc_card_sets(v, seat, out, o, n))
+                add(
+                    name,
+                    n * 53,
+                    f"cards per seat/unit, own first ({n}×53)",
+                    lambda v, seat, out, o: _enc_card_sets(v, seat, out, o, n),
+                )
             elif origin is tuple and args and _is_seat_action_pair(args[0]):
-                add(name, n * N + n + N, f"history: action counts by relative seat ({n}×{N}), "
+                add(
+                    name,
+                    n * N + n + N,
+                    f"history: action counts by relative seat ({n}×{N}), "
                     f"latest entry: seat one-hot ({n}), action one-hot ({N})",
-                    lambda v, seat, out, o: _enc_history(v, seat, out, o, n, catalog))
+                    lambda v, seat, out, o: _enc_history(v, seat, out, o, n, catalog),
+                )
             elif origin is tuple and args and _is_action(args[0]):
                 add(name, N, f"action counts ({N})", lambda v, seat, out, o: _enc_action_counts(v, out, o, catalog))
             else:
                 self.skipped.append(name)
         if "discard" in spec.families:
-            add("pending_discard", 53, "card set (53): the cards picked so far of a multi-card discard",
-                lambda v, seat, out, o: None)
+            add(
+                "pending_discard",
+                53,
+                "card set (53): the cards picked so far of a multi-card discard",
+                lambda v, seat, out, o: None,
+            )
         self.blocks = tuple(blocks)
         self.size = off
-        self._fields = tuple((b.name, b.offset, b.encode) for b in blocks
-                             if b.name != "pending_discard" and not b.kind.startswith(("history", "action counts")))
-        self._memo_fields = tuple((b.name, b.offset, b.size, b.encode) for b in blocks
-                                  if b.kind.startswith(("history", "action counts")))
+        self._fields = tuple(
+            (b.name, b.offset, b.encode)
+            for b in blocks
+            if b.name != "pending_discard" and not b.kind.startswith(("history", "action counts"))
+        )
+        self._memo_fields = tuple(
+            (b.name, b.offset, b.size, b.encode) for b in blocks if b.kind.startswith(("history", "action counts"))
+        )
         """Blocks that change seldom and cost much (bidding histories): kept per seat and copied
         while the field's value stays equal."""
         self._memo: dict[tuple[str, int], tuple[Any, np.ndarray]] = {}
@@ -554,10 +664,10 @@ class ObservationEncoder:
                 continue
             got = memo.get((name, seat))
             if got is not None and got[0] == v:
-                out[off:off + size] = got[1]
+                out[off : off + size] = got[1]
             else:
                 fn(v, seat, out, off)
-                memo[(name, seat)] = (v, out[off:off + size].copy())
+                memo[(name, seat)] = (v, out[off : off + size].copy())
         if pending and self._pending_offset is not None:
             for c in pending:
                 out[self._pending_offset + c] = 1.0
@@ -575,11 +685,11 @@ class ObservationEncoder:
         n = self.n
         for b in self.blocks:
             if b.kind.startswith("number"):
-                out[b.offset:b.offset + b.size] = 1.0 / scale_of(b.name, hand, self.catalog.spec)
+                out[b.offset : b.offset + b.size] = 1.0 / scale_of(b.name, hand, self.catalog.spec)
             elif b.kind.startswith("tricks: cards by relative seat") and b.kind.endswith("count"):
                 out[b.offset + b.size - 1] = 1.0 / hand
             elif b.kind.startswith("tricks: cards by relative seat") and "tricks won" in b.kind:
-                out[b.offset + b.size - n:b.offset + b.size] = 1.0 / hand
+                out[b.offset + b.size - n : b.offset + b.size] = 1.0 / hand
         return out
 
 
@@ -736,8 +846,9 @@ def _enc_action_counts(v: Sequence[Action], out: np.ndarray, o: int, catalog: Ac
             out[o + i] += 1.0
 
 
-def _enc_history(v: Sequence[tuple[int, Action]], seat: int, out: np.ndarray, o: int, n: int,
-                 catalog: ActionCatalog) -> None:
+def _enc_history(
+    v: Sequence[tuple[int, Action]], seat: int, out: np.ndarray, o: int, n: int, catalog: ActionCatalog
+) -> None:
     N = catalog.size
     index = catalog._index
     for s, a in v:
@@ -804,9 +915,11 @@ def _extractor(hint: Any) -> Callable[[Any, list[int]], None]:
     if pair[:1] == (Trick,) and pair[1:] == (int,):
         return opt(lambda v, out: out.extend(c.id for t, _ in v for _, c in t.plays if c is not None))
     if pair[:1] == (int,) and _is_action(pair[1]):
+
         def actions(v: Any, out: list[int]) -> None:
             for _, a in v:
                 _action_cards(a, out)
+
         return opt(actions)
     if _is_action(hint):
         return opt(_action_cards)
@@ -848,8 +961,11 @@ def view_fields(view_type: type) -> tuple[tuple[str, ...], tuple[str, ...], tupl
         names = [f.name for f in dataclasses.fields(view_type)]
         hints = typing.get_type_hints(view_type)
         shown = tuple(n for n in names if n not in NOT_SHOWN and _may_hold_cards(hints[n]))
-        got = _FIELDS[view_type] = (shown, tuple(n for n in shown if n not in NAME_FIELDS),
-                                    tuple(n for n in names if n not in ("legal_actions", "attempts")))
+        got = _FIELDS[view_type] = (
+            shown,
+            tuple(n for n in shown if n not in NAME_FIELDS),
+            tuple(n for n in names if n not in ("legal_actions", "attempts")),
+        )
     return got
 
 
@@ -898,16 +1014,18 @@ def view_key(view: View) -> tuple[Any, ...]:
     get = _KEYS.get(type(view))
     if get is None:
         names = view_fields(type(view))[2]
-        get = _KEYS[type(view)] = operator.attrgetter(*names) if len(names) > 1 else (
-            lambda v: (getattr(v, names[0]),))
+        get = _KEYS[type(view)] = operator.attrgetter(*names) if len(names) > 1 else (lambda v: (getattr(v, names[0]),))
     return get(view)
 
 
 def view_string(view: View) -> str:
     """A canonical text of a view (JSON, sorted keys), without its legal actions (they follow
     from the rest of the view, and Napoleon's exchange has thousands)."""
-    data = {f.name: to_jsonable(getattr(view, f.name)) for f in dataclasses.fields(view)
-            if f.name not in ("legal_actions", "attempts")}
+    data = {
+        f.name: to_jsonable(getattr(view, f.name))
+        for f in dataclasses.fields(view)
+        if f.name not in ("legal_actions", "attempts")
+    }
     return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -940,9 +1058,15 @@ class Memory:
         n, N = self.n, self.catalog.size
         out = [("seen_played", 0, n * 53, f"recall: cards seen played this deal by relative seat ({n}×53)")]
         if self.full:
-            out.append(("steps", n * 53, self.rows * self.row,
-                        f"recall: per step of the deal ({self.rows} rows), actor relative seat ({n}), "
-                        f"action one-hot ({N}), hidden ({1})"))
+            out.append(
+                (
+                    "steps",
+                    n * 53,
+                    self.rows * self.row,
+                    f"recall: per step of the deal ({self.rows} rows), actor relative seat ({n}), "
+                    f"action one-hot ({N}), hidden ({1})",
+                )
+            )
         return out
 
     def start(self, state: GameState) -> None:
@@ -1008,9 +1132,17 @@ class GameEnv:
     table does), so that random and early agents learn the game rather than chombo.
     """
 
-    def __init__(self, game: str, options: Mapping[str, Any] | None = None, *, match: bool = False,
-                 first: int | str = 0, recall: str | None = None, scaled: bool = False,
-                 claims: str = "keep") -> None:
+    def __init__(
+        self,
+        game: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        match: bool = False,
+        first: int | str = 0,
+        recall: str | None = None,
+        scaled: bool = False,
+        claims: str = "keep",
+    ) -> None:
         if game not in GAMES:
             from ..games import find_game
 
@@ -1030,8 +1162,7 @@ class GameEnv:
         view_type = type(probe.view(0))
         self.num_units = len(probe.view(0).totals)
         self.units = seat_units(self.num_players, self.num_units)
-        self.encoder = ObservationEncoder(game, self.options, self.num_players, self.catalog, phases,
-                                          view_type)
+        self.encoder = ObservationEncoder(game, self.options, self.num_players, self.catalog, phases, view_type)
         if recall not in (None, "cards", "full"):
             raise OptionError(f"recall={recall!r}: the choices are None, 'cards' and 'full'")
         if claims not in ("keep", "off", "auto"):
@@ -1044,9 +1175,13 @@ class GameEnv:
         self.memory = Memory(self.num_players, self.catalog, recall == "full") if recall else None
         self.scale = self.encoder.scales(max(probe.view(0).hand_sizes)) if scaled else None
         self.obs_size = self.encoder.size + (self.memory.size if self.memory else 0)
-        self.version = (f"kirifuda-env/{ENV_VERSION} {game} actions={self.catalog.size} "
-                        f"obs={self.obs_size}" + (f" recall={recall}" if recall else "")
-                        + (" scaled" if scaled else "") + (f" claims={claims}" if claims != "keep" else ""))
+        self.version = (
+            f"kirifuda-env/{ENV_VERSION} {game} actions={self.catalog.size} "
+            f"obs={self.obs_size}"
+            + (f" recall={recall}" if recall else "")
+            + (" scaled" if scaled else "")
+            + (f" claims={claims}" if claims != "keep" else "")
+        )
         self.rng = random.Random()
         self.stepper: Stepper | None = None
         self.done = True
@@ -1178,20 +1313,28 @@ def layout_markdown(game: str, options: Mapping[str, Any] | None = None) -> str:
     base = env.encoder.size
     memory = env.memory
     assert memory is not None and env.scale is not None
-    lines = [f"### {env.info.name_en} (`{game}`, options {json.dumps(dict(options or {}))})", "",
-             f"{env.num_players} seats; {env.catalog.size} actions; observation vector of "
-             f"{base} floats (`{GameEnv(game, options).version}`); with `recall=\"cards\"` "
-             f"{base + env.num_players * 53}, with `recall=\"full\"` {env.obs_size}.", "",
-             "| actions | first index | count |", "|---|---|---|"]
+    lines = [
+        f"### {env.info.name_en} (`{game}`, options {json.dumps(dict(options or {}))})",
+        "",
+        f"{env.num_players} seats; {env.catalog.size} actions; observation vector of "
+        f'{base} floats (`{GameEnv(game, options).version}`); with `recall="cards"` '
+        f'{base + env.num_players * 53}, with `recall="full"` {env.obs_size}.',
+        "",
+        "| actions | first index | count |",
+        "|---|---|---|",
+    ]
     starts = sorted(env.catalog.family_start.items(), key=lambda kv: kv[1])
     ends = [s for _, s in starts[1:]] + [env.catalog.size]
     for (fam, start), end in zip(starts, ends):
         lines.append(f"| {fam} | {start} | {end - start} |")
     lines += ["", "| slice | view field | encoding | `scaled=True` |", "|---|---|---|---|"]
     for name, off, size, kind in env.encoder.layout():
-        factors = sorted({float(x) for x in env.scale[off:off + size]})
-        scale = "" if factors == [1.0] else " ".join(f"×{x:.4g}" for x in factors if x != 1.0) + \
-            (" (count slots)" if len(factors) > 1 else "")
+        factors = sorted({float(x) for x in env.scale[off : off + size]})
+        scale = (
+            ""
+            if factors == [1.0]
+            else " ".join(f"×{x:.4g}" for x in factors if x != 1.0) + (" (count slots)" if len(factors) > 1 else "")
+        )
         lines.append(f"| {off}:{off + size} | `{name}` | {kind} | {scale} |")
     for name, off, size, kind in memory.layout():
         lines.append(f"| {base + off}:{base + off + size} | `{name}` | {kind} | |")

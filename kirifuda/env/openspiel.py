@@ -149,7 +149,8 @@ class KirifudaGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
             min_utility=-bound,
             max_utility=bound,
             utility_sum=0.0 if spec.zero_sum else None,
-            max_game_length=max_len)
+            max_game_length=max_len,
+        )
         super().__init__(game_type, info, params)
         self.game_id = game_id
         self.catalog = env.catalog
@@ -206,17 +207,16 @@ def _game_type(game_id: str, match: bool = False) -> Any:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=(pyspiel.GameType.Utility.ZERO_SUM if spec.zero_sum
-                 else pyspiel.GameType.Utility.GENERAL_SUM),
-        reward_model=(pyspiel.GameType.RewardModel.REWARDS if match
-                      else pyspiel.GameType.RewardModel.TERMINAL),
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if spec.zero_sum else pyspiel.GameType.Utility.GENERAL_SUM),
+        reward_model=(pyspiel.GameType.RewardModel.REWARDS if match else pyspiel.GameType.RewardModel.TERMINAL),
         max_num_players=spec.max_seats,
         min_num_players=info.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"options": "", "match": False, "first": 0, "claims": "keep"})
+        parameter_specification={"options": "", "match": False, "first": 0, "claims": "keep"},
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -279,8 +279,14 @@ class _History:
             else:
                 before = self.keys[i - 1][0]
                 names = _key_names(view)
-                got = " ".join(f"{names[j]}={v!r}" for j, (v, u) in enumerate(zip(self.keys[i][0], before))
-                               if v is not u and v != u) or "="
+                got = (
+                    " ".join(
+                        f"{names[j]}={v!r}"
+                        for j, (v, u) in enumerate(zip(self.keys[i][0], before))
+                        if v is not u and v != u
+                    )
+                    or "="
+                )
             if pending:
                 got += f" picked {list(pending)}"
             self.texts[i] = got
@@ -290,9 +296,29 @@ class _History:
 class _Core:
     """The python side of a state (copied fast by ``__deepcopy__``, which OpenSpiel's clone uses)."""
 
-    __slots__ = ("g", "stepper", "pre", "dealt", "deck", "steps", "start", "returns", "done",
-                 "hist", "rest_size", "hand_sizes", "deal_no", "rewards", "obs_key",
-                 "obs_val", "prefix", "left", "outcomes", "snap", "mute")
+    __slots__ = (
+        "g",
+        "stepper",
+        "pre",
+        "dealt",
+        "deck",
+        "steps",
+        "start",
+        "returns",
+        "done",
+        "hist",
+        "rest_size",
+        "hand_sizes",
+        "deal_no",
+        "rewards",
+        "obs_key",
+        "obs_val",
+        "prefix",
+        "left",
+        "outcomes",
+        "snap",
+        "mute",
+    )
     g: KirifudaGame
     prefix: tuple[int, ...]
     """The OpenSpiel actions before the current deal (earlier deals, in match mode)."""
@@ -485,8 +511,9 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             return
         if k.stepper is None:
             filt = self._g.env.spec.chance_filter
-            if action not in k.left or (filt is not None and len(k.dealt) < k.rest_size
-                                        and not filt(self._g.env.options, len(k.dealt), action)):
+            if action not in k.left or (
+                filt is not None and len(k.dealt) < k.rest_size and not filt(self._g.env.options, len(k.dealt), action)
+            ):
                 raise ValueError(f"{CARDS[action].code if 0 <= action < 53 else action} is not a chance outcome now")
             k.dealt.append(int(action))
             k.left.remove(action)
@@ -678,14 +705,14 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     def info_tensor(self, player: int, out: np.ndarray) -> None:
         g = self._g
         out.fill(0.0)
-        self.obs_tensor(player, out[:g.obs_size])
+        self.obs_tensor(player, out[: g.obs_size])
         if self._k.stepper is None:
             return
         h = self.history_of(player)
         n = g.env.num_players
         size = g.step_size
         base = g.obs_size
-        for t, (actor, idx) in enumerate(h.events[:g.deal_steps]):
+        for t, (actor, idx) in enumerate(h.events[: g.deal_steps]):
             o = base + t * size
             out[o + (actor - player) % n] = 1.0
             if idx >= 0:
@@ -741,8 +768,10 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             return None
         # the steps the seat did not see are relabelled with the cards; the steps it saw stay
         # as they were (a named adjutant card stays named while its holder moves)
-        relabel = [actor != player and h.events[t][1] < 0 and catalog.card_of(idx) is not None
-                   for t, (actor, idx) in enumerate(k.steps)]
+        relabel = [
+            actor != player and h.events[t][1] < 0 and catalog.card_of(idx) is not None
+            for t, (actor, idx) in enumerate(k.steps)
+        ]
         named = {c for (_, idx), r in zip(k.steps, relabel) if r and (c := catalog.card_of(idx)) is not None}
         return _Resampler(self, player, h, movable, taken, named, takers, place, relabel)
 
@@ -750,7 +779,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         """The seats that took cards of the rest this deal (Napoleon, Meitora's declarer): public
         by the rules, found here from the deal (a card of the rest in its hand or its steps)."""
         k = self._k
-        rest = set(k.dealt[:k.rest_size])
+        rest = set(k.dealt[: k.rest_size])
         if not rest or k.stepper is None:
             return set()
         state = k.stepper.state
@@ -762,10 +791,10 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     def _places(self) -> dict[int, int]:
         """The place of each dealt card in the deal: -1 for the rest, else the seat dealt it."""
         k = self._k
-        out = {c: -1 for c in k.dealt[:k.rest_size]}
+        out = {c: -1 for c in k.dealt[: k.rest_size]}
         i = k.rest_size
         for seat, size in enumerate(k.hand_sizes):
-            for c in k.dealt[i:i + size]:
+            for c in k.dealt[i : i + size]:
                 out[c] = seat
             i += size
         return out
@@ -777,18 +806,18 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         hands = []
         i = r
         for size in k.hand_sizes:
-            hands.append([CARDS[c] for c in dealt[i:i + size]])
+            hands.append([CARDS[c] for c in dealt[i : i + size]])
             i += size
         return hands, [CARDS[c] for c in dealt[:r]]
 
-    def _consistent(self, player: int, h: _History, dealt: Sequence[int],
-                    steps: Sequence[tuple[int, int]]) -> bool:
+    def _consistent(self, player: int, h: _History, dealt: Sequence[int], steps: Sequence[tuple[int, int]]) -> bool:
         """Whether the match before this deal, dealt ``dealt`` and played ``steps``, shows the
         player exactly the views it has had (stopping at the first that differs)."""
         return self._replay(player, h, dealt, steps) is not None
 
-    def _replay(self, player: int, h: _History, dealt: Sequence[int],
-                steps: Sequence[tuple[int, int]]) -> "tuple[GameState, Stepper] | None":
+    def _replay(
+        self, player: int, h: _History, dealt: Sequence[int], steps: Sequence[tuple[int, int]]
+    ) -> "tuple[GameState, Stepper] | None":
         """The match just after the deal and the table after ``steps`` where the match before
         this deal, dealt ``dealt`` and played ``steps``, shows the player exactly the views it
         has had (None at the first view that differs)."""
@@ -826,12 +855,13 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         while True:
             cards = list(k.deck)
             rng.shuffle(cards)
-            out = cards[:len(k.dealt)]
-            if filt is None or all(filt(self._g.env.options, i, c) for i, c in enumerate(out[:k.rest_size])):
+            out = cards[: len(k.dealt)]
+            if filt is None or all(filt(self._g.env.options, i, c) for i, c in enumerate(out[: k.rest_size])):
                 return out
 
-    def _install(self, player: int, dealt: Sequence[int], steps: Sequence[tuple[int, int]],
-                 replayed: "tuple[GameState, Stepper]") -> "KirifudaState":
+    def _install(
+        self, player: int, dealt: Sequence[int], steps: Sequence[tuple[int, int]], replayed: "tuple[GameState, Stepper]"
+    ) -> "KirifudaState":
         """The state :meth:`_rebuild` makes, from the table a resample has already replayed:
         OpenSpiel's history gets the actions, the python side is installed as it stands, and
         the player's history is its own (the replay showed it every view it has had)."""
@@ -912,18 +942,28 @@ class _Resampler:
     to a taken card (the taker plays that one face up later).  The taker's hand and the rest are
     one pool: the relabelled cards there are shuffled between them."""
 
-    __slots__ = ("st", "player", "h", "movable", "taken", "named", "pool", "place", "relabel",
-                 "pool_slots")
+    __slots__ = ("st", "player", "h", "movable", "taken", "named", "pool", "place", "relabel", "pool_slots")
 
-    def __init__(self, st: KirifudaState, player: int, h: _History, movable: list[int], taken: list[int],
-                 named: set[int], takers: set[int], place: dict[int, int], relabel: list[bool]) -> None:
+    def __init__(
+        self,
+        st: KirifudaState,
+        player: int,
+        h: _History,
+        movable: list[int],
+        taken: list[int],
+        named: set[int],
+        takers: set[int],
+        place: dict[int, int],
+        relabel: list[bool],
+    ) -> None:
         self.st, self.player, self.h = st, player, h
         self.movable, self.taken, self.named, self.place, self.relabel = movable, taken, named, place, relabel
         pool_places = takers | {-1} if takers else set()
         self.pool = [c for c in movable if place[c] in pool_places and c not in named]
         mset = set(movable)
-        self.pool_slots = [i for i, c in enumerate(st._k.dealt) if c in mset and place[c] in pool_places] \
-            if takers else []
+        self.pool_slots = (
+            [i for i, c in enumerate(st._k.dealt) if c in mset and place[c] in pool_places] if takers else []
+        )
 
     def random(self, rng: random.Random) -> tuple[dict[int, int], int | None]:
         """A uniform relabelling among those :meth:`allowed` admits, and a seed shuffling the
@@ -947,8 +987,9 @@ class _Resampler:
         pool = set(self.pool)
         return all(inv[t] in pool for t in taken) and not any(perm[c] in taken for c in self.named)
 
-    def attempt(self, perm: dict[int, int], seed: int | None = None
-                ) -> "tuple[list[int], list[tuple[int, int]], tuple[GameState, Stepper]] | None":
+    def attempt(
+        self, perm: dict[int, int], seed: int | None = None
+    ) -> "tuple[list[int], list[tuple[int, int]], tuple[GameState, Stepper]] | None":
         """The deal and steps relabelled by ``perm`` (the pool shuffled by ``seed``), if they
         show the seat exactly what it has seen."""
         st, k = self.st, self.st._k
@@ -961,7 +1002,7 @@ class _Resampler:
                 new_dealt[i] = c
         g = st._g
         filt = g.env.spec.chance_filter
-        if filt is not None and any(not filt(g.env.options, i, c) for i, c in enumerate(new_dealt[:k.rest_size])):
+        if filt is not None and any(not filt(g.env.options, i, c) for i, c in enumerate(new_dealt[: k.rest_size])):
             return None
         steps = k.steps
         catalog = g.catalog
@@ -998,8 +1039,7 @@ def _start_history(h: _History, stepper: Stepper, player: int) -> None:
     h.add(v, ())
 
 
-def _extend(h: _History, g: KirifudaGame, stepper: Stepper, player: int, actor: int, idx: int,
-            applied: Any) -> None:
+def _extend(h: _History, g: KirifudaGame, stepper: Stepper, player: int, actor: int, idx: int, applied: Any) -> None:
     """Record one env step in a player's history (the stepper has already taken it).
 
     A step of another seat naming a card is seen when that card newly shows in the player's
@@ -1101,9 +1141,9 @@ class KirifudaObserver:
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, np.ndarray] = {}
         for name, off, sz, _ in game.encoder.layout():
-            self.dict[name] = self.tensor[off:off + sz]
+            self.dict[name] = self.tensor[off : off + sz]
         if self.info:
-            self.dict["history"] = self.tensor[game.obs_size:].reshape(game.deal_steps, game.step_size)
+            self.dict["history"] = self.tensor[game.obs_size :].reshape(game.deal_steps, game.step_size)
 
     def set_from(self, state: KirifudaState, player: int) -> None:
         if self.public_only:
@@ -1133,6 +1173,7 @@ def _creator(game_id: str) -> type:
     games do; a class is kept alive until the interpreter's very end)."""
     cls = _CLASSES.get(game_id)
     if cls is None:
+
         def __init__(self: KirifudaGame, params: Mapping[str, Any] | None = None) -> None:
             KirifudaGame.__init__(self, game_id, params)
 

@@ -46,12 +46,20 @@ class KirifudaAEC(AECEnv):  # type: ignore[misc, unused-ignore]
 
     metadata = {"render_modes": ["human", "ansi"], "name": "kirifuda_v1", "is_parallelizable": False}
 
-    def __init__(self, game: str = "meitora", options: Mapping[str, Any] | None = None, *,
-                 match: bool = False, first: int | str = 0, recall: str | None = None,
-                 scaled: bool = False, claims: str = "keep", render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        game: str = "meitora",
+        options: Mapping[str, Any] | None = None,
+        *,
+        match: bool = False,
+        first: int | str = 0,
+        recall: str | None = None,
+        scaled: bool = False,
+        claims: str = "keep",
+        render_mode: str | None = None,
+    ) -> None:
         super().__init__()
-        self.core = GameEnv(game, options, match=match, first=first, recall=recall, scaled=scaled,
-                            claims=claims)
+        self.core = GameEnv(game, options, match=match, first=first, recall=recall, scaled=scaled, claims=claims)
         self.metadata = dict(self.metadata, name=f"kirifuda_{self.core.game_id}_v1")
         self.render_mode = render_mode
         n = self.core.num_players
@@ -60,10 +68,12 @@ class KirifudaAEC(AECEnv):  # type: ignore[misc, unused-ignore]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         N = self.core.catalog.size
         size = self.core.obs_size
-        self._obs_space = spaces.Dict({
-            "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(N,), dtype=np.int8),
-        })
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(N,), dtype=np.int8),
+            }
+        )
         self._act_space = spaces.Discrete(N)
         self.version = self.core.version
 
@@ -147,8 +157,13 @@ def raw_env(game: str = "meitora", options: Mapping[str, Any] | None = None, **k
     return KirifudaAEC(game, options, **kwargs)
 
 
-def env(game: str = "meitora", options: Mapping[str, Any] | None = None, *,
-        illegal_reward: float | None = None, **kwargs: Any) -> Any:
+def env(
+    game: str = "meitora",
+    options: Mapping[str, Any] | None = None,
+    *,
+    illegal_reward: float | None = None,
+    **kwargs: Any,
+) -> Any:
     """The environment wrapped as PettingZoo's classic games are (order enforcing, asserts).
     With ``illegal_reward`` set, an illegal action ends the episode with that reward to the
     offender (PettingZoo's ``TerminateIllegalWrapper``) instead of raising."""

@@ -78,10 +78,18 @@ class Policy:
         params["pi_b"] = np.zeros(env.catalog.size)
         params["v_w"] = ortho(sizes[-1], 1, 1.0)
         params["v_b"] = np.zeros(1)
-        meta = {"format": POLICY_FORMAT, "game": env.game_id, "options": env.options_json,
-                "scaled": env.scaled, "claims": env.claims, "obs_size": env.obs_size,
-                "actions": env.catalog.size, "env": env.version, "env_version": ENV_VERSION,
-                "hidden": list(hidden)}
+        meta = {
+            "format": POLICY_FORMAT,
+            "game": env.game_id,
+            "options": env.options_json,
+            "scaled": env.scaled,
+            "claims": env.claims,
+            "obs_size": env.obs_size,
+            "actions": env.catalog.size,
+            "env": env.version,
+            "env_version": ENV_VERSION,
+            "hidden": list(hidden),
+        }
         return cls(meta, params)
 
     # -- the network ---------------------------------------------------------------------
@@ -131,8 +139,10 @@ class Policy:
         except (OSError, ValueError, KeyError, json.JSONDecodeError):
             raise OptionError(f"{name!r} is not a kirifuda policy file (.npz with a meta entry)") from None
         if not isinstance(meta, dict) or meta.get("format") != POLICY_FORMAT:
-            raise OptionError(f"{name!r}: the policy's format is {meta.get('format') if isinstance(meta, dict) else None!r}, "
-                              f"this kirifuda reads {POLICY_FORMAT!r}")
+            raise OptionError(
+                f"{name!r}: the policy's format is {meta.get('format') if isinstance(meta, dict) else None!r}, "
+                f"this kirifuda reads {POLICY_FORMAT!r}"
+            )
         policy = cls(meta, params)
         need = {"pi_w", "pi_b", "v_w", "v_b"} | {f"{w}{i}" for i in range(policy.depth) for w in "wb"}
         if not need <= set(params):
@@ -148,8 +158,9 @@ def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return np.asarray(e / e.sum(axis=-1, keepdims=True))
 
 
-def legal_ids_of(catalog: ActionCatalog, view: View, pending: tuple[int, ...] = (),
-                 masked_out: frozenset[int] = frozenset()) -> tuple[int, ...]:
+def legal_ids_of(
+    catalog: ActionCatalog, view: View, pending: tuple[int, ...] = (), masked_out: frozenset[int] = frozenset()
+) -> tuple[int, ...]:
     """The env's legal action indices for the seat whose ``view`` this is, as
     :meth:`kirifuda.env.core.Stepper.legal_ids` finds them from the state: the attempts left out
     (masking them in would tell of hidden cards), a multi-card discard as single picks of the
@@ -198,11 +209,16 @@ class PolicyBot:
             raise OptionError(f"the policy plays {meta.get('game')!r}, not {game!r}")
         self.name = name
         self.policy = policy
-        self.env = GameEnv(str(meta["game"]), meta.get("options") or {}, scaled=bool(meta.get("scaled")),
-                           claims=str(meta.get("claims", "keep")))
+        self.env = GameEnv(
+            str(meta["game"]),
+            meta.get("options") or {},
+            scaled=bool(meta.get("scaled")),
+            claims=str(meta.get("claims", "keep")),
+        )
         if self.env.obs_size != meta.get("obs_size") or self.env.catalog.size != meta.get("actions"):
-            raise OptionError(f"the policy was trained on {meta.get('env')!r}; this kirifuda's env is "
-                              f"{self.env.version!r}")
+            raise OptionError(
+                f"the policy was trained on {meta.get('env')!r}; this kirifuda's env is {self.env.version!r}"
+            )
         self.options_json = dict(meta.get("options") or {})
         self._table_options = dict(self.env.new_match().view(None).options)
         """The options as a table's views show them (the record's form)."""
@@ -255,5 +271,4 @@ class PolicyBot:
         if view.game != self.env.game_id:
             raise OptionError(f"the policy plays {self.env.game_id!r}, not {view.game!r}")
         if dict(view.options) != self._table_options:
-            raise OptionError(f"the policy was trained with options {self.options_json}; this table's "
-                              f"differ")
+            raise OptionError(f"the policy was trained with options {self.options_json}; this table's differ")

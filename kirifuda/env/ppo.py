@@ -83,14 +83,21 @@ class Adam:
         for k, g in grads.items():
             self.m[k] = b1 * self.m[k] + (1 - b1) * g
             self.v[k] = b2 * self.v[k] + (1 - b2) * g * g
-            mh = self.m[k] / (1 - b1 ** self.t)
-            vh = self.v[k] / (1 - b2 ** self.t)
+            mh = self.m[k] / (1 - b1**self.t)
+            vh = self.v[k] / (1 - b2**self.t)
             params[k] -= self.lr * mh / (np.sqrt(vh) + eps)
 
 
-def losses_and_grads(policy: Policy, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray,
-                     old_logp: np.ndarray, adv: np.ndarray, returns: np.ndarray,
-                     cfg: PPOConfig) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+def losses_and_grads(
+    policy: Policy,
+    obs: np.ndarray,
+    masks: np.ndarray,
+    actions: np.ndarray,
+    old_logp: np.ndarray,
+    adv: np.ndarray,
+    returns: np.ndarray,
+    cfg: PPOConfig,
+) -> tuple[dict[str, float], dict[str, np.ndarray]]:
     """PPO's loss on a minibatch and its gradient with respect to every parameter."""
     n = len(actions)
     logits, values, acts = policy.forward(obs)
@@ -115,8 +122,10 @@ def losses_and_grads(policy: Policy, obs: np.ndarray, masks: np.ndarray, actions
     p = policy.params
     h = acts[-1]
     grads: dict[str, np.ndarray] = {
-        "pi_w": h.T @ d_logits, "pi_b": d_logits.sum(axis=0),
-        "v_w": h.T @ d_values[:, None], "v_b": np.array([d_values.sum()]),
+        "pi_w": h.T @ d_logits,
+        "pi_b": d_logits.sum(axis=0),
+        "v_w": h.T @ d_values[:, None],
+        "v_b": np.array([d_values.sum()]),
     }
     dh = d_logits @ p["pi_w"].T + d_values[:, None] @ p["v_w"].T
     for i in reversed(range(policy.depth)):
@@ -128,26 +137,40 @@ def losses_and_grads(policy: Policy, obs: np.ndarray, masks: np.ndarray, actions
     norm = float(np.sqrt(sum(float((g * g).sum()) for g in grads.values())))
     if norm > cfg.max_grad_norm:
         grads = {k: g * (cfg.max_grad_norm / norm) for k, g in grads.items()}
-    stats = {"policy_loss": pg_loss, "value_loss": v_loss, "entropy": float(entropy.mean()),
-             "approx_kl": float(np.mean((ratio - 1) - np.log(ratio))), "grad_norm": norm}
+    stats = {
+        "policy_loss": pg_loss,
+        "value_loss": v_loss,
+        "entropy": float(entropy.mean()),
+        "approx_kl": float(np.mean((ratio - 1) - np.log(ratio))),
+        "grad_norm": norm,
+    }
     return stats, grads
 
 
-def make_envs(game: str, options: Mapping[str, Any] | None, opponents: str, cfg: PPOConfig,
-              seat: int = 0) -> Any:
+def make_envs(game: str, options: Mapping[str, Any] | None, opponents: str, cfg: PPOConfig, seat: int = 0) -> Any:
     """The vector env PPO trains on (same-step autoreset: an ended env's observation is the
     next episode's first)."""
+
     def make() -> SingleAgentEnv:
         return SingleAgentEnv(game, dict(options or {}), seat=seat, opponents=opponents, **cfg.env_kwargs)
 
-    return gymnasium.vector.SyncVectorEnv([make for _ in range(cfg.num_envs)],
-                                          autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP)
+    return gymnasium.vector.SyncVectorEnv(
+        [make for _ in range(cfg.num_envs)], autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP
+    )
 
 
-def train(game: str, *, options: Mapping[str, Any] | None = None, opponents: str = "heuristic",
-          steps: int | None = None, seconds: float | None = None, seed: int = 0,
-          cfg: PPOConfig | None = None, policy: Policy | None = None,
-          log: Callable[[dict[str, float]], None] | None = None) -> Policy:
+def train(
+    game: str,
+    *,
+    options: Mapping[str, Any] | None = None,
+    opponents: str = "heuristic",
+    steps: int | None = None,
+    seconds: float | None = None,
+    seed: int = 0,
+    cfg: PPOConfig | None = None,
+    policy: Policy | None = None,
+    log: Callable[[dict[str, float]], None] | None = None,
+) -> Policy:
     """Train a policy for seat 0 of ``game`` against ``opponents`` for at most ``steps`` env
     steps (the agent's decisions, over all envs) and at most ``seconds``; the policy, with its
     learning curve in ``meta["training"]``."""
@@ -221,25 +244,36 @@ def train(game: str, *, options: Mapping[str, Any] | None = None, opponents: str
         for _ in range(cfg.epochs):
             pick.shuffle(idx)
             for s in range(0, T * E, mb):
-                j = np.array(idx[s:s + mb])
-                stats, grads = losses_and_grads(policy, b_obs[j], b_mask[j], b_act[j], b_logp[j],
-                                                b_adv[j], b_ret[j], cfg)
+                j = np.array(idx[s : s + mb])
+                stats, grads = losses_and_grads(
+                    policy, b_obs[j], b_mask[j], b_act[j], b_logp[j], b_adv[j], b_ret[j], cfg
+                )
                 opt.step(policy.params, grads)
         update += 1
         recent = finished[-200:]
-        point = {"update": float(update), "steps": float(total), "seconds": round(time.perf_counter() - start, 1),
-                 "episodes": float(len(finished)),
-                 "mean_return": round(float(np.mean(recent)), 3) if recent else float("nan"), **stats}
+        point = {
+            "update": float(update),
+            "steps": float(total),
+            "seconds": round(time.perf_counter() - start, 1),
+            "episodes": float(len(finished)),
+            "mean_return": round(float(np.mean(recent)), 3) if recent else float("nan"),
+            **stats,
+        }
         curve.append([point["steps"], point["seconds"], point["mean_return"]])
         if log is not None:
             log(point)
     envs.close()
-    policy.meta["training"] = {"algorithm": "ppo", "opponents": opponents, "seat": 0, "seed": seed,
-                               "steps": total, "seconds": round(time.perf_counter() - start, 1),
-                               "episodes": len(finished),
-                               "curve": [[s, sec, (None if r != r else r)] for s, sec, r in curve],
-                               "config": {k: (list(v) if isinstance(v, tuple) else v)
-                                          for k, v in vars(cfg).items()}}
+    policy.meta["training"] = {
+        "algorithm": "ppo",
+        "opponents": opponents,
+        "seat": 0,
+        "seed": seed,
+        "steps": total,
+        "seconds": round(time.perf_counter() - start, 1),
+        "episodes": len(finished),
+        "curve": [[s, sec, (None if r != r else r)] for s, sec, r in curve],
+        "config": {k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(cfg).items()},
+    }
     return policy
 
 
@@ -247,8 +281,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     """``python -m kirifuda.env.ppo GAME --out FILE``: train and save a policy."""
     import json
 
-    p = argparse.ArgumentParser(prog="python -m kirifuda.env.ppo",
-                                description="PPO on one seat of a kirifuda game against bots; saves a policy file")
+    p = argparse.ArgumentParser(
+        prog="python -m kirifuda.env.ppo",
+        description="PPO on one seat of a kirifuda game against bots; saves a policy file",
+    )
     p.add_argument("game")
     p.add_argument("--options", default="{}", help="the game's options as JSON")
     p.add_argument("--opponents", default="heuristic", help="the other seats' bot level (default heuristic)")
@@ -264,12 +300,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     cfg = PPOConfig(num_envs=args.envs, hidden=tuple(int(x) for x in args.hidden.split(",") if x))
 
     def log(point: dict[str, float]) -> None:
-        print(f"update {int(point['update']):4d}  steps {int(point['steps']):8d}  "
-              f"{point['seconds']:7.1f} s  mean return {point['mean_return']:7.3f}  "
-              f"entropy {point['entropy']:.3f}  kl {point['approx_kl']:.4f}", flush=True)
+        print(
+            f"update {int(point['update']):4d}  steps {int(point['steps']):8d}  "
+            f"{point['seconds']:7.1f} s  mean return {point['mean_return']:7.3f}  "
+            f"entropy {point['entropy']:.3f}  kl {point['approx_kl']:.4f}",
+            flush=True,
+        )
 
-    policy = train(args.game, options=json.loads(args.options), opponents=args.opponents,
-                   steps=args.steps, seconds=args.seconds, seed=args.seed, cfg=cfg, log=log)
+    policy = train(
+        args.game,
+        options=json.loads(args.options),
+        opponents=args.opponents,
+        steps=args.steps,
+        seconds=args.seconds,
+        seed=args.seed,
+        cfg=cfg,
+        log=log,
+    )
     policy.save(args.out)
     print(f"saved {args.out}")
 

@@ -49,31 +49,44 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, game: str, options: Mapping[str, Any] | None = None, *, seat: int = 0,
-                 opponents: str | Mapping[int, str] = "heuristic", match: bool = False,
-                 first: int | str = 0, recall: str | None = None, scaled: bool = False,
-                 claims: str = "keep", illegal_reward: float | None = None,
-                 render_mode: str | None = None) -> None:
-        self.core = GameEnv(game, options, match=match, first=first, recall=recall, scaled=scaled,
-                            claims=claims)
+    def __init__(
+        self,
+        game: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        seat: int = 0,
+        opponents: str | Mapping[int, str] = "heuristic",
+        match: bool = False,
+        first: int | str = 0,
+        recall: str | None = None,
+        scaled: bool = False,
+        claims: str = "keep",
+        illegal_reward: float | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        self.core = GameEnv(game, options, match=match, first=first, recall=recall, scaled=scaled, claims=claims)
         n = self.core.num_players
         if not (isinstance(seat, int) and 0 <= seat < n):
             raise OptionError(f"seat={seat!r}: a {game} table has seats 0..{n - 1}")
-        levels = ({s: opponents for s in range(n) if s != seat} if isinstance(opponents, str)
-                  else dict(opponents))
+        levels = {s: opponents for s in range(n) if s != seat} if isinstance(opponents, str) else dict(opponents)
         if set(levels) != set(range(n)) - {seat}:
-            raise OptionError(f"opponents must name a bot level for each seat but {seat} "
-                              f"(seats {sorted(set(range(n)) - {seat})}), got {sorted(levels)}")
+            raise OptionError(
+                f"opponents must name a bot level for each seat but {seat} "
+                f"(seats {sorted(set(range(n)) - {seat})}), got {sorted(levels)}"
+            )
         self.seat = seat
-        self.bots = {s: BotAgent(self.core.game_id, kind, seed=s, masked_out=self.core.masked_out)
-                     for s, kind in levels.items()}
+        self.bots = {
+            s: BotAgent(self.core.game_id, kind, seed=s, masked_out=self.core.masked_out) for s, kind in levels.items()
+        }
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         N = self.core.catalog.size
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(self.core.obs_size,), dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(N,), dtype=np.int8),
-        })
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(self.core.obs_size,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(N,), dtype=np.int8),
+            }
+        )
         self.action_space = spaces.Discrete(N)
         self._seeds = random.Random()
         self.core.listeners.append(self._follow)
@@ -102,8 +115,9 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
                 reward += got[self.seat]
         return reward
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._seeds = random.Random(seed)

@@ -50,8 +50,9 @@ def vector_env(game: str, num_envs: int, options: Mapping[str, Any] | None = Non
     return gymnasium.vector.SyncVectorEnv([make for _ in range(num_envs)])
 
 
-def parallel_env(game: str, options: Mapping[str, Any] | None = None, *,
-                 illegal_reward: float | None = None, **kwargs: Any) -> Any:
+def parallel_env(
+    game: str, options: Mapping[str, Any] | None = None, *, illegal_reward: float | None = None, **kwargs: Any
+) -> Any:
     """The PettingZoo env of ``game`` as a PettingZoo ``ParallelEnv`` (``kwargs``: the AEC
     env's; with ``illegal_reward`` an illegal action ends the episode with that reward, as
     :func:`kirifuda.env.pettingzoo.env` does, instead of raising)."""

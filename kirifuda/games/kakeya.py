@@ -102,16 +102,46 @@ def _read_leader(d: Mapping[str, Any], seat: int | None) -> Action:
 
 ACTION_KINDS: tuple[ActionKind, ...] = (
     PLAY_KIND,
-    ActionKind("trump", _read_trump, families=(ActionFamily(
-        "trump", lambda space: [(ChooseTrump(None), "trump keep")]
-        + [(ChooseTrump(Suit(s)), f"trump {s}") for s in "SHDC"]),)),
-    ActionKind("leader", _read_leader, families=(ActionFamily(
-        "leader", lambda space: ((ChooseLeader(s), f"leader {s}") for s in range(space.max_seats))),)),
+    ActionKind(
+        "trump",
+        _read_trump,
+        families=(
+            ActionFamily(
+                "trump",
+                lambda space: (
+                    [(ChooseTrump(None), "trump keep")] + [(ChooseTrump(Suit(s)), f"trump {s}") for s in "SHDC"]
+                ),
+            ),
+        ),
+    ),
+    ActionKind(
+        "leader",
+        _read_leader,
+        families=(
+            ActionFamily("leader", lambda space: ((ChooseLeader(s), f"leader {s}") for s in range(space.max_seats))),
+        ),
+    ),
 )
 """Kakeya's actions: a play, the dealing pair's trump decision, the leading pair's leader."""
 
-__all__ = ["ChooseTrump", "ChooseLeader", "ACTION_KINDS", "KakeyaOptions", "KakeyaState", "KakeyaView", "Phase", "INFO", "DECK", "rensho_of",
-           "chip_payment", "game_result", "START_CHIPS", "FACE_MASK", "ALL_ACES", "ACE_IDS"]
+__all__ = [
+    "ChooseTrump",
+    "ChooseLeader",
+    "ACTION_KINDS",
+    "KakeyaOptions",
+    "KakeyaState",
+    "KakeyaView",
+    "Phase",
+    "INFO",
+    "DECK",
+    "rensho_of",
+    "chip_payment",
+    "game_result",
+    "START_CHIPS",
+    "FACE_MASK",
+    "ALL_ACES",
+    "ACE_IDS",
+]
 
 # --------------------------------------------------------------------------------------------
 # Options
@@ -137,12 +167,12 @@ class KakeyaOptions:
             raise OptionError(f"option initial_trump={self.initial_trump!r} is not one of 'D', 'S', 'H', 'C'")
         if not isinstance(self.stop_at_zero, bool):
             raise OptionError(f"option stop_at_zero={self.stop_at_zero!r} must be true or false")
-        if self.games is not None and (isinstance(self.games, bool) or not isinstance(self.games, int)
-                                       or self.games < 1):
+        if self.games is not None and (
+            isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1
+        ):
             raise OptionError(f"option games={self.games!r} must be a positive whole number or null")
         if not self.stop_at_zero and self.games is None:
-            raise OptionError("option games must be set when stop_at_zero is false "
-                              "(the match would never end)")
+            raise OptionError("option games must be set when stop_at_zero is false (the match would never end)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -222,8 +252,9 @@ def chip_payment(winner_faces: int, loser_dealt: int, trump: int) -> tuple[int, 
     return 1, "plain"
 
 
-def game_result(faces: tuple[int, int], pairs: tuple[int, int], rensho_pair: int,
-                dealt: tuple[int, int], trump: int) -> tuple[int, int, int, str]:
+def game_result(
+    faces: tuple[int, int], pairs: tuple[int, int], rensho_pair: int, dealt: tuple[int, int], trump: int
+) -> tuple[int, int, int, str]:
     """A game's result (spec §6): ``(winning pair, losing pair, chips paid, table column)``.
     ``faces`` are the face cards taken by the two playing ``pairs``, ``dealt`` the masks of
     their 26 cards as dealt (for :func:`chip_payment`); at 8 – 8 the pair not dealt the rensho
@@ -323,14 +354,20 @@ class KakeyaView(View):
         ja = lang == "ja"
         lines = []
         if self.trump is not None:
-            state = ("" if self.trump_decided else (" (未決定: 配りペアが決める)" if ja
-                                                    else " (not decided yet: the dealing pair decides)"))
+            state = (
+                ""
+                if self.trump_decided
+                else (" (未決定: 配りペアが決める)" if ja else " (not decided yet: the dealing pair decides)")
+            )
             lines.append(("切り: " if ja else "Trump: ") + self.trump.symbol + state)
         if self.rensho is not None:
             lines.append(("れんしょ: " if ja else "Rensho: ") + format_card(self.rensho, lang))
         if self.phase in ("trump", "leader", "play") and not self.trump_decided:
-            lines.append("手札は切りが決まるまで見られません" if ja
-                         else "No one looks at their cards before the trump is decided.")
+            lines.append(
+                "手札は切りが決まるまで見られません"
+                if ja
+                else "No one looks at their cards before the trump is decided."
+            )
         for p in range(len(self.pairs)):
             role = []
             if p == self.leading_pair:
@@ -344,63 +381,79 @@ class KakeyaView(View):
             faces = self.face_cards[p] if p < len(self.face_cards) else None
             shown = ""
             if faces is not None:
-                shown = (f"  絵札 {len(faces)}: " if ja else f"  face cards {len(faces)}: ") + \
-                    " ".join(format_card(c, lang) for c in faces)
-            lines.append(f"{self._pair_text(p, lang)} [{', '.join(role)}]  "
-                         + (f"ご石 {self.totals[p]}" if ja else f"chips {self.totals[p]}") + shown)
+                shown = (f"  絵札 {len(faces)}: " if ja else f"  face cards {len(faces)}: ") + " ".join(
+                    format_card(c, lang) for c in faces
+                )
+            lines.append(
+                f"{self._pair_text(p, lang)} [{', '.join(role)}]  "
+                + (f"ご石 {self.totals[p]}" if ja else f"chips {self.totals[p]}")
+                + shown
+            )
         if self.leader is not None:
             lines.append(("最初に出した人: 席" if ja else "First leader: seat ") + str(self.leader))
         if self.phase == "play":
             lines.append(("済んだ場: " if ja else "Tricks played: ") + f"{self.tricks_played}/13")
         if self.trick is not None:
-            lines.append(("場: " if ja else "Trick: ") + "  ".join(
-                f"{'席' if ja else 'seat '}{s}: {format_card(c, lang)}" for s, c in self.trick.plays))
+            lines.append(
+                ("場: " if ja else "Trick: ")
+                + "  ".join(f"{'席' if ja else 'seat '}{s}: {format_card(c, lang)}" for s, c in self.trick.plays)
+            )
         elif self.last_trick is not None:
-            lines.append(("直前の場: " if ja else "Last trick: ") + "  ".join(
-                f"{'席' if ja else 'seat '}{s}: {format_card(c, lang)}" for s, c in self.last_trick.plays)
-                + (f" → 席{self.last_trick_winner}" if ja else f" → seat {self.last_trick_winner}"))
+            lines.append(
+                ("直前の場: " if ja else "Last trick: ")
+                + "  ".join(f"{'席' if ja else 'seat '}{s}: {format_card(c, lang)}" for s, c in self.last_trick.plays)
+                + (f" → 席{self.last_trick_winner}" if ja else f" → seat {self.last_trick_winner}")
+            )
         return lines
 
     def intro_lines(self, lang: str = "en") -> list[str]:
         """What the terminal says as a game starts: the pairs' roles, and that this seat's pair
         sits out (six players)."""
+
         def pair(p: int | None) -> str:
             return "-" if p is None else self._pair_text(p, lang)
 
         ja = lang == "ja"
-        lines = [("親 (先手) ペア: " if ja else "Leading pair: ") + pair(self.leading_pair),
-                 ("配り (切りを決める) ペア: " if ja else "Dealing pair (decides the trump): ")
-                 + pair(self.dealing_pair)]
+        lines = [
+            ("親 (先手) ペア: " if ja else "Leading pair: ") + pair(self.leading_pair),
+            ("配り (切りを決める) ペア: " if ja else "Dealing pair (decides the trump): ") + pair(self.dealing_pair),
+        ]
         if self.trump is not None:
             lines.append(("現在の切り: " if ja else "Trump in force: ") + self.trump.symbol)
         if self.sitting_out is not None:
             if self.own_pair == self.sitting_out:
-                lines.append("あなたのペアはこの回は休みです (観戦)" if ja
-                             else "Your pair sits out this game: you watch it as a spectator.")
+                lines.append(
+                    "あなたのペアはこの回は休みです (観戦)"
+                    if ja
+                    else "Your pair sits out this game: you watch it as a spectator."
+                )
             else:
                 lines.append(("休み: " if ja else "Sitting out: ") + pair(self.sitting_out))
         return lines
 
 
-add_terms(game="kakeya", fields={
-    "players": ("人数", "players"),
-    "pairs": ("ペア", "pairs"),
-    "own_pair": ("自分のペア", "your pair"),
-    "dealing_pair": ("配りペア", "dealing pair"),
-    "leading_pair": ("親ペア", "leading pair"),
-    "sitting_out": ("休みのペア", "pair sitting out"),
-    "trump": ("切り", "trump"),
-    "trump_decided": ("切り決定済み", "trump decided"),
-    "rensho": ("れんしょ", "rensho"),
-    "leader": ("最初に出す人", "first leader"),
-    "tricks_played": ("済んだ場", "tricks played"),
-    "face_cards": ("絵札", "face cards"),
-    "winning_pair": ("勝ちペア", "winning pair"),
-    "rensho_pair": ("れんしょを配られたペア", "pair dealt the rensho"),
-    "payment": ("ご石の支払い", "chips paid"),
-    "payment_column": ("支払いの欄", "chip table column"),
-    "chips": ("ご石", "chips"),
-})
+add_terms(
+    game="kakeya",
+    fields={
+        "players": ("人数", "players"),
+        "pairs": ("ペア", "pairs"),
+        "own_pair": ("自分のペア", "your pair"),
+        "dealing_pair": ("配りペア", "dealing pair"),
+        "leading_pair": ("親ペア", "leading pair"),
+        "sitting_out": ("休みのペア", "pair sitting out"),
+        "trump": ("切り", "trump"),
+        "trump_decided": ("切り決定済み", "trump decided"),
+        "rensho": ("れんしょ", "rensho"),
+        "leader": ("最初に出す人", "first leader"),
+        "tricks_played": ("済んだ場", "tricks played"),
+        "face_cards": ("絵札", "face cards"),
+        "winning_pair": ("勝ちペア", "winning pair"),
+        "rensho_pair": ("れんしょを配られたペア", "pair dealt the rensho"),
+        "payment": ("ご石の支払い", "chips paid"),
+        "payment_column": ("支払いの欄", "chip table column"),
+        "chips": ("ご石", "chips"),
+    },
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -415,11 +468,39 @@ class KakeyaState(GameState):
     DEAL_PHASE = Phase.DEAL
     DONE_PHASE = Phase.DONE
 
-    __slots__ = ("options", "first", "num_players", "_half", "_phase", "_to_act", "_deal_no",
-                 "_chips", "_results", "_dealing", "_leading", "_playing", "_sitting", "_next",
-                 "_active", "_log", "_dealt", "_hands", "_dealt_pair", "_trump", "_trump_decided",
-                 "_leader", "_first_leader", "_trick", "_led", "_tricks", "_faces", "_legal",
-                 "_last", "_strength", "_game_next")
+    __slots__ = (
+        "options",
+        "first",
+        "num_players",
+        "_half",
+        "_phase",
+        "_to_act",
+        "_deal_no",
+        "_chips",
+        "_results",
+        "_dealing",
+        "_leading",
+        "_playing",
+        "_sitting",
+        "_next",
+        "_active",
+        "_log",
+        "_dealt",
+        "_hands",
+        "_dealt_pair",
+        "_trump",
+        "_trump_decided",
+        "_leader",
+        "_first_leader",
+        "_trick",
+        "_led",
+        "_tricks",
+        "_faces",
+        "_legal",
+        "_last",
+        "_strength",
+        "_game_next",
+    )
     COPY_LISTS = ("_chips", "_log", "_hands", "_trick", "_tricks")
     COPY_NESTED = ("_faces",)
 
@@ -548,13 +629,14 @@ class KakeyaState(GameState):
         bit = _BIT.__getitem__
         masks = [0] * self.num_players
         for k, seat in enumerate(self._active):
-            masks[seat] = sum(map(bit, ids[13 * k:13 * k + 13]))
+            masks[seat] = sum(map(bit, ids[13 * k : 13 * k + 13]))
         self._start_deal(masks, None)
 
     def _require_deal(self) -> None:
         if self._phase is not Phase.DEAL:
-            raise IllegalActionError(None, "deal", "the match is over" if self._phase is Phase.DONE
-                                     else "a game is in progress")
+            raise IllegalActionError(
+                None, "deal", "the match is over" if self._phase is Phase.DONE else "a game is in progress"
+            )
 
     def _start_deal(self, masks: list[int], order: tuple[tuple[int, ...], ...] | None) -> None:
         self._reset_deal()
@@ -619,9 +701,11 @@ class KakeyaState(GameState):
         the leader is being decided (a record that leaves out its trump action, say)."""
         to_act = self._to_act
         if to_act is not None and seat is not None and seat != to_act and self._phase in (Phase.TRUMP, Phase.LEADER):
-            due = (f"the trump decision comes first: the trump is decided by the dealing pair's lower seat, seat {to_act}"
-                   if self._phase is Phase.TRUMP else
-                   f"the choice of the leader comes first: the leader is chosen by the leading pair's lower seat, seat {to_act}")
+            due = (
+                f"the trump decision comes first: the trump is decided by the dealing pair's lower seat, seat {to_act}"
+                if self._phase is Phase.TRUMP
+                else f"the choice of the leader comes first: the leader is chosen by the leading pair's lower seat, seat {to_act}"
+            )
             raise IllegalActionError(seat, action, f"it is seat {to_act}'s turn, not seat {seat}'s: {due}")
         super().check(action, seat)
 
@@ -629,8 +713,13 @@ class KakeyaState(GameState):
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check the action, then carry it out; a refused action leaves the state unchanged."""
         to_act = self._to_act
-        if (type(action) is Play and self._phase is Phase.PLAY and (seat is None or seat == to_act)
-                and action.request is None and not action.call_joker):
+        if (
+            type(action) is Play
+            and self._phase is Phase.PLAY
+            and (seat is None or seat == to_act)
+            and action.request is None
+            and not action.call_joker
+        ):
             assert to_act is not None
             cid = action.card.id
             if self._legal_play_mask(to_act) >> cid & 1:
@@ -691,8 +780,9 @@ class KakeyaState(GameState):
         fa, fb = len(self._faces[a]), len(self._faces[b])
         rensho = rensho_of(self._trump)
         rensho_pair = a if self._dealt_pair[a] >> rensho & 1 else b
-        winner, loser, pay, column = game_result((fa, fb), (a, b), rensho_pair,
-                                                 (self._dealt_pair[a], self._dealt_pair[b]), self._trump)
+        winner, loser, pay, column = game_result(
+            (fa, fb), (a, b), rensho_pair, (self._dealt_pair[a], self._dealt_pair[b]), self._trump
+        )
         score = [0] * self._half
         score[winner] = pay
         score[loser] = -pay
@@ -720,18 +810,35 @@ class KakeyaState(GameState):
         self._dealing, self._leading = loser, winner
         self._set_roles()
         games = self.options.games
-        if ((self.options.stop_at_zero and min(self._chips) <= 0)
-                or (games is not None and self._deal_no >= games)):
+        if (self.options.stop_at_zero and min(self._chips) <= 0) or (games is not None and self._deal_no >= games):
             self._phase = Phase.DONE
         else:
             self._phase = Phase.DEAL
 
-    def _snapshot(self, outcome: str, score: list[int], winner: int | None = None,
-                  rensho_pair: int | None = None, column: str | None = None) -> "_DealLog":
-        return _DealLog(outcome, score, self._log, self._dealt, self._tricks,
-                        tuple(tuple(f) for f in self._faces), self._trump if self._trump_decided else None,
-                        self._dealing, self._leading, self._sitting, self._first_leader, winner,
-                        rensho_pair, column)
+    def _snapshot(
+        self,
+        outcome: str,
+        score: list[int],
+        winner: int | None = None,
+        rensho_pair: int | None = None,
+        column: str | None = None,
+    ) -> "_DealLog":
+        return _DealLog(
+            outcome,
+            score,
+            self._log,
+            self._dealt,
+            self._tricks,
+            tuple(tuple(f) for f in self._faces),
+            self._trump if self._trump_decided else None,
+            self._dealing,
+            self._leading,
+            self._sitting,
+            self._first_leader,
+            winner,
+            rensho_pair,
+            column,
+        )
 
     # -- seeing --------------------------------------------------------------------------
     def _trick_of(self, leader: int, cards: Sequence[int]) -> Trick:
@@ -749,14 +856,12 @@ class KakeyaState(GameState):
         phase = self._phase
         in_game = phase in _IN_GAME
         # hands are seen once the trump is decided, by the active players only
-        sees_hand = (seat is not None and in_game and self._trump_decided
-                     and seat % self._half != self._sitting)
+        sees_hand = seat is not None and in_game and self._trump_decided and seat % self._half != self._sitting
         trick = self._trick_of(self._leader, [c for _, c in self._trick]) if self._trick else None
         last = self._last if not self._trick else None  # even after the game, until the next card
         faces: tuple[tuple[Card, ...] | None, ...] = ()
         if in_game:
-            faces = tuple(None if p == self._sitting else tuple(CARDS[c] for c in f)
-                          for p, f in enumerate(self._faces))
+            faces = tuple(None if p == self._sitting else tuple(CARDS[c] for c in f) for p, f in enumerate(self._faces))
         sizes = tuple(h.bit_count() for h in self._hands) if in_game else (0,) * n
         return KakeyaView(
             options=public_options(self.options, self.options_json),
@@ -842,16 +947,16 @@ class _DealLog:
     column: str | None
 
     def hands(self) -> list[list[str]]:
-        return [[CARDS[c].code for c in (_display_order(h) if isinstance(h, int) else h)]
-                for h in self.dealt]
+        return [[CARDS[c].code for c in (_display_order(h) if isinstance(h, int) else h)] for h in self.dealt]
 
     def summary(self) -> dict[str, Any]:
         """The replay JSON of this game (record spec §3)."""
         trump = self.trump
         return {
             "outcome": self.outcome,
-            "tricks": [{"leader": lead, "cards": [CARDS[c].code for c in cards], "winner": w}
-                       for lead, cards, w in self.tricks],
+            "tricks": [
+                {"leader": lead, "cards": [CARDS[c].code for c in cards], "winner": w} for lead, cards, w in self.tricks
+            ],
             "score": list(self.score),
             "trump": None if trump is None else _SUIT_LETTER[trump],
             "rensho": None if trump is None else CARDS[rensho_of(trump)].code,
@@ -871,8 +976,9 @@ class _DealLog:
         down), the face cards, and what the payment was."""
         out = self.summary()
         del out["tricks"]
-        out["face_cards"] = [None if p == self.sitting else [CARDS[c].code for c in f]
-                             for p, f in enumerate(self.faces)]
+        out["face_cards"] = [
+            None if p == self.sitting else [CARDS[c].code for c in f] for p, f in enumerate(self.faces)
+        ]
         return out
 
     def record(self) -> dict[str, Any]:
@@ -917,15 +1023,36 @@ UI: dict[str, Any] = {
     "confirm": [],
     "claim_option": None,
     "options": {
-        "players": {"label": ("人数", "Players"), "doc": ("4人 (2組) か6人 (3組、毎回1組が休み)。", "4 (two pairs) or 6 (three pairs, one sitting out each game)."),
-                    "choices": {"4": ("4人", "4"), "6": ("6人", "6")}},
-        "initial_trump": {"label": ("最初の切り", "First trump"),
-                          "doc": ("第1回の初めの切り札 (配った組が変えられる)。", "The trump in force when game 1 starts (the dealing pair may still change it)."),
-                          "choices": {"D": ("♦", "♦"), "S": ("♠", "♠"), "H": ("♥", "♥"), "C": ("♣", "♣")}},
-        "stop_at_zero": {"label": ("チップ切れで終了", "Stop at no chips"),
-                         "doc": ("どこかの組のチップが0以下になったら試合終了。", "The match ends when a payment leaves some pair with no chips.")},
-        "games": {"label": ("回数の上限", "Most games"),
-                  "doc": ("この回数で終わる (指定なし: 上限なし)。チップ切れで終わらないなら必須。", "At most this many games (not set: no cap); required when not stopping at no chips.")},
+        "players": {
+            "label": ("人数", "Players"),
+            "doc": (
+                "4人 (2組) か6人 (3組、毎回1組が休み)。",
+                "4 (two pairs) or 6 (three pairs, one sitting out each game).",
+            ),
+            "choices": {"4": ("4人", "4"), "6": ("6人", "6")},
+        },
+        "initial_trump": {
+            "label": ("最初の切り", "First trump"),
+            "doc": (
+                "第1回の初めの切り札 (配った組が変えられる)。",
+                "The trump in force when game 1 starts (the dealing pair may still change it).",
+            ),
+            "choices": {"D": ("♦", "♦"), "S": ("♠", "♠"), "H": ("♥", "♥"), "C": ("♣", "♣")},
+        },
+        "stop_at_zero": {
+            "label": ("チップ切れで終了", "Stop at no chips"),
+            "doc": (
+                "どこかの組のチップが0以下になったら試合終了。",
+                "The match ends when a payment leaves some pair with no chips.",
+            ),
+        },
+        "games": {
+            "label": ("回数の上限", "Most games"),
+            "doc": (
+                "この回数で終わる (指定なし: 上限なし)。チップ切れで終わらないなら必須。",
+                "At most this many games (not set: no cap); required when not stopping at no chips.",
+            ),
+        },
     },
 }
 """How the browser draws Kakeya Trump: seats counter-clockwise, pairs by the view's ``pairs``."""
@@ -941,12 +1068,25 @@ INFO = GameInfo(
     options_type=KakeyaOptions,
     new_state=_new_state,
     action_kinds=ACTION_KINDS,
-    action_space=ActionSpace(families=("play", "trump", "leader"), max_seats=6, deal_steps=56,
-                             deal_score=4.0, zero_sum=True, seat_fields=("sitting_out",)),
-    roles={"seat": ("席", "seat"), "unit": ("ペア", "pair"), "leader": ("最初に出す人", "first leader"),
-           "sitting_out": ("休みのペア", "pair sitting out")},
+    action_space=ActionSpace(
+        families=("play", "trump", "leader"),
+        max_seats=6,
+        deal_steps=56,
+        deal_score=4.0,
+        zero_sum=True,
+        seat_fields=("sitting_out",),
+    ),
+    roles={
+        "seat": ("席", "seat"),
+        "unit": ("ペア", "pair"),
+        "leader": ("最初に出す人", "first leader"),
+        "sitting_out": ("休みのペア", "pair sitting out"),
+    },
     bot_modules=("kirifuda.bots.kakeya_heuristic", "kirifuda.bots.search_kakeya"),
-    parts={"words": "kirifuda.ui.games.kakeya", "coach": "kirifuda.coach.games.kakeya",
-           "scoresheet": "kirifuda.scoresheets.kakeya"},
+    parts={
+        "words": "kirifuda.ui.games.kakeya",
+        "coach": "kirifuda.coach.games.kakeya",
+        "scoresheet": "kirifuda.scoresheets.kakeya",
+    },
     ui=UI,
 )

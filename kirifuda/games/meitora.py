@@ -24,10 +24,26 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Sequence
 
-from ..actions import (BID_KIND, CLAIM, CLAIM_KIND, DISCARD_KIND, PASS, PLAY_KIND, REFUSED_CLAIM_KIND, Action,
-                       ActionFamily, ActionKind, Bid, Chombo, Claim, Discard, Pass, Play, RefusedClaim)
-from ..cards import (CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck,
-                     ids_of)
+from ..actions import (
+    BID_KIND,
+    CLAIM,
+    CLAIM_KIND,
+    DISCARD_KIND,
+    PASS,
+    PLAY_KIND,
+    REFUSED_CLAIM_KIND,
+    Action,
+    ActionFamily,
+    ActionKind,
+    Bid,
+    Chombo,
+    Claim,
+    Discard,
+    Pass,
+    Play,
+    RefusedClaim,
+)
+from ..cards import CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, ids_of
 from ..dealing import check_deal
 from ..errors import IllegalActionError, InvalidActionError, OptionError
 from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
@@ -59,14 +75,33 @@ def _read_broken(d: Mapping[str, Any], seat: int | None) -> Action:
 
 
 ACTION_KINDS: tuple[ActionKind, ...] = (
-    PLAY_KIND, BID_KIND, DISCARD_KIND, CLAIM_KIND, REFUSED_CLAIM_KIND,
+    PLAY_KIND,
+    BID_KIND,
+    DISCARD_KIND,
+    CLAIM_KIND,
+    REFUSED_CLAIM_KIND,
     ActionKind("broken", _read_broken, families=(ActionFamily("broken", lambda space: [(BROKEN, "broken")]),)),
 )
 """Meitora's actions: a play (with the joker's request), a bid or a pass, ブロークン, the
 declarer's discard, a claim (オープン) and, under ``claim_failure: "refuse"``, a refused claim."""
 
-__all__ = ["Broken", "BROKEN", "ACTION_KINDS", "MeitoraOptions", "MeitoraState", "MeitoraView", "Phase", "INFO", "DECK", "STRAINS",
-           "trick_winner", "led_suit", "is_weak_hand", "contract_score", "chombo_score"]
+__all__ = [
+    "Broken",
+    "BROKEN",
+    "ACTION_KINDS",
+    "MeitoraOptions",
+    "MeitoraState",
+    "MeitoraView",
+    "Phase",
+    "INFO",
+    "DECK",
+    "STRAINS",
+    "trick_winner",
+    "led_suit",
+    "is_weak_hand",
+    "contract_score",
+    "chombo_score",
+]
 
 # --------------------------------------------------------------------------------------------
 # Options
@@ -312,26 +347,29 @@ class MeitoraView(View):
         return tuple(sorted(self.hand, key=key))
 
 
-add_terms(fields={
-    "first_bidder": ("吹き始め", "first bidder"),
-    "bids": ("吹き", "bidding"),
-    "declarer": ("吹き上げた人 (宣言者)", "declarer"),
-    "contract": ("コントラクト", "contract"),
-    "agari": ("アガリ", "agari (kitty)"),
-    "negri": ("ネグリ", "negri (discard)"),
-    "joker_request": ("ジョーカーの請求", "joker request"),
-    "tricks_played": ("済んだ場", "tricks played"),
-    "last_trick_winner": ("直前の場を取った人", "last trick taken by"),
-    "team_tricks": ("チームの取り数", "tricks per team"),
-    "own_team_tricks": ("味方の取り札", "your team's tricks"),
-    "last_trick_request": ("直前の場のジョーカーの請求", "joker request of the last trick"),
-    "own_team_requests": ("味方の取り札のジョーカーの請求", "joker requests of your team's tricks"),
-    "target": ("目標点", "target"),
-    "broken": ("ブロークン", "broken"),
-    "chombo": ("チョンボ", "chombo"),
-    "failed_claim": ("オープン失敗", "failed claim"),
-    "rest": ("アガリ", "agari"),
-}, game="meitora")
+add_terms(
+    fields={
+        "first_bidder": ("吹き始め", "first bidder"),
+        "bids": ("吹き", "bidding"),
+        "declarer": ("吹き上げた人 (宣言者)", "declarer"),
+        "contract": ("コントラクト", "contract"),
+        "agari": ("アガリ", "agari (kitty)"),
+        "negri": ("ネグリ", "negri (discard)"),
+        "joker_request": ("ジョーカーの請求", "joker request"),
+        "tricks_played": ("済んだ場", "tricks played"),
+        "last_trick_winner": ("直前の場を取った人", "last trick taken by"),
+        "team_tricks": ("チームの取り数", "tricks per team"),
+        "own_team_tricks": ("味方の取り札", "your team's tricks"),
+        "last_trick_request": ("直前の場のジョーカーの請求", "joker request of the last trick"),
+        "own_team_requests": ("味方の取り札のジョーカーの請求", "joker requests of your team's tricks"),
+        "target": ("目標点", "target"),
+        "broken": ("ブロークン", "broken"),
+        "chombo": ("チョンボ", "chombo"),
+        "failed_claim": ("オープン失敗", "failed claim"),
+        "rest": ("アガリ", "agari"),
+    },
+    game="meitora",
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -348,12 +386,17 @@ def _py_deal_masks(randomness: bytes) -> tuple[int, int, int, int, int]:
     ``deal_masks`` does the same, so a seed deals the same cards either way."""
     ids = list(DECK_IDS)
     for i in range(40, 0, -1):
-        x = int.from_bytes(randomness[(40 - i) * 8:(41 - i) * 8], "little")
+        x = int.from_bytes(randomness[(40 - i) * 8 : (41 - i) * 8], "little")
         j = (x * (i + 1)) >> 64
         ids[i], ids[j] = ids[j], ids[i]
     bit = _BIT.__getitem__
-    return (sum(map(bit, ids[0:10])), sum(map(bit, ids[10:20])), sum(map(bit, ids[20:30])),
-            sum(map(bit, ids[30:40])), ids[40])
+    return (
+        sum(map(bit, ids[0:10])),
+        sum(map(bit, ids[10:20])),
+        sum(map(bit, ids[20:30])),
+        sum(map(bit, ids[30:40])),
+        ids[40],
+    )
 
 
 class _PlayCore:
@@ -362,9 +405,28 @@ class _PlayCore:
     install time) does the same and is used where it was built.  Everything else is in
     :class:`_MeitoraRules`, which reaches these fields as attributes in either case."""
 
-    __slots__ = ("_phase", "_to_act", "_legal", "_log", "_tricks", "_team_tricks", "_last", "_request",
-                 "_led", "_leader", "_strain", "_play_mask", "_claim_always", "_joker_request", "_hands",
-                 "_trick", "_declarer", "_high", "_bid_turns", "_negri")
+    __slots__ = (
+        "_phase",
+        "_to_act",
+        "_legal",
+        "_log",
+        "_tricks",
+        "_team_tricks",
+        "_last",
+        "_request",
+        "_led",
+        "_leader",
+        "_strain",
+        "_play_mask",
+        "_claim_always",
+        "_joker_request",
+        "_hands",
+        "_trick",
+        "_declarer",
+        "_high",
+        "_bid_turns",
+        "_negri",
+    )
 
     _phase: Enum
     _to_act: int | None
@@ -403,6 +465,7 @@ class _PlayCore:
         self._hands = hands
 
     if TYPE_CHECKING:  # provided by _MeitoraRules
+
         def _compute_legal(self) -> tuple[Action, ...]: ...
 
         def _apply_slow(self, action: Action, seat: int | None) -> None: ...
@@ -430,8 +493,7 @@ class _PlayCore:
         return legal
 
     def _legal_play_mask(self, seat: int) -> int:
-        return legal_play_mask(self._hands[seat], self._led if self._trick else NO_SUIT,
-                               SUIT_MASKS[self._strain])
+        return legal_play_mask(self._hands[seat], self._led if self._trick else NO_SUIT, SUIT_MASKS[self._strain])
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check the action, then carry it out; a refused action leaves the state unchanged.
@@ -494,7 +556,9 @@ class _PlayCore:
         self._leader = best_seat
         self._to_act = best_seat
 
+
 if TYPE_CHECKING:
+
     class _RulesBase(_PlayCore, GameState):
         """For the type checker: the rules see the play core's fields and methods."""
 else:
@@ -533,11 +597,41 @@ class _MeitoraRules(_RulesBase):
     DEAL_PHASE = Phase.DEAL
     DONE_PHASE = Phase.DONE
     num_players = 4
-    COPY_FIELDS = ("options", "first", "_claim_always", "_joker_request", "_phase", "_to_act", "_deal_no",
-                   "_first_bidder", "_totals", "_results", "_last_deal_cache", "_log", "_dealt", "_agari",
-                   "_hands", "_bid_turns", "_high", "_declarer", "_negri", "_leader", "_trick", "_led",
-                   "_request", "_tricks", "_team_tricks", "_legal", "_play_mask", "_last", "_shown", "_strain",
-                   "_eff", "_masks", "_strength")
+    COPY_FIELDS = (
+        "options",
+        "first",
+        "_claim_always",
+        "_joker_request",
+        "_phase",
+        "_to_act",
+        "_deal_no",
+        "_first_bidder",
+        "_totals",
+        "_results",
+        "_last_deal_cache",
+        "_log",
+        "_dealt",
+        "_agari",
+        "_hands",
+        "_bid_turns",
+        "_high",
+        "_declarer",
+        "_negri",
+        "_leader",
+        "_trick",
+        "_led",
+        "_request",
+        "_tricks",
+        "_team_tricks",
+        "_legal",
+        "_play_mask",
+        "_last",
+        "_shown",
+        "_strain",
+        "_eff",
+        "_masks",
+        "_strength",
+    )
     """The play core's fields (C or Python) and the rules' own (``__dict__``): copied by the
     ``copy()`` the core generates, the lists below each its own."""
     COPY_LISTS = ("_totals", "_log", "_trick", "_tricks", "_team_tricks")
@@ -628,8 +722,7 @@ class _MeitoraRules(_RulesBase):
     def deal(self, hands: Sequence[Sequence[Card | str]], rest: Sequence[Card | str]) -> None:
         self._require_deal()
         masks, rest_ids = check_deal(hands, rest, DECK, (10, 10, 10, 10), 1)
-        self._start_deal(masks, rest_ids[0],
-                         tuple(tuple(_ids_in_order(h)) for h in hands))
+        self._start_deal(masks, rest_ids[0], tuple(tuple(_ids_in_order(h)) for h in hands))
 
     def deal_random(self, rng: random.Random) -> None:
         self._require_deal()
@@ -638,8 +731,9 @@ class _MeitoraRules(_RulesBase):
 
     def _require_deal(self) -> None:
         if self._phase is not Phase.DEAL:
-            raise IllegalActionError(None, "deal", "the match is over" if self._phase is Phase.DONE
-                                     else "a deal is in progress")
+            raise IllegalActionError(
+                None, "deal", "the match is over" if self._phase is Phase.DONE else "a deal is in progress"
+            )
 
     def _start_deal(self, masks: list[int], agari: int, order: tuple[tuple[int, ...], ...] | None) -> None:
         self._reset_deal()
@@ -721,15 +815,17 @@ class _MeitoraRules(_RulesBase):
                 return "the joker may not be kept to the end: it must be played in trick 9"
             if self._trick and self._led != NO_SUIT:
                 suit = "SHDC"[self._led]
-                return (f"must follow {Suit(suit).symbol} ({suit}), or play the joker"
-                        + (" (the joker lead requested it)" if CARDS[self._trick[0][1]].is_joker else ""))
+                return f"must follow {Suit(suit).symbol} ({suit}), or play the joker" + (
+                    " (the joker lead requested it)" if CARDS[self._trick[0][1]].is_joker else ""
+                )
             return "not a legal card now"
         if isinstance(action, (Bid, Pass, Broken)):
             if phase is not Phase.BIDDING:
                 return f"the bidding is over (now: {phase.value})"
             if isinstance(action, Broken):
-                return ("broken needs a hand with no A, K, Q or J, or a single Q as the only one"
-                        " (the joker does not count)")
+                return (
+                    "broken needs a hand with no A, K, Q or J, or a single Q as the only one (the joker does not count)"
+                )
             if isinstance(action, Bid):
                 if action.strain not in STRAINS or not 6 <= action.count <= 10:
                     return "a bid is a count 6–10 and a strain S < C < D < H < N"
@@ -742,8 +838,10 @@ class _MeitoraRules(_RulesBase):
         if isinstance(action, Claim):
             if phase is not Phase.PLAY:
                 return "a claim (open) is made on one's turn in the play"
-            return ("the claim is not valid: the others can still take a trick "
-                    "(claim_failure=refuse: refused, play goes on)")
+            return (
+                "the claim is not valid: the others can still take a trick "
+                "(claim_failure=refuse: refused, play goes on)"
+            )
         return f"{type(action).__name__} is not a Meitora action"
 
     def check(self, action: Action, seat: int | None = None) -> None:
@@ -763,11 +861,17 @@ class _MeitoraRules(_RulesBase):
         if self._phase is not Phase.PLAY:
             raise IllegalActionError(to_act, action, "a claim (open) is made on one's turn in the play")
         if self.options.claim_failure != "refuse":
-            raise IllegalActionError(to_act, action, "a claim is refused only under claim_failure=refuse "
-                                     "(under chombo a failed claim is a chombo)")
+            raise IllegalActionError(
+                to_act,
+                action,
+                "a claim is refused only under claim_failure=refuse (under chombo a failed claim is a chombo)",
+            )
         if to_act in self._shown:
-            raise IllegalActionError(to_act, action, "the claim is not valid, and this hand already lies "
-                                     "face up: a claim that fails again changes nothing")
+            raise IllegalActionError(
+                to_act,
+                action,
+                "the claim is not valid, and this hand already lies face up: a claim that fails again changes nothing",
+            )
         if self._claim_is_valid(to_act):
             raise IllegalActionError(to_act, action, "the claim holds: it is a claim, not a refused one")
 
@@ -794,8 +898,7 @@ class _MeitoraRules(_RulesBase):
                 if cid is not None and self._hands[to_act] >> cid & 1:
                     self._apply(action)
                     return
-        if type(action) is not Chombo and (seat is None or seat == to_act) \
-                and action in self.legal_actions():
+        if type(action) is not Chombo and (seat is None or seat == to_act) and action in self.legal_actions():
             self._apply(action)
             return
         self.check(action, seat)
@@ -872,8 +975,14 @@ class _MeitoraRules(_RulesBase):
         score[1 - declarer % 2] = theirs
         self._end_deal("played", score)
 
-    def _end_deal(self, outcome: str, score: list[int], broken: int | None = None,
-                  chombo: int | None = None, failed_claim: bool = False) -> None:
+    def _end_deal(
+        self,
+        outcome: str,
+        score: list[int],
+        broken: int | None = None,
+        chombo: int | None = None,
+        failed_claim: bool = False,
+    ) -> None:
         self._results = self._results + (self._snapshot(outcome, score, broken, chombo, failed_claim),)
         self._close_deal(score, broken)
 
@@ -897,16 +1006,35 @@ class _MeitoraRules(_RulesBase):
         else:
             self._phase = Phase.DEAL
 
-    def _snapshot(self, outcome: str, score: list[int], broken: int | None = None,
-                  chombo: int | None = None, failed_claim: bool = False) -> "_DealLog":
+    def _snapshot(
+        self,
+        outcome: str,
+        score: list[int],
+        broken: int | None = None,
+        chombo: int | None = None,
+        failed_claim: bool = False,
+    ) -> "_DealLog":
         # the declarer is decided once the round of bidding is complete with a bid: a redeal
         # whose bidding never ended has no declarer, but four jacks found after the agari
         # (the only redeal with a broken seat once the round is complete) keeps the declarer and
         # contract, with the team tricks at [0, 0] and ``broken`` the declarer's seat
         decided = self._bid_turns >= 4 and (outcome != "redeal" or broken is not None)
-        return _DealLog(outcome, score, broken, chombo, failed_claim, self._log, self._dealt,
-                        self._agari, self._negri, self._tricks, self._team_tricks[:],
-                        self._declarer if decided else None, self._high, self._first_bidder)
+        return _DealLog(
+            outcome,
+            score,
+            broken,
+            chombo,
+            failed_claim,
+            self._log,
+            self._dealt,
+            self._agari,
+            self._negri,
+            self._tricks,
+            self._team_tricks[:],
+            self._declarer if decided else None,
+            self._high,
+            self._first_bidder,
+        )
 
     # -- claims (オープン) ----------------------------------------------------------------
     def _claim_is_valid(self, claimant: int) -> bool:
@@ -964,7 +1092,8 @@ class _MeitoraRules(_RulesBase):
             last_trick_request=self._request if last and last[1][0] == JOKER_ID else None,
             own_team_requests=own_requests,
             shown_hands=tuple(cards_of(self._hands[s]) if s in self._shown else () for s in range(4))
-            if in_deal and self._shown else (),
+            if in_deal and self._shown
+            else (),
         )
 
     def _last_deal(self) -> dict[str, Any] | None:
@@ -1052,8 +1181,11 @@ else:
         if _meitora_core is not None and getattr(_meitora_core, "CORE_API", None) != _CORE_API:
             import warnings
 
-            warnings.warn("kirifuda: the Meitora C core was built from another version of the "
-                          "source; using the pure-Python core (reinstall: pip install -e .)", stacklevel=2)
+            warnings.warn(
+                "kirifuda: the Meitora C core was built from another version of the "
+                "source; using the pure-Python core (reinstall: pip install -e .)",
+                stacklevel=2,
+            )
             _meitora_core = None
             C_CORE_MISSING = "kirifuda.games._meitora_core was built from another version of the source"
         if _meitora_core is not None:
@@ -1068,12 +1200,14 @@ _DOC = """A Meitora match.  ``first`` is the first bidder (吹き始め) of deal
     set ``KIRIFUDA_PURE_PYTHON=1`` to force the pure-Python core."""
 
 if TYPE_CHECKING:  # the type checker sees the play core through _MeitoraRules' base
+
     class PureMeitoraState(_MeitoraRules):
         __doc__ = _PURE_DOC
 
     class MeitoraState(_MeitoraRules):
         __doc__ = _DOC
 else:
+
     class PureMeitoraState(_PlayCore, _MeitoraRules):
         __doc__ = _PURE_DOC
 
@@ -1105,16 +1239,16 @@ class _DealLog:
     first_bidder: int
 
     def hands(self) -> list[list[str]]:
-        return [[CARDS[c].code for c in (_display_order(h) if isinstance(h, int) else h)]
-                for h in self.dealt]
+        return [[CARDS[c].code for c in (_display_order(h) if isinstance(h, int) else h)] for h in self.dealt]
 
     def summary(self) -> dict[str, Any]:
         """The replay JSON of this deal (record spec §3)."""
         has_declarer = self.declarer is not None
         out: dict[str, Any] = {
             "outcome": self.outcome,
-            "tricks": [{"leader": lead, "cards": [CARDS[c].code for c in cards], "winner": w}
-                       for lead, cards, w in self.tricks],
+            "tricks": [
+                {"leader": lead, "cards": [CARDS[c].code for c in cards], "winner": w} for lead, cards, w in self.tricks
+            ],
             "score": [_points(self.score[0]), _points(self.score[1])],
             "declarer": self.declarer,
             "contract": BIDS[self.high].text if has_declarer else None,
@@ -1166,8 +1300,7 @@ def _display_order(mask: int) -> tuple[int, ...]:
 
 
 class _ClaimSearch:
-    __slots__ = ("claimant", "eff", "masks", "strength", "memo", "hands", "trump_lead", "joker_mode",
-                 "_state")
+    __slots__ = ("claimant", "eff", "masks", "strength", "memo", "hands", "trump_lead", "joker_mode", "_state")
 
     def __init__(self, state: _MeitoraRules, claimant: int) -> None:
         self.claimant = claimant
@@ -1210,12 +1343,15 @@ class _ClaimSearch:
         if seat == claimant:
             result = False
             for cid in ids_of(legal):
-                new_hands = hands[:seat] + (hand ^ (1 << cid),) + hands[seat + 1:]
+                new_hands = hands[:seat] + (hand ^ (1 << cid),) + hands[seat + 1 :]
                 if trick:
                     leds = [led]
                 elif cid == JOKER_ID:
-                    leds = ([_REQUEST_SUIT[r] for r in JOKER_REQUESTS] if self.joker_mode == "request"
-                            else [self.trump_lead])
+                    leds = (
+                        [_REQUEST_SUIT[r] for r in JOKER_REQUESTS]
+                        if self.joker_mode == "request"
+                        else [self.trump_lead]
+                    )
                 else:
                     leds = [self.eff[cid]]
                 for new_led in leds:
@@ -1246,7 +1382,7 @@ class _ClaimSearch:
                         lowest[g] = cid
                 if result:
                     for cid in lowest.values():
-                        new_hands = hands[:seat] + (hand ^ (1 << cid),) + hands[seat + 1:]
+                        new_hands = hands[:seat] + (hand ^ (1 << cid),) + hands[seat + 1 :]
                         if not self._node(new_hands, trick + ((seat, cid),), led):
                             result = False
                             break
@@ -1260,12 +1396,26 @@ def _order(strength: list[list[int]], suit: int, cid: int) -> int:
 
 
 if HAS_C_CORE:
-    _configure_core(Play, _PLAY, CLAIM, [PLAYS[i] if i in DECK_IDS else None for i in range(53)], JOKER_LEADS,
-                    STRENGTH,
-                    SUIT_MASKS, EFF_SUIT, [NO_SUIT if t is None else t for t in
-                                           (_TRUMP_OF_STRAIN[x] for x in STRAINS)], DECK_IDS,
-                    Phase.BIDDING, Phase.DISCARD, PASS, BIDS, (_BIDDING_ACTIONS, _BIDDING_ACTIONS_BROKEN),
-                    DISCARDS, HONOUR_MASK, QUEEN_MASK)
+    _configure_core(
+        Play,
+        _PLAY,
+        CLAIM,
+        [PLAYS[i] if i in DECK_IDS else None for i in range(53)],
+        JOKER_LEADS,
+        STRENGTH,
+        SUIT_MASKS,
+        EFF_SUIT,
+        [NO_SUIT if t is None else t for t in (_TRUMP_OF_STRAIN[x] for x in STRAINS)],
+        DECK_IDS,
+        Phase.BIDDING,
+        Phase.DISCARD,
+        PASS,
+        BIDS,
+        (_BIDDING_ACTIONS, _BIDDING_ACTIONS_BROKEN),
+        DISCARDS,
+        HONOUR_MASK,
+        QUEEN_MASK,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -1294,17 +1444,27 @@ UI: dict[str, Any] = {
     "confirm": ["discard", "broken"],
     "claim_option": "claim_failure",
     "options": {
-        "target": {"label": ("目標点", "Target"), "doc": ("この点数に先に届いたチームの勝ち (17点先取)。",
-                                                      "Points to win the match (first to 17).")},
-        "claim_failure": {"label": ("オープン失敗", "Failed claim"),
-                          "doc": ("オープン (残り全部取る宣言) が外れたとき: チョンボ (相手に5点) か、断られて続行か (手札はその回の終わりまで公開)。",
-                                  "What a wrong claim (オープン) costs: a chombo (5 to the other team), or it is refused and play goes on"
-                                  " with the claimant's hand face up until the deal ends."),
-                          "choices": {"chombo": ("チョンボ", "chombo"), "refuse": ("断られて続行", "refused, play goes on")}},
-        "joker_lead": {"label": ("ジョーカーの出し始め", "Joker lead"),
-                       "doc": ("ジョーカーで始めるとき: 請求 (スートか何でも) を言うか、切り札を求めるか (後年のまとめの規則)。",
-                               "Leading the joker: name a request (a suit or anything), or it asks for trump (the rule of the game's later summary)."),
-                       "choices": {"request": ("請求を言う", "names a request"), "trump": ("切り札を求める", "asks for trump")}},
+        "target": {
+            "label": ("目標点", "Target"),
+            "doc": ("この点数に先に届いたチームの勝ち (17点先取)。", "Points to win the match (first to 17)."),
+        },
+        "claim_failure": {
+            "label": ("オープン失敗", "Failed claim"),
+            "doc": (
+                "オープン (残り全部取る宣言) が外れたとき: チョンボ (相手に5点) か、断られて続行か (手札はその回の終わりまで公開)。",
+                "What a wrong claim (オープン) costs: a chombo (5 to the other team), or it is refused and play goes on"
+                " with the claimant's hand face up until the deal ends.",
+            ),
+            "choices": {"chombo": ("チョンボ", "chombo"), "refuse": ("断られて続行", "refused, play goes on")},
+        },
+        "joker_lead": {
+            "label": ("ジョーカーの出し始め", "Joker lead"),
+            "doc": (
+                "ジョーカーで始めるとき: 請求 (スートか何でも) を言うか、切り札を求めるか (後年のまとめの規則)。",
+                "Leading the joker: name a request (a suit or anything), or it asks for trump (the rule of the game's later summary).",
+            ),
+            "choices": {"request": ("請求を言う", "names a request"), "trump": ("切り札を求める", "asks for trump")},
+        },
     },
 }
 """How the browser draws Meitora: seats turn counter-clockwise, two fixed teams, the declarer."""
@@ -1320,13 +1480,27 @@ INFO = GameInfo(
     options_type=MeitoraOptions,
     new_state=_new_state,
     action_kinds=ACTION_KINDS,
-    action_space=ActionSpace(families=("play", "joker_lead", "bid", "pass", "broken", "discard", "claim"),
-                             bid_counts=tuple(range(6, 11)), strains="SCDHN", max_seats=4, deal_steps=64,
-                             deal_score=10.0, seat_fields=("declarer",)),
-    roles={"seat": ("席", "seat"), "unit": ("チーム", "team"), "declarer": ("吹き上げた人 (宣言者)", "declarer"),
-           "partner": ("味方", "partner"), "first_bidder": ("吹き始め", "first bidder")},
+    action_space=ActionSpace(
+        families=("play", "joker_lead", "bid", "pass", "broken", "discard", "claim"),
+        bid_counts=tuple(range(6, 11)),
+        strains="SCDHN",
+        max_seats=4,
+        deal_steps=64,
+        deal_score=10.0,
+        seat_fields=("declarer",),
+    ),
+    roles={
+        "seat": ("席", "seat"),
+        "unit": ("チーム", "team"),
+        "declarer": ("吹き上げた人 (宣言者)", "declarer"),
+        "partner": ("味方", "partner"),
+        "first_bidder": ("吹き始め", "first bidder"),
+    },
     bot_modules=("kirifuda.bots.meitora_heuristic", "kirifuda.bots.search_meitora"),
-    parts={"words": "kirifuda.ui.games.meitora", "coach": "kirifuda.coach.games.meitora",
-           "scoresheet": "kirifuda.scoresheets.meitora"},
+    parts={
+        "words": "kirifuda.ui.games.meitora",
+        "coach": "kirifuda.coach.games.meitora",
+        "scoresheet": "kirifuda.scoresheets.meitora",
+    },
     ui=UI,
 )

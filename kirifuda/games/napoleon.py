@@ -39,8 +39,22 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Literal, Mapping, Sequence
 
-from ..actions import (BID_KIND, DISCARD_KIND, PASS, PLAY_KIND, Action, ActionFamily, ActionKind, Bid, Bounds,
-                       Discard, Pass, Play, parse_bid_text, strain_label)
+from ..actions import (
+    BID_KIND,
+    DISCARD_KIND,
+    PASS,
+    PLAY_KIND,
+    Action,
+    ActionFamily,
+    ActionKind,
+    Bid,
+    Bounds,
+    Discard,
+    Pass,
+    Play,
+    parse_bid_text,
+    strain_label,
+)
 from ..cards import CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, format_card, parse_card
 from ..dealing import check_deal
 from ..errors import IllegalActionError, InvalidActionError, OptionError
@@ -129,18 +143,43 @@ def _redeclarations(space: Bounds) -> list[tuple[Action, str]]:
 
 
 ACTION_KINDS: tuple[ActionKind, ...] = (
-    PLAY_KIND, BID_KIND, DISCARD_KIND,
-    ActionKind("adjutant", _read_adjutant, families=(
-        ActionFamily("adjutant", lambda space: ((Adjutant(c), f"adjutant {c.code}") for c in CARDS), by_card=True),)),
+    PLAY_KIND,
+    BID_KIND,
+    DISCARD_KIND,
+    ActionKind(
+        "adjutant",
+        _read_adjutant,
+        families=(
+            ActionFamily("adjutant", lambda space: ((Adjutant(c), f"adjutant {c.code}") for c in CARDS), by_card=True),
+        ),
+    ),
     ActionKind("redeclare", _read_redeclare, families=(ActionFamily("redeclare", _redeclarations),)),
-    ActionKind("approve", _read_approve, families=(
-        ActionFamily("approve", lambda space: [(Approve(True), "approve"), (Approve(False), "reject")]),)),
+    ActionKind(
+        "approve",
+        _read_approve,
+        families=(ActionFamily("approve", lambda space: [(Approve(True), "approve"), (Approve(False), "reject")]),),
+    ),
 )
 """Napoleon's actions: a play (with the joker's request and the ♠3's call), a bid or a pass, the
 exchange's discard, the adjutant's card, the re-declaration and its answer."""
 
-__all__ = ["Adjutant", "Redeclare", "Approve", "ACTION_KINDS", "NapoleonOptions", "NapoleonState", "NapoleonView", "Phase", "INFO", "trick_winner",
-           "deal_points", "deal_score", "napoleon_army_wins", "FACE_MASK", "BID_SUITS"]
+__all__ = [
+    "Adjutant",
+    "Redeclare",
+    "Approve",
+    "ACTION_KINDS",
+    "NapoleonOptions",
+    "NapoleonState",
+    "NapoleonView",
+    "Phase",
+    "INFO",
+    "trick_winner",
+    "deal_points",
+    "deal_score",
+    "napoleon_army_wins",
+    "FACE_MASK",
+    "BID_SUITS",
+]
 
 # --------------------------------------------------------------------------------------------
 # Options
@@ -209,8 +248,9 @@ _BIDS = {5: _bids(11), 4: _bids(13)}
 _BID_INDEX = {n: {b: i for i, b in enumerate(bids)} for n, bids in _BIDS.items()}
 _BIDDING_ACTIONS = {n: tuple((PASS,) + bids[h:] for h in range(len(bids) + 1)) for n, bids in _BIDS.items()}
 _REDECLARE_NONE = Redeclare()
-_REDECLARE_ACTIONS = {c: (_REDECLARE_NONE,) + tuple(Redeclare(k, s) for k in range(c + 1, 21) for s in "SHDC")
-                      for c in range(11, 21)}
+_REDECLARE_ACTIONS = {
+    c: (_REDECLARE_NONE,) + tuple(Redeclare(k, s) for k in range(c + 1, 21) for s in "SHDC") for c in range(11, 21)
+}
 _APPROVE = (Approve(True), Approve(False))
 PLAYS: tuple[Play, ...] = tuple(Play(c) for c in CARDS)
 _PLAY_DECODER: MaskDecoder[Action] = MaskDecoder(list(PLAYS))
@@ -244,12 +284,18 @@ class Phase(str, Enum):
     """The match is over."""
 
 
-_IN_DEAL = frozenset({Phase.BIDDING, Phase.ADJUTANT, Phase.DISCARD, Phase.REDECLARE, Phase.APPROVE,
-                      Phase.PLAY})
+_IN_DEAL = frozenset({Phase.BIDDING, Phase.ADJUTANT, Phase.DISCARD, Phase.REDECLARE, Phase.APPROVE, Phase.PLAY})
 
 
-def trick_winner(cards: Sequence[int], led: int, trump: int, *, first: bool = False,
-                 yoromeki: bool = False, first_trick_plain: bool = False) -> int:
+def trick_winner(
+    cards: Sequence[int],
+    led: int,
+    trump: int,
+    *,
+    first: bool = False,
+    yoromeki: bool = False,
+    first_trick_plain: bool = False,
+) -> int:
     """The index (in play order) of the card that wins a trick (spec §6).
 
     ``cards`` are card ids in the order played, ``led`` the led suit (0 ♠ 1 ♥ 2 ♦ 3 ♣; the
@@ -332,8 +378,9 @@ def napoleon_army_wins(declared: int, army_face_cards: int, strategy_b: bool) ->
     return army_face_cards >= declared
 
 
-def deal_score(players: int, napoleon: int, adjutant: int | None, declared: int,
-               army_face_cards: int, strategy_b: bool) -> tuple[list[int], bool]:
+def deal_score(
+    players: int, napoleon: int, adjutant: int | None, declared: int, army_face_cards: int, strategy_b: bool
+) -> tuple[list[int], bool]:
     """A played deal's points per seat and whether Napoleon's army won (spec §7, §8):
     ``adjutant`` is ``None`` when solo; ``declared`` is the count of the declaration in force.
 
@@ -448,12 +495,15 @@ class NapoleonView(View):
         if self.approvals:
             add("approvals", ", ".join(f"{seat_name(s, lang)} {Approve(ok).label(lang)}" for s, ok in self.approvals))
         if self.face_cards_taken and any(self.face_cards_taken):
-            add("face_cards_taken", "  ".join(f"{seat_name(s, lang)} {len(cs)}"
-                                               + (f" ({value_text(cs, lang)})" if cs else "")
-                                               for s, cs in enumerate(self.face_cards_taken)))
+            add(
+                "face_cards_taken",
+                "  ".join(
+                    f"{seat_name(s, lang)} {len(cs)}" + (f" ({value_text(cs, lang)})" if cs else "")
+                    for s, cs in enumerate(self.face_cards_taken)
+                ),
+            )
         if self.last_trick is not None:
-            add("last_trick", trick_text(self.last_trick, lang)
-                + f" → {seat_name(self.last_trick_winner, lang)}")
+            add("last_trick", trick_text(self.last_trick, lang) + f" → {seat_name(self.last_trick_winner, lang)}")
         if self.trick is not None:
             text = trick_text(self.trick, lang)
             if self.joker_request is not None:
@@ -464,30 +514,33 @@ class NapoleonView(View):
         return lines
 
 
-add_terms(fields={
-    "first_bidder": ("最初の立候補者", "first bidder"),
-    "bids": ("立候補", "bidding"),
-    "napoleon": ("ナポレオン", "Napoleon"),
-    "contract": ("宣言", "declaration"),
-    "adjutant_card": ("副官の札", "adjutant's card"),
-    "adjutant": ("副官", "adjutant"),
-    "solo": ("独り立ち", "solo"),
-    "middle": ("中札", "middle cards"),
-    "discard": ("捨て札", "discard"),
-    "proposal": ("再宣言の提案", "re-declaration proposed"),
-    "approvals": ("承認", "approvals"),
-    "joker_request": ("ジョーカーの指定", "joker asks"),
-    "joker_called": ("♠3のジョーカー請求", "♠3 calls the joker"),
-    "tricks_played": ("済んだ回", "tricks played"),
-    "face_cards_taken": ("取った絵札", "face cards taken"),
-    "deals_played": ("済んだゲーム", "deals played"),
-    "match_length": ("ゲーム数", "deals"),
-    "army_face_cards": ("ナポレオン軍の絵札", "Napoleon army's face cards"),
-    "napoleon_wins": ("ナポレオン軍の勝ち", "Napoleon army wins"),
-    "declared": ("最初の宣言", "first declaration"),
-    "face_cards": ("絵札の数", "face cards"),
-    "rest": ("中札", "middle"),
-}, game="napoleon")
+add_terms(
+    fields={
+        "first_bidder": ("最初の立候補者", "first bidder"),
+        "bids": ("立候補", "bidding"),
+        "napoleon": ("ナポレオン", "Napoleon"),
+        "contract": ("宣言", "declaration"),
+        "adjutant_card": ("副官の札", "adjutant's card"),
+        "adjutant": ("副官", "adjutant"),
+        "solo": ("独り立ち", "solo"),
+        "middle": ("中札", "middle cards"),
+        "discard": ("捨て札", "discard"),
+        "proposal": ("再宣言の提案", "re-declaration proposed"),
+        "approvals": ("承認", "approvals"),
+        "joker_request": ("ジョーカーの指定", "joker asks"),
+        "joker_called": ("♠3のジョーカー請求", "♠3 calls the joker"),
+        "tricks_played": ("済んだ回", "tricks played"),
+        "face_cards_taken": ("取った絵札", "face cards taken"),
+        "deals_played": ("済んだゲーム", "deals played"),
+        "match_length": ("ゲーム数", "deals"),
+        "army_face_cards": ("ナポレオン軍の絵札", "Napoleon army's face cards"),
+        "napoleon_wins": ("ナポレオン軍の勝ち", "Napoleon army wins"),
+        "declared": ("最初の宣言", "first declaration"),
+        "face_cards": ("絵札の数", "face cards"),
+        "rest": ("中札", "middle"),
+    },
+    game="napoleon",
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -501,12 +554,48 @@ class NapoleonState(GameState):
     DEAL_PHASE = Phase.DEAL
     DONE_PHASE = Phase.DONE
 
-    __slots__ = ("options", "first", "num_players", "_n", "_hand_size", "_deck_ids", "_bids", "_bid_index",
-                 "_phase", "_to_act", "_deal_no", "_played", "_first_bidder", "_totals", "_results",
-                 "_log", "_dealt", "_middle", "_hands", "_high", "_napoleon", "_passes", "_declared",
-                 "_adj_card", "_adjutant", "_solo", "_discard", "_proposal", "_approvals", "_trump",
-                 "_leader", "_trick", "_led", "_request", "_called", "_tricks", "_taken",
-                 "_adj_shown", "_legal", "_last")
+    __slots__ = (
+        "options",
+        "first",
+        "num_players",
+        "_n",
+        "_hand_size",
+        "_deck_ids",
+        "_bids",
+        "_bid_index",
+        "_phase",
+        "_to_act",
+        "_deal_no",
+        "_played",
+        "_first_bidder",
+        "_totals",
+        "_results",
+        "_log",
+        "_dealt",
+        "_middle",
+        "_hands",
+        "_high",
+        "_napoleon",
+        "_passes",
+        "_declared",
+        "_adj_card",
+        "_adjutant",
+        "_solo",
+        "_discard",
+        "_proposal",
+        "_approvals",
+        "_trump",
+        "_leader",
+        "_trick",
+        "_led",
+        "_request",
+        "_called",
+        "_tricks",
+        "_taken",
+        "_adj_shown",
+        "_legal",
+        "_last",
+    )
     COPY_LISTS = ("_totals", "_log", "_hands", "_approvals", "_trick", "_tricks", "_taken")
 
     def __init__(self, options: NapoleonOptions | None = None, first: int = 0) -> None:
@@ -648,16 +737,16 @@ class NapoleonState(GameState):
         ids = sorted(self._deck_ids, key=lambda _: r())
         bit = _BIT.__getitem__
         size = self._hand_size
-        masks = [sum(map(bit, ids[k * size:(k + 1) * size])) for k in range(self._n)]
-        self._start_deal(masks, tuple(ids[self._n * size:]), None)
+        masks = [sum(map(bit, ids[k * size : (k + 1) * size])) for k in range(self._n)]
+        self._start_deal(masks, tuple(ids[self._n * size :]), None)
 
     def _require_deal(self) -> None:
         if self._phase is not Phase.DEAL:
-            raise IllegalActionError(None, "deal", "the match is over" if self._phase is Phase.DONE
-                                     else "a deal is in progress")
+            raise IllegalActionError(
+                None, "deal", "the match is over" if self._phase is Phase.DONE else "a deal is in progress"
+            )
 
-    def _start_deal(self, masks: list[int], middle: tuple[int, ...],
-                    order: tuple[tuple[int, ...], ...] | None) -> None:
+    def _start_deal(self, masks: list[int], middle: tuple[int, ...], order: tuple[tuple[int, ...], ...] | None) -> None:
         self._reset_deal()
         self._hands = list(masks)
         self._middle = middle
@@ -745,8 +834,7 @@ class NapoleonState(GameState):
         m = 0
         for i in ids:
             m |= 1 << i
-        return (len(ids) == len(self._middle) and m.bit_count() == len(ids)
-                and self._hands[seat] & m == m)
+        return len(ids) == len(self._middle) and m.bit_count() == len(ids) and self._hands[seat] & m == m
 
     def _why_illegal(self, action: Action) -> str:
         phase = self._phase
@@ -774,8 +862,10 @@ class NapoleonState(GameState):
             if self._called and hand & JK_BIT:
                 return "the ♠3 lead called for the joker: its holder must play it"
             if card.is_joker:
-                return ("the joker may be played only as the lead, on a ♠3 call, or as the last card"
-                        " (it cannot be thrown away)")
+                return (
+                    "the joker may be played only as the lead, on a ♠3 call, or as the last card"
+                    " (it cannot be thrown away)"
+                )
             led = "SHDC"[self._led]
             return f"must follow {Suit(led).symbol} ({led}): seat {seat} holds a card of the led suit"
         if isinstance(action, (Bid, Pass)):
@@ -784,14 +874,20 @@ class NapoleonState(GameState):
             assert isinstance(action, Bid)
             low = self._bids[0].count
             if action.strain not in BID_SUITS or not low <= action.count <= 20:
-                return (f"a declaration is a count {low}–20 and a suit S H D C"
-                        f" (no no-trump; at least {low} with {n} players)")
-            return (f"{action.text} is not stronger than the highest declaration {self._bids[self._high].text}"
-                    " (a higher count, or at the same count ♠ > ♥ > ♦ > ♣)")
+                return (
+                    f"a declaration is a count {low}–20 and a suit S H D C"
+                    f" (no no-trump; at least {low} with {n} players)"
+                )
+            return (
+                f"{action.text} is not stronger than the highest declaration {self._bids[self._high].text}"
+                " (a higher count, or at the same count ♠ > ♥ > ♦ > ♣)"
+            )
         if isinstance(action, Adjutant):
             if phase is Phase.BIDDING:
-                return ("the bidding is not over: it ends when all players have passed in succession,"
-                        " the highest bidder too; then Napoleon names the adjutant's card")
+                return (
+                    "the bidding is not over: it ends when all players have passed in succession,"
+                    " the highest bidder too; then Napoleon names the adjutant's card"
+                )
             if phase is not Phase.ADJUTANT:
                 return "Napoleon names the adjutant's card right after the bidding"
             return f"{action.card.code} is not in this game's deck (the joker is used only with joker=true)"
@@ -823,7 +919,7 @@ class NapoleonState(GameState):
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check the action, then carry it out; a refused action leaves the state unchanged."""
         to_act = self._to_act
-        if (type(action) is Play and self._phase is Phase.PLAY and (seat is None or seat == to_act)):
+        if type(action) is Play and self._phase is Phase.PLAY and (seat is None or seat == to_act):
             assert to_act is not None
             if self._play_ok(to_act, action):
                 self._legal = None
@@ -927,8 +1023,14 @@ class NapoleonState(GameState):
             return
         cards = tuple(c for _, c in trick)
         opts = self.options
-        i = trick_winner(cards, self._led, self._trump, first=not self._tricks,
-                         yoromeki=opts.yoromeki, first_trick_plain=opts.first_trick_plain)
+        i = trick_winner(
+            cards,
+            self._led,
+            self._trump,
+            first=not self._tricks,
+            yoromeki=opts.yoromeki,
+            first_trick_plain=opts.first_trick_plain,
+        )
         winner = trick[i][0]
         done = (self._leader, cards, winner)
         self._tricks.append(done)
@@ -949,9 +1051,14 @@ class NapoleonState(GameState):
     def _score_deal(self) -> None:
         nap = self._napoleon
         assert nap is not None
-        score, wins = deal_score(self._n, nap, None if self._solo else self._adjutant,
-                                 self._bids[self._high].count, self.army_face_cards(),
-                                 self.options.strategy_b)
+        score, wins = deal_score(
+            self._n,
+            nap,
+            None if self._solo else self._adjutant,
+            self._bids[self._high].count,
+            self.army_face_cards(),
+            self.options.strategy_b,
+        )
         self._end_deal("played", score, wins)
 
     def _end_deal(self, outcome: str, score: list[int], wins: bool | None = None) -> None:
@@ -981,15 +1088,26 @@ class NapoleonState(GameState):
         nap = self._napoleon if bidding_over and outcome != "redeal" else None
         named = self._adj_card >= 0
         return _DealLog(
-            outcome=outcome, score=score, napoleon_wins=wins, log=self._log, dealt=self._dealt,
-            middle=self._middle, discard=self._discard, tricks=self._tricks, n=self._n,
-            napoleon=nap, contract=self._bids[self._high].text if nap is not None else None,
+            outcome=outcome,
+            score=score,
+            napoleon_wins=wins,
+            log=self._log,
+            dealt=self._dealt,
+            middle=self._middle,
+            discard=self._discard,
+            tricks=self._tricks,
+            n=self._n,
+            napoleon=nap,
+            contract=self._bids[self._high].text if nap is not None else None,
             declared=self._bids[self._declared].text if nap is not None else None,
             adjutant_card=self._adj_card if named else -1,
-            adjutant=self._adjutant, solo=self._solo if named else None,
+            adjutant=self._adjutant,
+            solo=self._solo if named else None,
             # a count like the other per-game counts: 0 until the adjutant's card is named
             army_face_cards=self.army_face_cards() if named else 0,
-            taken=tuple(self._taken), first_bidder=self._first_bidder)
+            taken=tuple(self._taken),
+            first_bidder=self._first_bidder,
+        )
 
     # -- seeing --------------------------------------------------------------------------
     def _known_adjutant(self, seat: int | None) -> tuple[int | None, bool | None]:
@@ -1111,15 +1229,15 @@ class _DealLog:
     first_bidder: int
 
     def hands(self) -> list[list[str]]:
-        return [[CARDS[c].code for c in (_display_order(h) if isinstance(h, int) else h)]
-                for h in self.dealt]
+        return [[CARDS[c].code for c in (_display_order(h) if isinstance(h, int) else h)] for h in self.dealt]
 
     def summary(self) -> dict[str, Any]:
         """The replay JSON of this deal (record spec §3)."""
         return {
             "outcome": self.outcome,
-            "tricks": [{"leader": lead, "cards": [CARDS[c].code for c in cards], "winner": w}
-                       for lead, cards, w in self.tricks],
+            "tricks": [
+                {"leader": lead, "cards": [CARDS[c].code for c in cards], "winner": w} for lead, cards, w in self.tricks
+            ],
             "score": list(self.score),
             "napoleon": self.napoleon,
             "contract": self.contract,
@@ -1186,19 +1304,47 @@ UI: dict[str, Any] = {
     "confirm": ["adjutant", "discard", "redeclare", "approve"],
     "claim_option": None,
     "options": {
-        "players": {"label": ("人数", "Players"), "doc": ("卓の人数。", "Table size."),
-                    "choices": {"5": ("5人", "5"), "4": ("4人", "4")}},
-        "joker": {"label": ("ジョーカー", "Joker"), "doc": ("ジョーカーを入れる (♠3 で呼び出せる)。", "Add the joker (and the ♠3 call).")},
-        "yoromeki": {"label": ("よろめき", "Yoromeki"), "doc": ("♥Q と ♠A が同じ場に出たら ♥Q の勝ち。", "♥Q beats ♠A when both are in the trick.")},
-        "first_trick_plain": {"label": ("最初の場は素で", "Plain first trick"),
-                              "doc": ("最初の場ではオールマイティ (とよろめき) だけが特別 (化学部の流儀)。",
-                                      "In the first trick only the almighty (and yoromeki) keep their power (the chemistry club's rule).")},
-        "strategy_b": {"label": ("作戦B", "Strategy B"),
-                       "doc": ("20未満の宣言で絵札20枚を全部取ったら連合軍の勝ち。", "Taking all 20 face cards below a 20 declaration is the allies' win.")},
-        "redeclare": {"label": ("再宣言", "Re-declaration"),
-                      "doc": ("交換のあと、ナポレオンがより高い宣言を提案できる。", "Napoleon may propose a higher declaration after the exchange.")},
-        "deals": {"label": ("回数", "Deals"),
-                  "doc": ("試合の回数 (流れた回は数えない)。指定なしは人数の2倍。", "Length of the match in deals (void deals not counted); not set: twice the players.")},
+        "players": {
+            "label": ("人数", "Players"),
+            "doc": ("卓の人数。", "Table size."),
+            "choices": {"5": ("5人", "5"), "4": ("4人", "4")},
+        },
+        "joker": {
+            "label": ("ジョーカー", "Joker"),
+            "doc": ("ジョーカーを入れる (♠3 で呼び出せる)。", "Add the joker (and the ♠3 call)."),
+        },
+        "yoromeki": {
+            "label": ("よろめき", "Yoromeki"),
+            "doc": ("♥Q と ♠A が同じ場に出たら ♥Q の勝ち。", "♥Q beats ♠A when both are in the trick."),
+        },
+        "first_trick_plain": {
+            "label": ("最初の場は素で", "Plain first trick"),
+            "doc": (
+                "最初の場ではオールマイティ (とよろめき) だけが特別 (化学部の流儀)。",
+                "In the first trick only the almighty (and yoromeki) keep their power (the chemistry club's rule).",
+            ),
+        },
+        "strategy_b": {
+            "label": ("作戦B", "Strategy B"),
+            "doc": (
+                "20未満の宣言で絵札20枚を全部取ったら連合軍の勝ち。",
+                "Taking all 20 face cards below a 20 declaration is the allies' win.",
+            ),
+        },
+        "redeclare": {
+            "label": ("再宣言", "Re-declaration"),
+            "doc": (
+                "交換のあと、ナポレオンがより高い宣言を提案できる。",
+                "Napoleon may propose a higher declaration after the exchange.",
+            ),
+        },
+        "deals": {
+            "label": ("回数", "Deals"),
+            "doc": (
+                "試合の回数 (流れた回は数えない)。指定なしは人数の2倍。",
+                "Length of the match in deals (void deals not counted); not set: twice the players.",
+            ),
+        },
     },
 }
 """How the browser draws Napoleon: seats clockwise, one score per seat, Napoleon and the adjutant."""
@@ -1214,16 +1360,29 @@ INFO = GameInfo(
     options_type=NapoleonOptions,
     new_state=_new_state,
     action_kinds=ACTION_KINDS,
-    action_space=ActionSpace(families=("play", "joker_lead", "call_joker", "bid", "pass", "adjutant",
-                                       "discard", "redeclare", "approve"),
-                             bid_counts=tuple(range(11, 21)), strains="SHDC", max_seats=5,
-                             deal_steps=320, deal_score=40.0, zero_sum=True,
-                             seat_fields=("napoleon", "adjutant")),
-    roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "napoleon": ("ナポレオン", "Napoleon"),
-           "adjutant": ("副官", "adjutant"), "allied": ("連合軍", "allied army"),
-           "army": ("ナポレオン軍", "Napoleon army")},
+    action_space=ActionSpace(
+        families=("play", "joker_lead", "call_joker", "bid", "pass", "adjutant", "discard", "redeclare", "approve"),
+        bid_counts=tuple(range(11, 21)),
+        strains="SHDC",
+        max_seats=5,
+        deal_steps=320,
+        deal_score=40.0,
+        zero_sum=True,
+        seat_fields=("napoleon", "adjutant"),
+    ),
+    roles={
+        "seat": ("席", "seat"),
+        "unit": ("席", "seat"),
+        "napoleon": ("ナポレオン", "Napoleon"),
+        "adjutant": ("副官", "adjutant"),
+        "allied": ("連合軍", "allied army"),
+        "army": ("ナポレオン軍", "Napoleon army"),
+    },
     bot_modules=("kirifuda.bots.napoleon_heuristic", "kirifuda.bots.search_napoleon"),
-    parts={"words": "kirifuda.ui.games.napoleon", "coach": "kirifuda.coach.games.napoleon",
-           "scoresheet": "kirifuda.scoresheets.napoleon"},
+    parts={
+        "words": "kirifuda.ui.games.napoleon",
+        "coach": "kirifuda.coach.games.napoleon",
+        "scoresheet": "kirifuda.scoresheets.napoleon",
+    },
     ui=UI,
 )

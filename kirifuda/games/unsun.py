@@ -54,9 +54,23 @@ from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_j
 from ..i18n import add_terms, t
 from ..tricks import Trick
 
-__all__ = ["UnsunOptions", "UnsunState", "UnsunView", "Phase", "INFO", "DECK", "DEAL_SIZES",
-           "GROUP_TRUMP", "GROUP_RED", "GROUP_BLACK", "group_of", "trick_winner", "is_face_down",
-           "TENKA", "deal_winners"]
+__all__ = [
+    "UnsunOptions",
+    "UnsunState",
+    "UnsunView",
+    "Phase",
+    "INFO",
+    "DECK",
+    "DEAL_SIZES",
+    "GROUP_TRUMP",
+    "GROUP_RED",
+    "GROUP_BLACK",
+    "group_of",
+    "trick_winner",
+    "is_face_down",
+    "TENKA",
+    "deal_winners",
+]
 
 # --------------------------------------------------------------------------------------------
 # Options
@@ -123,7 +137,8 @@ GROUPS: tuple[tuple[int, ...], ...] = _build_groups()
 """``GROUPS[trump][card id]``: the card's group (trump 0, red 1, black 2) under a trump suit."""
 TRUMP_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 FACE_DOWN_MASKS: tuple[tuple[int, int], ...] = tuple(
-    (sum(1 << (13 * s + r) for r in range(_FACE_RANK_INDEX, 13)), TRUMP_MASKS[s]) for s in range(4))
+    (sum(1 << (13 * s + r) for r in range(_FACE_RANK_INDEX, 13)), TRUMP_MASKS[s]) for s in range(4)
+)
 """``FACE_DOWN_MASKS[trump][all_trumps_face_down]``: the cards played face down (差し)."""
 PLAYS: tuple[Play, ...] = tuple(Play(CARDS[i]) for i in range(52))
 _PLAY_DECODER: MaskDecoder[Action] = MaskDecoder(PLAYS)
@@ -224,9 +239,9 @@ class UnsunView(View):
     last_deal: Mapping[str, Any] | None = None
     """The previous deal's result, with the hands as dealt (every one was played face up)."""
 
-    SEAT_FIELDS: ClassVar[frozenset[str]] = frozenset({
-        "to_act", "dealer", "starting_player", "last_player", "last_trick_winner",
-        "last_trick_last_player"})
+    SEAT_FIELDS: ClassVar[frozenset[str]] = frozenset(
+        {"to_act", "dealer", "starting_player", "last_player", "last_trick_winner", "last_trick_last_player"}
+    )
 
     def sort_hand(self) -> tuple[Card, ...]:
         """Trumps first, then the red group, then the black group; suit by suit, aces first."""
@@ -246,6 +261,7 @@ class UnsunView(View):
 
     def table_lines(self, lang: str = "en") -> list[str]:
         """The table for the terminal: trump, the trick with its last player, the counts."""
+
         def seat(s: int | None) -> str:
             if s is None:
                 return "-"
@@ -254,12 +270,16 @@ class UnsunView(View):
 
         lines = []
         if self.indicator is not None and self.trump is not None:
-            lines.append(f"{t('unsun.indicator', lang)}: {format_card(self.indicator, lang)}"
-                         f"   {t('unsun.trump', lang)}: {self.trump.symbol}"
-                         f"   {t('unsun.dealer', lang)}: {seat(self.dealer)}")
+            lines.append(
+                f"{t('unsun.indicator', lang)}: {format_card(self.indicator, lang)}"
+                f"   {t('unsun.trump', lang)}: {self.trump.symbol}"
+                f"   {t('unsun.dealer', lang)}: {seat(self.dealer)}"
+            )
         if self.last_player is not None:
-            lines.append(f"{t('unsun.last_player', lang)}: {seat(self.last_player)}"
-                         f"   {t('unsun.starting_player', lang)}: {seat(self.starting_player)}")
+            lines.append(
+                f"{t('unsun.last_player', lang)}: {seat(self.last_player)}"
+                f"   {t('unsun.starting_player', lang)}: {seat(self.starting_player)}"
+            )
             plays = []
             for s, card in self.trick:
                 text = t("unsun.face_down", lang) if card is None else format_card(card, lang)
@@ -271,15 +291,19 @@ class UnsunView(View):
             trick, winner = self.tricks[-1]
             last = (trick.leader - 1) % self.players
             cards = "  ".join(f"{seat(s)}: {format_card(c, lang)}" for s, c in trick.plays)
-            lines.append(f"{t('last_trick', lang)} ({t('unsun.last_player', lang)} {seat(last)}): "
-                         f"{cards}  ⇒ {seat(winner)}")
+            lines.append(
+                f"{t('last_trick', lang)} ({t('unsun.last_player', lang)} {seat(last)}): {cards}  ⇒ {seat(winner)}"
+            )
         if self.tricks_won:
-            lines.append(f"{t('unsun.tricks_won', lang)}: "
-                         + "  ".join(f"{seat(s)} {k}" for s, k in enumerate(self.tricks_won)))
+            lines.append(
+                f"{t('unsun.tricks_won', lang)}: " + "  ".join(f"{seat(s)} {k}" for s, k in enumerate(self.tricks_won))
+            )
         if self.deals_won:
-            lines.append(f"{t('unsun.deals_won', lang)}: "
-                         + "  ".join(f"{seat(s)} {k}" for s, k in enumerate(self.deals_won))
-                         + f"   ({t('deal', lang, n=self.deal_number + 1)} / {self.deals})")
+            lines.append(
+                f"{t('unsun.deals_won', lang)}: "
+                + "  ".join(f"{seat(s)} {k}" for s, k in enumerate(self.deals_won))
+                + f"   ({t('deal', lang, n=self.deal_number + 1)} / {self.deals})"
+            )
         return lines
 
 
@@ -334,10 +358,33 @@ class UnsunState(GameState):
     DEAL_PHASE = Phase.DEAL
     DONE_PHASE = Phase.DONE
 
-    __slots__ = ("options", "first", "num_players", "_n", "_hand_size", "_fd_all", "_phase",
-                 "_to_act", "_deal_no", "_dealer", "_totals", "_deals_won", "_results", "_log",
-                 "_dealt", "_rest", "_trump", "_hands", "_start", "_trick", "_tricks", "_won",
-                 "_legal", "_last", "_fd_mask")
+    __slots__ = (
+        "options",
+        "first",
+        "num_players",
+        "_n",
+        "_hand_size",
+        "_fd_all",
+        "_phase",
+        "_to_act",
+        "_deal_no",
+        "_dealer",
+        "_totals",
+        "_deals_won",
+        "_results",
+        "_log",
+        "_dealt",
+        "_rest",
+        "_trump",
+        "_hands",
+        "_start",
+        "_trick",
+        "_tricks",
+        "_won",
+        "_legal",
+        "_last",
+        "_fd_mask",
+    )
     COPY_LISTS = ("_totals", "_deals_won", "_log", "_hands", "_trick", "_tricks", "_won")
 
     def __init__(self, options: UnsunOptions | None = None, first: int = 0) -> None:
@@ -438,8 +485,10 @@ class UnsunState(GameState):
         size, left = DEAL_SIZES[self._n]
         masks, rest_ids = check_deal(hands, rest, DECK, (size,) * self._n, left)
         if self.options.reflip_face_card and rest_ids[0] % 13 >= _FACE_RANK_INDEX:
-            raise DealError(f"the indicator {CARDS[rest_ids[0]].code} is an A, K, Q or J: with "
-                            "reflip_face_card the pack is reshuffled and a new indicator turned")
+            raise DealError(
+                f"the indicator {CARDS[rest_ids[0]].code} is an A, K, Q or J: with "
+                "reflip_face_card the pack is reshuffled and a new indicator turned"
+            )
         self._start_deal(masks, tuple(rest_ids), tuple(tuple(_ids_in_order(h)) for h in hands))
 
     def deal_random(self, rng: random.Random) -> None:
@@ -454,16 +503,16 @@ class UnsunState(GameState):
                 break
         n, size = self._n, self._hand_size
         bit = _BIT.__getitem__
-        masks = [sum(map(bit, ids[1 + s * size:1 + (s + 1) * size])) for s in range(n)]
-        self._start_deal(masks, (ids[0],) + tuple(ids[1 + n * size:]), None)
+        masks = [sum(map(bit, ids[1 + s * size : 1 + (s + 1) * size])) for s in range(n)]
+        self._start_deal(masks, (ids[0],) + tuple(ids[1 + n * size :]), None)
 
     def _require_deal(self) -> None:
         if self._phase is not Phase.DEAL:
-            raise IllegalActionError(None, "deal", "the match is over" if self._phase is Phase.DONE
-                                     else "a deal is in progress")
+            raise IllegalActionError(
+                None, "deal", "the match is over" if self._phase is Phase.DONE else "a deal is in progress"
+            )
 
-    def _start_deal(self, masks: list[int], rest: tuple[int, ...],
-                    order: tuple[tuple[int, ...], ...] | None) -> None:
+    def _start_deal(self, masks: list[int], rest: tuple[int, ...], order: tuple[tuple[int, ...], ...] | None) -> None:
         self._reset_deal()
         self._hands = list(masks)
         self._rest = rest
@@ -500,17 +549,22 @@ class UnsunState(GameState):
             if not self._hands[seat] >> card.id & 1:
                 return f"seat {seat} does not hold {card.code}"
             return "not a legal card now"
-        return (f"{type(action).__name__} is not an Unsun action: Unsun has no bidding or other "
-                "decisions, only plays")
+        return f"{type(action).__name__} is not an Unsun action: Unsun has no bidding or other decisions, only plays"
 
     # -- applying ------------------------------------------------------------------------
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check the action, then carry it out; a refused action leaves the state unchanged.
         (The common case, a play of a card in hand by the seat to act, is checked inline.)"""
         to_act = self._to_act
-        if (type(action) is Play and (seat is None or seat == to_act) and to_act is not None
-                and action.request is None and not action.call_joker
-                and self._hands[to_act] >> action.card.id & 1 and action.card.id < 52):
+        if (
+            type(action) is Play
+            and (seat is None or seat == to_act)
+            and to_act is not None
+            and action.request is None
+            and not action.call_joker
+            and self._hands[to_act] >> action.card.id & 1
+            and action.card.id < 52
+        ):
             self._legal = None
             self._log.append((to_act, action))
             self._play(to_act, action.card.id)
@@ -573,14 +627,14 @@ class UnsunState(GameState):
         self._phase = Phase.DONE if self._deal_no >= self.options.match_deals else Phase.DEAL
 
     def _snapshot(self, outcome: str, winners: tuple[int, ...] | None) -> "_DealLog":
-        return _DealLog(outcome, self._n, winners, self._log, self._dealt, self._rest,
-                        self._tricks, self._won[:], self._dealer)
+        return _DealLog(
+            outcome, self._n, winners, self._log, self._dealt, self._rest, self._tricks, self._won[:], self._dealer
+        )
 
     # -- seeing --------------------------------------------------------------------------
     def view(self, seat: int | None) -> UnsunView:
         n = self._n
-        if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool)
-                                     and 0 <= seat < n):
+        if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n):
             raise ValueError(f"no seat {seat!r} at a table of {n}")
         in_deal = self._phase is Phase.PLAY
         trick: tuple[tuple[int, Card | None], ...] = ()
@@ -672,8 +726,7 @@ class _DealLog:
     dealer: int
 
     def hands(self) -> list[list[str]]:
-        return [[CARDS[c].code for c in (_display_order(h) if isinstance(h, int) else h)]
-                for h in self.dealt]
+        return [[CARDS[c].code for c in (_display_order(h) if isinstance(h, int) else h)] for h in self.dealt]
 
     def summary(self) -> dict[str, Any]:
         """The replay JSON of this deal (record spec §3)."""
@@ -681,9 +734,10 @@ class _DealLog:
         played = self.outcome == "played"
         return {
             "outcome": self.outcome,
-            "tricks": [{"leader": lead, "cards": [CARDS[c].code for c in cards], "winner": w,
-                        "last_player": (lead - 1) % n}
-                       for lead, cards, w in self.tricks],
+            "tricks": [
+                {"leader": lead, "cards": [CARDS[c].code for c in cards], "winner": w, "last_player": (lead - 1) % n}
+                for lead, cards, w in self.tricks
+            ],
             "score": list(self.won) if played else [0] * n,
             "trump": "SHDC"[self.rest[0] // 13],
             "tricks_won": list(self.won),
@@ -756,14 +810,32 @@ UI: dict[str, Any] = {
     "confirm": [],
     "claim_option": None,
     "options": {
-        "players": {"label": ("人数", "Players"), "doc": ("卓の人数。", "Table size."),
-                    "choices": {"4": ("4人", "4"), "3": ("3人", "3"), "5": ("5人", "5")}},
-        "reflip_face_card": {"label": ("絵札の起き絵はめくり直し", "Re-turn a face-card indicator"),
-                             "doc": ("起き絵が A K Q J なら切り直して新しい起き絵をめくる。", "Turn a new indicator (reshuffle) when the indicator is an A, K, Q or J.")},
-        "all_trumps_face_down": {"label": ("切り札は全部伏せて", "Every trump face down"),
-                                 "doc": ("A K Q J だけでなく、切り札はすべて伏せて出す。", "Play every trump face down, not only the trump A, K, Q and J.")},
-        "deals": {"label": ("回数", "Deals"),
-                  "doc": ("試合の回数。指定なしは人数と同じ。", "Length of the match in deals; not set: one deal per player.")},
+        "players": {
+            "label": ("人数", "Players"),
+            "doc": ("卓の人数。", "Table size."),
+            "choices": {"4": ("4人", "4"), "3": ("3人", "3"), "5": ("5人", "5")},
+        },
+        "reflip_face_card": {
+            "label": ("絵札の起き絵はめくり直し", "Re-turn a face-card indicator"),
+            "doc": (
+                "起き絵が A K Q J なら切り直して新しい起き絵をめくる。",
+                "Turn a new indicator (reshuffle) when the indicator is an A, K, Q or J.",
+            ),
+        },
+        "all_trumps_face_down": {
+            "label": ("切り札は全部伏せて", "Every trump face down"),
+            "doc": (
+                "A K Q J だけでなく、切り札はすべて伏せて出す。",
+                "Play every trump face down, not only the trump A, K, Q and J.",
+            ),
+        },
+        "deals": {
+            "label": ("回数", "Deals"),
+            "doc": (
+                "試合の回数。指定なしは人数と同じ。",
+                "Length of the match in deals; not set: one deal per player.",
+            ),
+        },
     },
 }
 """How the browser draws Unsun: seats clockwise, tricks per seat, the dealer and the 取り番."""
@@ -779,12 +851,25 @@ INFO = GameInfo(
     options_type=UnsunOptions,
     new_state=_new_state,
     action_kinds=(PLAY_KIND,),
-    action_space=ActionSpace(families=("play",), max_seats=5, deal_steps=56, deal_score=16.0,
-                             seat_fields=("dealer",), chance_filter=_reflip_filter),
-    roles={"seat": ("席", "seat"), "unit": ("席", "seat"), "dealer": ("親 (配り手)", "dealer"),
-           "starting_player": ("打ち出し", "starting player")},
+    action_space=ActionSpace(
+        families=("play",),
+        max_seats=5,
+        deal_steps=56,
+        deal_score=16.0,
+        seat_fields=("dealer",),
+        chance_filter=_reflip_filter,
+    ),
+    roles={
+        "seat": ("席", "seat"),
+        "unit": ("席", "seat"),
+        "dealer": ("親 (配り手)", "dealer"),
+        "starting_player": ("打ち出し", "starting player"),
+    },
     bot_modules=("kirifuda.bots.unsun_heuristic", "kirifuda.bots.search_unsun"),
-    parts={"words": "kirifuda.ui.games.unsun", "coach": "kirifuda.coach.games.unsun",
-           "scoresheet": "kirifuda.scoresheets.unsun"},
+    parts={
+        "words": "kirifuda.ui.games.unsun",
+        "coach": "kirifuda.coach.games.unsun",
+        "scoresheet": "kirifuda.scoresheets.unsun",
+    },
     ui=UI,
 )

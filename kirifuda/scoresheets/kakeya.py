@@ -26,8 +26,11 @@ def score_facts(state: Any, f: Facts) -> None:
     trump = "SHDC".index(str(trump_letter))
     leader = f.seat("leader", state.num_players, required=False)
     if leader is not None and leader % half != leading:
-        f.fail("leader", f"seat {leader} is not of the leading pair {leading} "
-               f"(seats {', '.join(map(str, state.pair_seats(leading)))})")
+        f.fail(
+            "leader",
+            f"seat {leader} is not of the leading pair {leading} "
+            f"(seats {', '.join(map(str, state.pair_seats(leading)))})",
+        )
     faces = f.counts("face_cards", half, 0, 16, skip=sitting)
     fa, fb = faces[leading] or 0, faces[other] or 0
     if fa + fb != 16:
@@ -57,8 +60,9 @@ def score_facts(state: Any, f: Facts) -> None:
             dealt[k] |= 1 << ACE_IDS[trump]
         if p == four_pair:
             dealt[k] |= ALL_ACES
-    winner, loser, pay, column = game_result((fa, fb), pairs, -1 if rensho_pair is None else rensho_pair,
-                                             (dealt[0], dealt[1]), trump)
+    winner, loser, pay, column = game_result(
+        (fa, fb), pairs, -1 if rensho_pair is None else rensho_pair, (dealt[0], dealt[1]), trump
+    )
     chips = f.data.get("chips")
     if chips is not None:
         f.count(chips, "chips", 1, 4)
@@ -68,11 +72,23 @@ def score_facts(state: Any, f: Facts) -> None:
     score = [0] * half
     score[winner], score[loser] = pay, -pay
     f.check_score(score)
-    replay = {"outcome": "played", "tricks": [], "score": score, "trump": trump_letter,
-              "rensho": CARDS[rensho_of(trump)].code, "face_cards": faces,
-              "dealing_pair": state.dealing_pair, "leading_pair": leading, "sitting_out": sitting,
-              "leader": leader, "winning_pair": winner, "rensho_pair": rensho_pair,
-              "payment": pay, "payment_column": column, "scored": True}
+    replay = {
+        "outcome": "played",
+        "tricks": [],
+        "score": score,
+        "trump": trump_letter,
+        "rensho": CARDS[rensho_of(trump)].code,
+        "face_cards": faces,
+        "dealing_pair": state.dealing_pair,
+        "leading_pair": leading,
+        "sitting_out": sitting,
+        "leader": leader,
+        "winning_pair": winner,
+        "rensho_pair": rensho_pair,
+        "payment": pay,
+        "payment_column": column,
+        "scored": True,
+    }
     state.end_scored_game(ScoredLog(f.out, replay), trump, winner, loser, pay)
 
 
@@ -91,8 +107,7 @@ def next_deal(state: Any) -> dict[str, Any]:
     """Who starts the next deal (what the scorer needs to know)."""
     if state.is_over:
         return {}
-    return {"leading_pair": state.leading_pair, "dealing_pair": state.dealing_pair,
-            "sitting_out": state.sitting_out}
+    return {"leading_pair": state.leading_pair, "dealing_pair": state.dealing_pair, "sitting_out": state.sitting_out}
 
 
 _SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]]
@@ -110,23 +125,72 @@ def keeper_form(state: Any) -> dict[str, Any]:
     faces: list[Any] = [None] * half
     faces[lead], faces[other] = "$lead_faces", "$other_faces"
     pairs = [[None, "@unknown"], [lead, {"unit": lead}], [other, {"unit": other}]]
-    return {"kinds": [
-        {"kind": "played", "fields": [
-            {"type": "select", "id": "k-trump", "key": "trump", "label": "@trump", "choices": _SUITS, "default": trump},
-            {"type": "heading", "label": "@kakeya_faces"},
-            {"type": "stepper", "id": "k-faces-lead", "key": "lead_faces", "label": {"unit": lead}, "min": 0,
-             "max": 16, "default": 8},
-            {"type": "rest", "id": "k-faces-other", "key": "other_faces", "label": {"unit": other}, "of": "lead_faces",
-             "total": 16},
-            {"type": "select", "id": "k-rensho", "key": "rensho_pair", "label": "@rensho_pair", "choices": pairs,
-             "default": None},
-            {"type": "select", "id": "k-trump-ace", "key": "trump_ace_pair", "label": "@trump_ace_pair",
-             "choices": pairs, "default": None},
-            {"type": "select", "id": "k-four-aces", "key": "four_aces_pair", "label": "@four_aces_pair",
-             "choices": pairs, "default": None}],
-         "facts": {"trump": "$trump", "face_cards": faces, "rensho_pair?": "$rensho_pair",
-                   "trump_ace_pair?": "$trump_ace_pair", "four_aces_pair?": "$four_aces_pair"}},
-    ]}
+    return {
+        "kinds": [
+            {
+                "kind": "played",
+                "fields": [
+                    {
+                        "type": "select",
+                        "id": "k-trump",
+                        "key": "trump",
+                        "label": "@trump",
+                        "choices": _SUITS,
+                        "default": trump,
+                    },
+                    {"type": "heading", "label": "@kakeya_faces"},
+                    {
+                        "type": "stepper",
+                        "id": "k-faces-lead",
+                        "key": "lead_faces",
+                        "label": {"unit": lead},
+                        "min": 0,
+                        "max": 16,
+                        "default": 8,
+                    },
+                    {
+                        "type": "rest",
+                        "id": "k-faces-other",
+                        "key": "other_faces",
+                        "label": {"unit": other},
+                        "of": "lead_faces",
+                        "total": 16,
+                    },
+                    {
+                        "type": "select",
+                        "id": "k-rensho",
+                        "key": "rensho_pair",
+                        "label": "@rensho_pair",
+                        "choices": pairs,
+                        "default": None,
+                    },
+                    {
+                        "type": "select",
+                        "id": "k-trump-ace",
+                        "key": "trump_ace_pair",
+                        "label": "@trump_ace_pair",
+                        "choices": pairs,
+                        "default": None,
+                    },
+                    {
+                        "type": "select",
+                        "id": "k-four-aces",
+                        "key": "four_aces_pair",
+                        "label": "@four_aces_pair",
+                        "choices": pairs,
+                        "default": None,
+                    },
+                ],
+                "facts": {
+                    "trump": "$trump",
+                    "face_cards": faces,
+                    "rensho_pair?": "$rensho_pair",
+                    "trump_ace_pair?": "$trump_ace_pair",
+                    "four_aces_pair?": "$four_aces_pair",
+                },
+            },
+        ]
+    }
 
 
 def describe(deal: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
@@ -136,8 +200,15 @@ def describe(deal: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
 
 
 SCORESHEET = Scoresheet(
-    facts=frozenset({"trump", "leader", "face_cards", "rensho_pair", "trump_ace_pair",
-                     "four_aces_pair", "chips", "score", "note"}),
-    score=score_facts, count_roles=count_roles, next_deal=next_deal, partnerships=True, keeper_terms=KEEPER_TERMS,
+    facts=frozenset(
+        {"trump", "leader", "face_cards", "rensho_pair", "trump_ace_pair", "four_aces_pair", "chips", "score", "note"}
+    ),
+    score=score_facts,
+    count_roles=count_roles,
+    next_deal=next_deal,
+    partnerships=True,
+    keeper_terms=KEEPER_TERMS,
     keeper_setup={"players": [4, 6], "players_option": True, "unit": "pair", "total": "chips", "options": []},
-    keeper_form=keeper_form, describe=describe)
+    keeper_form=keeper_form,
+    describe=describe,
+)

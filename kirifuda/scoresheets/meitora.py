@@ -57,8 +57,11 @@ def score_facts(state: Any, f: Facts) -> None:
     elif f.has("bids"):
         kind = "all_pass"
     else:
-        f.fail("", "a Meitora scored deal is one of: played (declarer, contract, tricks), "
-                      "broken (seat), chombo (seat) or all_pass")
+        f.fail(
+            "",
+            "a Meitora scored deal is one of: played (declarer, contract, tricks), "
+            "broken (seat), chombo (seat) or all_pass",
+        )
     if kind not in ("chombo", "declarer"):
         for extra in ("declarer", "contract", "tricks", "claim"):
             if f.has(extra):
@@ -117,13 +120,14 @@ def score_facts(state: Any, f: Facts) -> None:
         if f.has("claim"):
             claim = f.data["claim"]
             if not isinstance(claim, Mapping) or set(claim) != {"seat", "after"}:
-                f.fail("claim", f"must be {{\"seat\": s, \"after\": tricks played}}, got {claim!r}")
+                f.fail("claim", f'must be {{"seat": s, "after": tricks played}}, got {claim!r}')
             claimant = f.count(claim["seat"], "claim.seat", 0, 3)
             after = f.count(claim["after"], "claim.after", 0, 9)
             ours = tricks if claimant % 2 == seat_d % 2 else 10 - tricks
             if ours < 10 - after:
-                f.fail("claim", f"seat {claimant} claimed the last {10 - after} tricks, but its team "
-                       f"took {ours} in all")
+                f.fail(
+                    "claim", f"seat {claimant} claimed the last {10 - after} tricks, but its team took {ours} in all"
+                )
             f.out["claim"] = {"seat": claimant, "after": after}
         mine, theirs = contract_score(bid.count, tricks)
         score[seat_d % 2], score[1 - seat_d % 2] = mine, theirs
@@ -133,10 +137,15 @@ def score_facts(state: Any, f: Facts) -> None:
     f.check_score(points)
     has_declarer = outcome != "redeal" and seat_d is not None and bid is not None
     replay: dict[str, Any] = {
-        "outcome": outcome, "tricks": [], "score": points,
+        "outcome": outcome,
+        "tricks": [],
+        "score": points,
         "declarer": seat_d if has_declarer else None,
         "contract": bid.text if has_declarer and bid is not None else None,
-        "team_tricks": team_tricks, "broken": broken, "first_bidder": first, "scored": True,
+        "team_tricks": team_tricks,
+        "broken": broken,
+        "first_bidder": first,
+        "scored": True,
     }
     if chombo is not None:
         replay["chombo"] = chombo
@@ -166,33 +175,103 @@ def keeper_form(state: Any) -> dict[str, Any]:
     """The score keeper's entry form of the next deal: played (the declarer, the contract, the
     declaring team's tricks, a claim), broken, all passed, or a chombo."""
     first = state.first_bidder
-    return {"kinds": [
-        {"kind": "played", "fields": [
-            {"type": "select", "id": "k-declarer", "key": "declarer", "label": "@declarer", "choices": "seats",
-             "default": first},
-            {"type": "select", "id": "k-count", "key": "count", "label": "@count",
-             "choices": [[c, str(c)] for c in range(6, 11)], "default": 7},
-            {"type": "select", "id": "k-strain", "key": "strain", "label": "@strain", "default": "H",
-             "choices": [["S", "♠"], ["C", "♣"], ["D", "♦"], ["H", "♥"], ["N", "@no_trump"]]},
-            {"type": "stepper", "id": "k-tricks", "key": "tricks", "label": "@tricks", "min": 0, "max": 10,
-             "default": "$count"},
-            {"type": "select", "id": "k-claim", "key": "claim", "label": "@claim", "choices": "seats",
-             "none": "@none", "default": None},
-            {"type": "stepper", "id": "k-claim-after", "key": "claim_after", "label": "@claim_after", "min": 0,
-             "max": 9, "default": 5, "if": "claim"}],
-         "facts": {"declarer": "$declarer", "contract": {"$join": ["$count", "$strain"]}, "tricks": "$tricks",
-                   "claim": {"$if": "claim", "seat": "$claim", "after": "$claim_after"}}},
-        {"kind": "broken", "fields": [
-            {"type": "select", "id": "k-broken", "key": "broken", "label": "@broken_seat", "choices": "seats",
-             "default": 0}],
-         "facts": {"broken": "$broken"}},
-        {"kind": "all_pass", "fields": [], "facts": {"all_pass": True}},
-        {"kind": "chombo", "fields": [
-            {"type": "select", "id": "k-chombo", "key": "chombo", "label": "@chombo_seat", "choices": "seats",
-             "default": 0},
-            {"type": "text", "id": "k-reason", "key": "reason", "label": "@reason", "default": ""}],
-         "facts": {"chombo": "$chombo", "reason?": "$reason"}},
-    ]}
+    return {
+        "kinds": [
+            {
+                "kind": "played",
+                "fields": [
+                    {
+                        "type": "select",
+                        "id": "k-declarer",
+                        "key": "declarer",
+                        "label": "@declarer",
+                        "choices": "seats",
+                        "default": first,
+                    },
+                    {
+                        "type": "select",
+                        "id": "k-count",
+                        "key": "count",
+                        "label": "@count",
+                        "choices": [[c, str(c)] for c in range(6, 11)],
+                        "default": 7,
+                    },
+                    {
+                        "type": "select",
+                        "id": "k-strain",
+                        "key": "strain",
+                        "label": "@strain",
+                        "default": "H",
+                        "choices": [["S", "♠"], ["C", "♣"], ["D", "♦"], ["H", "♥"], ["N", "@no_trump"]],
+                    },
+                    {
+                        "type": "stepper",
+                        "id": "k-tricks",
+                        "key": "tricks",
+                        "label": "@tricks",
+                        "min": 0,
+                        "max": 10,
+                        "default": "$count",
+                    },
+                    {
+                        "type": "select",
+                        "id": "k-claim",
+                        "key": "claim",
+                        "label": "@claim",
+                        "choices": "seats",
+                        "none": "@none",
+                        "default": None,
+                    },
+                    {
+                        "type": "stepper",
+                        "id": "k-claim-after",
+                        "key": "claim_after",
+                        "label": "@claim_after",
+                        "min": 0,
+                        "max": 9,
+                        "default": 5,
+                        "if": "claim",
+                    },
+                ],
+                "facts": {
+                    "declarer": "$declarer",
+                    "contract": {"$join": ["$count", "$strain"]},
+                    "tricks": "$tricks",
+                    "claim": {"$if": "claim", "seat": "$claim", "after": "$claim_after"},
+                },
+            },
+            {
+                "kind": "broken",
+                "fields": [
+                    {
+                        "type": "select",
+                        "id": "k-broken",
+                        "key": "broken",
+                        "label": "@broken_seat",
+                        "choices": "seats",
+                        "default": 0,
+                    }
+                ],
+                "facts": {"broken": "$broken"},
+            },
+            {"kind": "all_pass", "fields": [], "facts": {"all_pass": True}},
+            {
+                "kind": "chombo",
+                "fields": [
+                    {
+                        "type": "select",
+                        "id": "k-chombo",
+                        "key": "chombo",
+                        "label": "@chombo_seat",
+                        "choices": "seats",
+                        "default": 0,
+                    },
+                    {"type": "text", "id": "k-reason", "key": "reason", "label": "@reason", "default": ""},
+                ],
+                "facts": {"chombo": "$chombo", "reason?": "$reason"},
+            },
+        ]
+    }
 
 
 def describe(deal: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
@@ -202,9 +281,33 @@ def describe(deal: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
 
 
 SCORESHEET = Scoresheet(
-    facts=frozenset({"bids", "declarer", "contract", "tricks", "claim", "broken", "chombo",
-                     "reason", "failed_claim", "all_pass", "score", "note"}),
-    score=score_facts, count_roles=count_roles, next_deal=next_deal, partnerships=True,
-    keeper_setup={"players": [4], "players_option": False, "unit": "team", "total": "total",
-                  "options": [{"key": "target", "label": "target", "default": 17}]},
-    keeper_form=keeper_form, describe=describe)
+    facts=frozenset(
+        {
+            "bids",
+            "declarer",
+            "contract",
+            "tricks",
+            "claim",
+            "broken",
+            "chombo",
+            "reason",
+            "failed_claim",
+            "all_pass",
+            "score",
+            "note",
+        }
+    ),
+    score=score_facts,
+    count_roles=count_roles,
+    next_deal=next_deal,
+    partnerships=True,
+    keeper_setup={
+        "players": [4],
+        "players_option": False,
+        "unit": "team",
+        "total": "total",
+        "options": [{"key": "target", "label": "target", "default": 17}],
+    },
+    keeper_form=keeper_form,
+    describe=describe,
+)

@@ -12,8 +12,9 @@ from . import Scoresheet, count_role
 KEEPER_TERMS = {"keeper.napoleon": ("ナポレオン", "Napoleon")}
 """The score keeper's words of this game's own."""
 
-FACTS = frozenset({"all_pass", "napoleon", "declared", "contract", "adjutant_card", "adjutant",
-                   "face_cards", "score", "note"})
+FACTS = frozenset(
+    {"all_pass", "napoleon", "declared", "contract", "adjutant_card", "adjutant", "face_cards", "score", "note"}
+)
 """The facts a scored deal of Napoleon may carry."""
 
 
@@ -31,10 +32,22 @@ def score_facts(state: Any, f: Facts) -> None:
                 f.fail(extra, "a deal where every player passed has no " + extra)
         f.out["all_pass"] = True
         f.check_score([0] * n)
-        replay = {"outcome": "redeal", "tricks": [], "score": [0] * n, "napoleon": None,
-                  "contract": None, "adjutant_card": None, "adjutant": None,
-                  "army_face_cards": None, "napoleon_wins": None, "solo": None, "declared": None,
-                  "face_cards": [0] * n, "first_bidder": state.first_bidder, "scored": True}
+        replay = {
+            "outcome": "redeal",
+            "tricks": [],
+            "score": [0] * n,
+            "napoleon": None,
+            "contract": None,
+            "adjutant_card": None,
+            "adjutant": None,
+            "army_face_cards": None,
+            "napoleon_wins": None,
+            "solo": None,
+            "declared": None,
+            "face_cards": [0] * n,
+            "first_bidder": state.first_bidder,
+            "scored": True,
+        }
         state.end_scored_deal(ScoredLog(f.out, replay), "redeal", [0] * n)
         return
     bids = _BIDS[n]
@@ -63,16 +76,30 @@ def score_facts(state: Any, f: Facts) -> None:
     middle = len(DECKS[opts.joker]) - n * _HAND_SIZE[n]
     taken = sum(v for v in faces if v is not None)
     if not 20 - middle <= taken <= 20:
-        f.fail("face_cards", f"they add up to {taken}; the 20 face cards are taken in tricks but for "
-               f"those Napoleon discarded ({middle} cards), so {20 - middle}-20")
+        f.fail(
+            "face_cards",
+            f"they add up to {taken}; the 20 face cards are taken in tricks but for "
+            f"those Napoleon discarded ({middle} cards), so {20 - middle}-20",
+        )
     army = (faces[nap] or 0) + (faces[adjutant] or 0 if adjutant is not None else 0)
     score, wins = deal_score(n, nap, adjutant, contract.count, army, opts.strategy_b)
     f.check_score(score)
-    replay = {"outcome": "played", "tricks": [], "score": score, "napoleon": nap,
-              "contract": contract.text, "adjutant_card": card.code if card else None,
-              "adjutant": adjutant, "army_face_cards": army, "napoleon_wins": wins,
-              "solo": adjutant is None, "declared": declared.text, "face_cards": faces,
-              "first_bidder": state.first_bidder, "scored": True}
+    replay = {
+        "outcome": "played",
+        "tricks": [],
+        "score": score,
+        "napoleon": nap,
+        "contract": contract.text,
+        "adjutant_card": card.code if card else None,
+        "adjutant": adjutant,
+        "army_face_cards": army,
+        "napoleon_wins": wins,
+        "solo": adjutant is None,
+        "declared": declared.text,
+        "face_cards": faces,
+        "first_bidder": state.first_bidder,
+        "scored": True,
+    }
     state.end_scored_deal(ScoredLog(f.out, replay), "played", score)
 
 
@@ -101,23 +128,62 @@ def keeper_form(state: Any) -> dict[str, Any]:
     adjutant, each seat's face cards) or all passed."""
     n = state.num_players
     low = 11 if n == 5 else 13
-    return {"kinds": [
-        {"kind": "played", "fields": [
-            {"type": "select", "id": "k-napoleon", "key": "napoleon", "label": "@napoleon", "choices": "seats",
-             "default": state.first_bidder},
-            {"type": "row", "label": "@declared", "fields": [
-                {"type": "select", "id": "k-count", "key": "count", "choices": [[c, str(c)] for c in range(low, 21)],
-                 "default": low + 2},
-                {"type": "select", "id": "k-suit", "key": "suit", "default": "S",
-                 "choices": [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]]}]},
-            {"type": "select", "id": "k-adjutant", "key": "adjutant", "label": "@adjutant", "choices": "seats",
-             "none": "@solo", "except": "napoleon", "default": None},
-            {"type": "heading", "label": "@face_cards"},
-            {"type": "per_seat", "id": "k-faces", "key": "faces", "min": 0, "max": 20, "default": 0}],
-         "facts": {"napoleon": "$napoleon", "declared": {"$join": ["$count", "$suit"]}, "adjutant": "$adjutant",
-                   "face_cards": "$faces"}},
-        {"kind": "all_pass", "fields": [], "facts": {"all_pass": True}},
-    ]}
+    return {
+        "kinds": [
+            {
+                "kind": "played",
+                "fields": [
+                    {
+                        "type": "select",
+                        "id": "k-napoleon",
+                        "key": "napoleon",
+                        "label": "@napoleon",
+                        "choices": "seats",
+                        "default": state.first_bidder,
+                    },
+                    {
+                        "type": "row",
+                        "label": "@declared",
+                        "fields": [
+                            {
+                                "type": "select",
+                                "id": "k-count",
+                                "key": "count",
+                                "choices": [[c, str(c)] for c in range(low, 21)],
+                                "default": low + 2,
+                            },
+                            {
+                                "type": "select",
+                                "id": "k-suit",
+                                "key": "suit",
+                                "default": "S",
+                                "choices": [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]],
+                            },
+                        ],
+                    },
+                    {
+                        "type": "select",
+                        "id": "k-adjutant",
+                        "key": "adjutant",
+                        "label": "@adjutant",
+                        "choices": "seats",
+                        "none": "@solo",
+                        "except": "napoleon",
+                        "default": None,
+                    },
+                    {"type": "heading", "label": "@face_cards"},
+                    {"type": "per_seat", "id": "k-faces", "key": "faces", "min": 0, "max": 20, "default": 0},
+                ],
+                "facts": {
+                    "napoleon": "$napoleon",
+                    "declared": {"$join": ["$count", "$suit"]},
+                    "adjutant": "$adjutant",
+                    "face_cards": "$faces",
+                },
+            },
+            {"kind": "all_pass", "fields": [], "facts": {"all_pass": True}},
+        ]
+    }
 
 
 def describe(deal: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
@@ -127,7 +193,17 @@ def describe(deal: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
 
 SCORESHEET = Scoresheet(
     facts=FACTS,
-    score=score_facts, count_roles=count_roles, next_deal=next_deal, partnerships=False, keeper_terms=KEEPER_TERMS,
-    keeper_setup={"players": [5, 4], "players_option": True, "total": "total",
-                  "options": [{"key": "deals", "label": "deals", "per_player": 2}]},
-    keeper_form=keeper_form, describe=describe)
+    score=score_facts,
+    count_roles=count_roles,
+    next_deal=next_deal,
+    partnerships=False,
+    keeper_terms=KEEPER_TERMS,
+    keeper_setup={
+        "players": [5, 4],
+        "players_option": True,
+        "total": "total",
+        "options": [{"key": "deals", "label": "deals", "per_player": 2}],
+    },
+    keeper_form=keeper_form,
+    describe=describe,
+)

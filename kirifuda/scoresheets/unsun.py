@@ -23,8 +23,7 @@ def score_facts(state: Any, f: Facts) -> None:
     winners = list(deal_winners(tricks))
     given = f.data.get("winners")
     if given is not None:
-        if (not isinstance(given, list) or not all(isinstance(w, int) for w in given)
-                or sorted(given) != winners):
+        if not isinstance(given, list) or not all(isinstance(w, int) for w in given) or sorted(given) != winners:
             f.fail("winners", f"{given!r} are not the seats with the most tricks: {winners}")
         f.out["winners"] = winners
     indicator = f.card("indicator")
@@ -35,14 +34,20 @@ def score_facts(state: Any, f: Facts) -> None:
         if trump is not None and trump != indicator.suit.value:
             f.fail("trump", f"the indicator {indicator.code} makes {indicator.suit.value} trump, not {trump}")
         if state.options.reflip_face_card and indicator.code[0] in "AKQJ":
-            f.fail("indicator", f"{indicator.code} is an A, K, Q or J: with reflip_face_card a new "
-                   "indicator is turned")
+            f.fail("indicator", f"{indicator.code} is an A, K, Q or J: with reflip_face_card a new indicator is turned")
         trump = indicator.suit.value
     f.check_score(tricks)
-    replay = {"outcome": "played", "tricks": [], "score": tricks, "trump": trump,
-              "tricks_won": tricks, "dealer": state.dealer,
-              "indicator": indicator.code if indicator else None, "winners": winners,
-              "scored": True}
+    replay = {
+        "outcome": "played",
+        "tricks": [],
+        "score": tricks,
+        "trump": trump,
+        "tricks_won": tricks,
+        "dealer": state.dealer,
+        "indicator": indicator.code if indicator else None,
+        "winners": winners,
+        "scored": True,
+    }
     state.end_scored_deal(ScoredLog(f.out, replay), tricks)
 
 
@@ -60,12 +65,18 @@ def next_deal(state: Any) -> dict[str, Any]:
 
 def keeper_form(state: Any) -> dict[str, Any]:
     """The score keeper's entry form of the next deal: the tricks each seat took."""
-    return {"kinds": [
-        {"kind": "played", "fields": [
-            {"type": "heading", "label": "@tricks_won"},
-            {"type": "per_seat", "id": "k-tricks", "key": "tricks_won", "min": 0, "max": 16, "default": 0}],
-         "facts": {"tricks_won": "$tricks_won"}},
-    ]}
+    return {
+        "kinds": [
+            {
+                "kind": "played",
+                "fields": [
+                    {"type": "heading", "label": "@tricks_won"},
+                    {"type": "per_seat", "id": "k-tricks", "key": "tricks_won", "min": 0, "max": 16, "default": 0},
+                ],
+                "facts": {"tricks_won": "$tricks_won"},
+            },
+        ]
+    }
 
 
 def describe(deal: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
@@ -75,7 +86,16 @@ def describe(deal: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
 
 SCORESHEET = Scoresheet(
     facts=frozenset({"tricks_won", "winners", "trump", "indicator", "score", "note"}),
-    score=score_facts, count_roles=count_roles, next_deal=next_deal, partnerships=False,
-    keeper_setup={"players": [4, 3, 5], "players_option": True, "total": "total",
-                  "options": [{"key": "deals", "label": "deals", "per_player": 1}]},
-    keeper_form=keeper_form, describe=describe)
+    score=score_facts,
+    count_roles=count_roles,
+    next_deal=next_deal,
+    partnerships=False,
+    keeper_setup={
+        "players": [4, 3, 5],
+        "players_option": True,
+        "total": "total",
+        "options": [{"key": "deals", "label": "deals", "per_player": 1}],
+    },
+    keeper_form=keeper_form,
+    describe=describe,
+)

@@ -54,8 +54,21 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Cookie, HTTPException, Request, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import (Boolean, Column, Float, Integer, MetaData, String, Table, Text, and_,
-                        delete, insert, select, update)
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    and_,
+    delete,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from .. import record as records
@@ -80,14 +93,16 @@ MAX_RECORD = 5_000_000
 
 metadata = MetaData()
 users = Table(
-    "kf_acc_users", metadata,
+    "kf_acc_users",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("name", String(64), nullable=False, unique=True),
     Column("pw_hash", Text, nullable=False),  # argon2id, with its salt and parameters
     Column("created", Float, nullable=False),
 )
 sessions = Table(
-    "kf_acc_sessions", metadata,
+    "kf_acc_sessions",
+    metadata,
     Column("token_hash", String(64), primary_key=True),  # SHA-256 of the cookie's value
     Column("user_id", String(32), nullable=False, index=True),
     Column("created", Float, nullable=False),
@@ -95,7 +110,8 @@ sessions = Table(
     Column("revoked", Boolean, nullable=False),
 )
 user_seats = Table(
-    "kf_acc_seats", metadata,
+    "kf_acc_seats",
+    metadata,
     Column("user_id", String(32), primary_key=True),
     Column("table_id", String(32), primary_key=True),
     Column("seat", Integer, primary_key=True),
@@ -103,20 +119,23 @@ user_seats = Table(
     Column("created", Float, nullable=False),
 )
 clubs = Table(
-    "kf_acc_clubs", metadata,
+    "kf_acc_clubs",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("name", String(80), nullable=False, unique=True),
     Column("admin_id", String(32), nullable=False),
     Column("created", Float, nullable=False),
 )
 members = Table(
-    "kf_acc_members", metadata,
+    "kf_acc_members",
+    metadata,
     Column("club_id", String(32), primary_key=True),
     Column("user_id", String(32), primary_key=True),
     Column("joined", Float, nullable=False),
 )
 presets = Table(
-    "kf_acc_presets", metadata,
+    "kf_acc_presets",
+    metadata,
     Column("club_id", String(32), primary_key=True),
     Column("name", String(80), primary_key=True),
     Column("game", String(32), nullable=False),
@@ -124,7 +143,8 @@ presets = Table(
     Column("created", Float, nullable=False),
 )
 matches = Table(
-    "kf_acc_matches", metadata,
+    "kf_acc_matches",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("club_id", String(32), nullable=False, index=True),
     Column("game", String(32), nullable=False),
@@ -188,12 +208,19 @@ class SeatBody(BaseModel):
 class Accounts:
     """Accounts and clubs on the web app's database (tables created on first use)."""
 
-    def __init__(self, get_store: Callable[[], Store], *, clock: Callable[[], float] = time.time,
-                 session_ttl: float | None = None, secure_cookie: bool = True) -> None:
+    def __init__(
+        self,
+        get_store: Callable[[], Store],
+        *,
+        clock: Callable[[], float] = time.time,
+        session_ttl: float | None = None,
+        secure_cookie: bool = True,
+    ) -> None:
         self._get_store = get_store
         self.clock = clock
-        self.session_ttl = session_ttl if session_ttl is not None else \
-            float(os.environ.get("KIRIFUDA_SESSION_TTL") or SESSION_TTL)
+        self.session_ttl = (
+            session_ttl if session_ttl is not None else float(os.environ.get("KIRIFUDA_SESSION_TTL") or SESSION_TTL)
+        )
         self.secure_cookie = secure_cookie
         self.hasher = PasswordHasher()
         self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
@@ -235,11 +262,24 @@ class Accounts:
         now = self.clock()
         engine = await self.engine()
         async with engine.begin() as conn:
-            await conn.execute(insert(sessions).values(token_hash=_digest(token), user_id=user_id,
-                                                       created=now, expires=now + self.session_ttl,
-                                                       revoked=False))
-        response.set_cookie(COOKIE, token, max_age=int(self.session_ttl), httponly=True,
-                            secure=self.secure_cookie, samesite="lax", path="/")
+            await conn.execute(
+                insert(sessions).values(
+                    token_hash=_digest(token),
+                    user_id=user_id,
+                    created=now,
+                    expires=now + self.session_ttl,
+                    revoked=False,
+                )
+            )
+        response.set_cookie(
+            COOKIE,
+            token,
+            max_age=int(self.session_ttl),
+            httponly=True,
+            secure=self.secure_cookie,
+            samesite="lax",
+            path="/",
+        )
 
     async def user(self, token: str | None) -> dict[str, Any] | None:
         """The signed-in user of a session cookie, or ``None`` (no cookie, unknown, expired or
@@ -248,10 +288,17 @@ class Accounts:
             return None
         engine = await self.engine()
         async with engine.connect() as conn:
-            row = (await conn.execute(
-                select(users.c.id, users.c.name, sessions.c.expires, sessions.c.revoked)
-                .select_from(sessions.join(users, users.c.id == sessions.c.user_id))
-                .where(sessions.c.token_hash == _digest(token)))).mappings().first()
+            row = (
+                (
+                    await conn.execute(
+                        select(users.c.id, users.c.name, sessions.c.expires, sessions.c.revoked)
+                        .select_from(sessions.join(users, users.c.id == sessions.c.user_id))
+                        .where(sessions.c.token_hash == _digest(token))
+                    )
+                )
+                .mappings()
+                .first()
+            )
         if row is None or row["revoked"] or row["expires"] <= self.clock():
             return None
         return {"id": row["id"], "name": row["name"]}
@@ -269,8 +316,9 @@ def _club_row_or_404(row: Any, club_id: str) -> Any:
     return row
 
 
-def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Mapping[str, Any]] | None = None,
-                    **kwargs: Any) -> APIRouter:
+def accounts_router(
+    get_store: Callable[[], Store], get_tables: Callable[[], Mapping[str, Any]] | None = None, **kwargs: Any
+) -> APIRouter:
     """The accounts and clubs API on the database ``get_store()`` returns (once the app has
     started); ``get_tables()`` gives the online tables by id (to save one's match to a club).
     ``kwargs`` go to :class:`Accounts` (tests pass a clock and a session length)."""
@@ -287,10 +335,14 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
     async def club_for(club_id: str, user: dict[str, Any], *, admin: bool = False) -> dict[str, Any]:
         engine = await acc.engine()
         async with engine.connect() as conn:
-            club = _club_row_or_404((await conn.execute(select(clubs).where(clubs.c.id == club_id)))
-                                    .mappings().first(), club_id)
-            member = (await conn.execute(select(members.c.user_id).where(and_(
-                members.c.club_id == club_id, members.c.user_id == user["id"])))).first()
+            club = _club_row_or_404(
+                (await conn.execute(select(clubs).where(clubs.c.id == club_id))).mappings().first(), club_id
+            )
+            member = (
+                await conn.execute(
+                    select(members.c.user_id).where(and_(members.c.club_id == club_id, members.c.user_id == user["id"]))
+                )
+            ).first()
         if member is None:
             raise HTTPException(403, "only the club's members see it")
         if admin and club["admin_id"] != user["id"]:
@@ -323,8 +375,9 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         pw_hash = await asyncio.to_thread(acc.hasher.hash, body.password)  # argon2 is slow on purpose
         try:
             async with engine.begin() as conn:
-                await conn.execute(insert(users).values(id=user_id, name=body.name, pw_hash=pw_hash,
-                                                        created=acc.clock()))
+                await conn.execute(
+                    insert(users).values(id=user_id, name=body.name, pw_hash=pw_hash, created=acc.clock())
+                )
         except IntegrityError:
             raise HTTPException(409, f"the name {body.name!r} is taken") from None
         await acc.new_session(user_id, response)
@@ -340,8 +393,7 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         async with engine.connect() as conn:
             row = (await conn.execute(select(users).where(users.c.name == body.name))).mappings().first()
         try:
-            await asyncio.to_thread(acc.hasher.verify, row["pw_hash"] if row else acc._dummy_hash,
-                                    body.password)
+            await asyncio.to_thread(acc.hasher.verify, row["pw_hash"] if row else acc._dummy_hash, body.password)
             ok = row is not None
         except (VerificationError, InvalidHashError):
             ok = False
@@ -361,8 +413,9 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         if kf_session:
             engine = await acc.engine()
             async with engine.begin() as conn:
-                await conn.execute(update(sessions).where(sessions.c.token_hash == _digest(kf_session))
-                                   .values(revoked=True))
+                await conn.execute(
+                    update(sessions).where(sessions.c.token_hash == _digest(kf_session)).values(revoked=True)
+                )
         response.delete_cookie(COOKIE, path="/", secure=acc.secure_cookie, httponly=True, samesite="lax")
         return {"signed_out": True}
 
@@ -371,9 +424,11 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         user = await acc.require(kf_session)
         engine = await acc.engine()
         async with engine.begin() as conn:
-            res = await conn.execute(update(sessions).where(and_(sessions.c.user_id == user["id"],
-                                                                 sessions.c.revoked == False))  # noqa: E712
-                                     .values(revoked=True))
+            res = await conn.execute(
+                update(sessions)
+                .where(and_(sessions.c.user_id == user["id"], sessions.c.revoked == False))  # noqa: E712
+                .values(revoked=True)
+            )
         response.delete_cookie(COOKIE, path="/", secure=acc.secure_cookie, httponly=True, samesite="lax")
         return {"revoked": res.rowcount}
 
@@ -386,9 +441,17 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         user = await acc.require(kf_session)
         engine = await acc.engine()
         async with engine.connect() as conn:
-            rows = (await conn.execute(select(user_seats.c.table_id, user_seats.c.seat, user_seats.c.link)
-                                       .where(user_seats.c.user_id == user["id"])
-                                       .order_by(user_seats.c.created))).mappings().all()
+            rows = (
+                (
+                    await conn.execute(
+                        select(user_seats.c.table_id, user_seats.c.seat, user_seats.c.link)
+                        .where(user_seats.c.user_id == user["id"])
+                        .order_by(user_seats.c.created)
+                    )
+                )
+                .mappings()
+                .all()
+            )
         return [dict(r) for r in rows]
 
     @router.post("/api/me/seats")
@@ -398,11 +461,20 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
             raise HTTPException(400, "the link is not of that table")
         engine = await acc.engine()
         async with engine.begin() as conn:
-            await conn.execute(delete(user_seats).where(and_(
-                user_seats.c.user_id == user["id"], user_seats.c.table_id == body.table_id,
-                user_seats.c.seat == body.seat)))
-            await conn.execute(insert(user_seats).values(user_id=user["id"], table_id=body.table_id,
-                                                         seat=body.seat, link=body.link, created=acc.clock()))
+            await conn.execute(
+                delete(user_seats).where(
+                    and_(
+                        user_seats.c.user_id == user["id"],
+                        user_seats.c.table_id == body.table_id,
+                        user_seats.c.seat == body.seat,
+                    )
+                )
+            )
+            await conn.execute(
+                insert(user_seats).values(
+                    user_id=user["id"], table_id=body.table_id, seat=body.seat, link=body.link, created=acc.clock()
+                )
+            )
         return {"table_id": body.table_id, "seat": body.seat}
 
     @router.get("/api/me/profile")
@@ -410,10 +482,20 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         user = await acc.require(kf_session)
         engine = await acc.engine()
         async with engine.connect() as conn:
-            club_ids = (await conn.execute(select(members.c.club_id)
-                                           .where(members.c.user_id == user["id"]))).scalars().all()
-            rows = (await conn.execute(select(matches).where(matches.c.club_id.in_(club_ids))
-                                       .order_by(matches.c.created, matches.c.id))).mappings().all() if club_ids else []
+            club_ids = (
+                (await conn.execute(select(members.c.club_id).where(members.c.user_id == user["id"]))).scalars().all()
+            )
+            rows = (
+                (
+                    await conn.execute(
+                        select(matches).where(matches.c.club_id.in_(club_ids)).order_by(matches.c.created, matches.c.id)
+                    )
+                )
+                .mappings()
+                .all()
+                if club_ids
+                else []
+            )
         mine = []
         recs = []
         for r in rows:
@@ -422,14 +504,27 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
                 continue
             recs.append(rec)
             summary = records.replay(rec).summary()
-            mine.append({"club_id": r["club_id"], "id": r["id"], "game": r["game"], "rated": r["rated"],
-                         "players": rec.players, "seat": rec.players.index(user["name"]),
-                         "totals": summary["totals"], "finished": summary["finished"],
-                         "winner": summary["winner"], "created": r["created"],
-                         "record": f"/api/clubs/{r['club_id']}/matches/{r['id']}/record",
-                         "replay": f"/api/clubs/{r['club_id']}/matches/{r['id']}/replay",
-                         "reviews": [f"/api/clubs/{r['club_id']}/matches/{r['id']}/review?deal={d}"
-                                     for d, deal in enumerate(rec.deals) if deal.scored is None]})
+            mine.append(
+                {
+                    "club_id": r["club_id"],
+                    "id": r["id"],
+                    "game": r["game"],
+                    "rated": r["rated"],
+                    "players": rec.players,
+                    "seat": rec.players.index(user["name"]),
+                    "totals": summary["totals"],
+                    "finished": summary["finished"],
+                    "winner": summary["winner"],
+                    "created": r["created"],
+                    "record": f"/api/clubs/{r['club_id']}/matches/{r['id']}/record",
+                    "replay": f"/api/clubs/{r['club_id']}/matches/{r['id']}/replay",
+                    "reviews": [
+                        f"/api/clubs/{r['club_id']}/matches/{r['id']}/review?deal={d}"
+                        for d, deal in enumerate(rec.deals)
+                        if deal.scored is None
+                    ],
+                }
+            )
         return {"name": user["name"], "matches": mine, "stats": player_stats(recs, user["name"])}
 
     # -- clubs -------------------------------------------------------------------------------
@@ -441,8 +536,7 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         now = acc.clock()
         try:
             async with engine.begin() as conn:
-                await conn.execute(insert(clubs).values(id=club_id, name=body.name, admin_id=user["id"],
-                                                        created=now))
+                await conn.execute(insert(clubs).values(id=club_id, name=body.name, admin_id=user["id"], created=now))
                 await conn.execute(insert(members).values(club_id=club_id, user_id=user["id"], joined=now))
         except IntegrityError:
             raise HTTPException(409, f"there is already a club named {body.name!r}") from None
@@ -453,10 +547,18 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         user = await acc.require(kf_session)
         engine = await acc.engine()
         async with engine.connect() as conn:
-            rows = (await conn.execute(select(clubs.c.id, clubs.c.name, clubs.c.admin_id)
-                                       .select_from(clubs.join(members, members.c.club_id == clubs.c.id))
-                                       .where(members.c.user_id == user["id"])
-                                       .order_by(clubs.c.name))).mappings().all()
+            rows = (
+                (
+                    await conn.execute(
+                        select(clubs.c.id, clubs.c.name, clubs.c.admin_id)
+                        .select_from(clubs.join(members, members.c.club_id == clubs.c.id))
+                        .where(members.c.user_id == user["id"])
+                        .order_by(clubs.c.name)
+                    )
+                )
+                .mappings()
+                .all()
+            )
         return [{"id": r["id"], "name": r["name"], "admin": r["admin_id"] == user["id"]} for r in rows]
 
     @router.get("/api/clubs/{club_id}")
@@ -465,17 +567,35 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         club = await club_for(club_id, user)
         engine = await acc.engine()
         async with engine.connect() as conn:
-            names = (await conn.execute(select(users.c.id, users.c.name)
-                                        .select_from(members.join(users, users.c.id == members.c.user_id))
-                                        .where(members.c.club_id == club_id)
-                                        .order_by(users.c.name))).mappings().all()
-            rules = (await conn.execute(select(presets).where(presets.c.club_id == club_id)
-                                        .order_by(presets.c.created, presets.c.name))).mappings().all()
+            names = (
+                (
+                    await conn.execute(
+                        select(users.c.id, users.c.name)
+                        .select_from(members.join(users, users.c.id == members.c.user_id))
+                        .where(members.c.club_id == club_id)
+                        .order_by(users.c.name)
+                    )
+                )
+                .mappings()
+                .all()
+            )
+            rules = (
+                (
+                    await conn.execute(
+                        select(presets).where(presets.c.club_id == club_id).order_by(presets.c.created, presets.c.name)
+                    )
+                )
+                .mappings()
+                .all()
+            )
         admin = next((n["name"] for n in names if n["id"] == club["admin_id"]), None)
-        return {"id": club_id, "name": club["name"], "admin": admin,
-                "members": [n["name"] for n in names],
-                "presets": [{"name": p["name"], "game": p["game"], "options": json.loads(p["options"])}
-                            for p in rules]}
+        return {
+            "id": club_id,
+            "name": club["name"],
+            "admin": admin,
+            "members": [n["name"] for n in names],
+            "presets": [{"name": p["name"], "game": p["game"], "options": json.loads(p["options"])} for p in rules],
+        }
 
     @router.post("/api/clubs/{club_id}/members")
     async def add_member(club_id: str, body: MemberBody, kf_session: str | None = Cookie(None)) -> dict[str, Any]:
@@ -502,15 +622,17 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
             uid = (await conn.execute(select(users.c.id).where(users.c.name == name))).scalar()
             if uid == club["admin_id"]:
                 raise HTTPException(400, "the administrator stays a member")
-            res = await conn.execute(delete(members).where(and_(members.c.club_id == club_id,
-                                                                members.c.user_id == uid)))
+            res = await conn.execute(
+                delete(members).where(and_(members.c.club_id == club_id, members.c.user_id == uid))
+            )
         if not res.rowcount:
             raise HTTPException(404, f"{name} is not a member")
         return {"removed": name}
 
     @router.put("/api/clubs/{club_id}/presets/{name}")
-    async def set_preset(club_id: str, name: str, body: PresetBody,
-                         kf_session: str | None = Cookie(None)) -> dict[str, Any]:
+    async def set_preset(
+        club_id: str, name: str, body: PresetBody, kf_session: str | None = Cookie(None)
+    ) -> dict[str, Any]:
         user = await acc.require(kf_session)
         await club_for(club_id, user, admin=True)
         if body.game not in GAMES:
@@ -524,8 +646,11 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         engine = await acc.engine()
         async with engine.begin() as conn:
             await conn.execute(delete(presets).where(and_(presets.c.club_id == club_id, presets.c.name == name)))
-            await conn.execute(insert(presets).values(club_id=club_id, name=name, game=body.game,
-                                                      options=json.dumps(body.options), created=acc.clock()))
+            await conn.execute(
+                insert(presets).values(
+                    club_id=club_id, name=name, game=body.game, options=json.dumps(body.options), created=acc.clock()
+                )
+            )
         return {"name": name, "game": body.game, "options": body.options}
 
     @router.delete("/api/clubs/{club_id}/presets/{name}")
@@ -534,8 +659,7 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         await club_for(club_id, user, admin=True)
         engine = await acc.engine()
         async with engine.begin() as conn:
-            res = await conn.execute(delete(presets).where(and_(presets.c.club_id == club_id,
-                                                                presets.c.name == name)))
+            res = await conn.execute(delete(presets).where(and_(presets.c.club_id == club_id, presets.c.name == name)))
         if not res.rowcount:
             raise HTTPException(404, f"no preset {name!r}")
         return {"removed": name}
@@ -566,15 +690,29 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         match_id = uuid.uuid4().hex[:12]
         engine = await acc.engine()
         async with engine.begin() as conn:
-            await conn.execute(insert(matches).values(id=match_id, club_id=club_id, game=rec.game, record=text,
-                                                      rated=body.rated, abandoned_by=body.abandoned_by,
-                                                      saved_by=user["id"], created=acc.clock()))
-        return {"id": match_id, "totals": summary["totals"], "finished": summary["finished"],
-                "winner": summary["winner"]}
+            await conn.execute(
+                insert(matches).values(
+                    id=match_id,
+                    club_id=club_id,
+                    game=rec.game,
+                    record=text,
+                    rated=body.rated,
+                    abandoned_by=body.abandoned_by,
+                    saved_by=user["id"],
+                    created=acc.clock(),
+                )
+            )
+        return {
+            "id": match_id,
+            "totals": summary["totals"],
+            "finished": summary["finished"],
+            "winner": summary["winner"],
+        }
 
     @router.post("/api/clubs/{club_id}/tables/{table_id}")
-    async def save_table(club_id: str, table_id: str, body: TableBody,
-                         kf_session: str | None = Cookie(None)) -> dict[str, Any]:
+    async def save_table(
+        club_id: str, table_id: str, body: TableBody, kf_session: str | None = Cookie(None)
+    ) -> dict[str, Any]:
         """Save an online table's match to the club: a bot's seat is named by its kind (so bots
         are rated by level), a seat kept in an account by that account's name."""
         user = await acc.require(kf_session)
@@ -583,8 +721,11 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         if table is None:
             raise HTTPException(404, f"no table {table_id!r}")
         if getattr(table, "practice", None) is not None:  # kirifuda.server.practice
-            raise HTTPException(403, "a practice table's match is never saved to a club: it is not rated "
-                                "and not counted in the club's statistics")
+            raise HTTPException(
+                403,
+                "a practice table's match is never saved to a club: it is not rated "
+                "and not counted in the club's statistics",
+            )
         await service.load()
         if table_id in service.meta:
             raise HTTPException(409, "this is a club's table: its match is saved to its club by itself when it ends")
@@ -593,15 +734,23 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         rec = table.record()
         engine = await acc.engine()
         async with engine.connect() as conn:
-            owners = dict((await conn.execute(
-                select(user_seats.c.seat, users.c.name)
-                .select_from(user_seats.join(users, users.c.id == user_seats.c.user_id))
-                .where(user_seats.c.table_id == table_id))).all())
+            owners = dict(
+                (
+                    await conn.execute(
+                        select(user_seats.c.seat, users.c.name)
+                        .select_from(user_seats.join(users, users.c.id == user_seats.c.user_id))
+                        .where(user_seats.c.table_id == table_id)
+                    )
+                ).all()
+            )
         names = rec.players or [f"Seat {s}" for s in range(len(table.seats))]
-        rec.players = [_LEVEL_NAMES.get(seat["bot"], seat["bot"]) if seat.get("kind") == "bot"
-                       else owners.get(s, names[s]) for s, seat in enumerate(table.seats)]
-        return await save_match(club_id, MatchBody(record=rec.to_json(), rated=body.rated,
-                                                   abandoned_by=body.abandoned_by), kf_session)
+        rec.players = [
+            _LEVEL_NAMES.get(seat["bot"], seat["bot"]) if seat.get("kind") == "bot" else owners.get(s, names[s])
+            for s, seat in enumerate(table.seats)
+        ]
+        return await save_match(
+            club_id, MatchBody(record=rec.to_json(), rated=body.rated, abandoned_by=body.abandoned_by), kf_session
+        )
 
     @router.get("/api/clubs/{club_id}/matches")
     async def club_matches(club_id: str, kf_session: str | None = Cookie(None)) -> list[dict[str, Any]]:
@@ -611,12 +760,24 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         for r in await club_records(club_id):
             rec = records.loads(r["record"])
             summary = records.replay(rec).summary()
-            out.append({"id": r["id"], "game": r["game"], "players": rec.players, "rated": r["rated"],
-                        "totals": summary["totals"], "finished": summary["finished"],
-                        "winner": summary["winner"], "created": r["created"],
-                        "replay": f"/api/clubs/{club_id}/matches/{r['id']}/replay",
-                        "reviews": [f"/api/clubs/{club_id}/matches/{r['id']}/review?deal={d}"
-                                    for d, deal in enumerate(rec.deals) if deal.scored is None]})
+            out.append(
+                {
+                    "id": r["id"],
+                    "game": r["game"],
+                    "players": rec.players,
+                    "rated": r["rated"],
+                    "totals": summary["totals"],
+                    "finished": summary["finished"],
+                    "winner": summary["winner"],
+                    "created": r["created"],
+                    "replay": f"/api/clubs/{club_id}/matches/{r['id']}/replay",
+                    "reviews": [
+                        f"/api/clubs/{club_id}/matches/{r['id']}/review?deal={d}"
+                        for d, deal in enumerate(rec.deals)
+                        if deal.scored is None
+                    ],
+                }
+            )
         return out
 
     @router.get("/api/clubs/{club_id}/matches/{match_id}/record")
@@ -642,8 +803,9 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         return {"steps": replay_steps(rec), "summary": records.replay(rec).summary()}
 
     @router.get("/api/clubs/{club_id}/matches/{match_id}/review")
-    async def match_review(club_id: str, match_id: str, deal: int, lang: str = "en",
-                           kf_session: str | None = Cookie(None)) -> dict[str, Any]:
+    async def match_review(
+        club_id: str, match_id: str, deal: int, lang: str = "en", kf_session: str | None = Cookie(None)
+    ) -> dict[str, Any]:
         """The coach's review of one deal of a club match (a deal played card by card; a scored
         deal has no cards to review)."""
         from ..coach import review_text
@@ -664,8 +826,13 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
             rev = await _run_review(rec, [deal], language)
         except KirifudaError as exc:
             raise HTTPException(400, f"this deal cannot be reviewed: {exc}") from None
-        return {"match": match_id, "deal": deal, "players": rec.players, "review": rev.to_json(language),
-                "text": review_text(rev, language)}
+        return {
+            "match": match_id,
+            "deal": deal,
+            "players": rec.players,
+            "review": rev.to_json(language),
+            "text": review_text(rev, language),
+        }
 
     @router.get("/api/clubs/{club_id}/leaderboard")
     async def leaderboard(club_id: str, game: str, kf_session: str | None = Cookie(None)) -> list[dict[str, Any]]:
@@ -685,8 +852,11 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
             for r in await club_records(club_id):
                 z.writestr(f"{r['game']}-{r['id']}.json", r["record"])
-        return Response(buf.getvalue(), media_type="application/zip", headers={
-            "Content-Disposition": f'attachment; filename="club-{club["id"]}.zip"'})
+        return Response(
+            buf.getvalue(),
+            media_type="application/zip",
+            headers={"Content-Disposition": f'attachment; filename="club-{club["id"]}.zip"'},
+        )
 
     @router.get("/api/clubs/{club_id}/standings.csv")
     async def standings_csv(club_id: str, game: str, kf_session: str | None = Cookie(None)) -> Response:
@@ -696,7 +866,10 @@ def accounts_router(get_store: Callable[[], Store], get_tables: Callable[[], Map
         w.writerow(["rank", "name", "ordinal", "mu", "sigma", "matches"])
         for i, r in enumerate(rows, 1):
             w.writerow([i, r["name"], r["ordinal"], r["mu"], r["sigma"], r["matches"]])
-        return Response(out.getvalue(), media_type="text/csv; charset=utf-8", headers={
-            "Content-Disposition": f'attachment; filename="standings-{game}.csv"'})
+        return Response(
+            out.getvalue(),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="standings-{game}.csv"'},
+        )
 
     return router

@@ -55,14 +55,14 @@ from .tables import LOBBY_SIZE, TIMERS, Client, LiveTable, TableManager
 from . import host as hosting
 from .refusals import refusal_response
 
-__all__ = ["create_app", "games_info", "replay_steps", "pages_router", "api_router", "ws_router",
-           "client_key"]
+__all__ = ["create_app", "games_info", "replay_steps", "pages_router", "api_router", "ws_router", "client_key"]
 
 log = logging.getLogger("kirifuda.server")
 STATIC = resources.files("kirifuda.server") / "static"
 
 
 # -- the games, for the lobby ---------------------------------------------------------------
+
 
 def _field_docs(cls: type) -> dict[str, str]:
     """The docstring under each dataclass field (the string right after its line)."""
@@ -74,9 +74,13 @@ def _field_docs(cls: type) -> dict[str, str]:
     out: dict[str, str] = {}
     body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
     for prev, node in zip(body, body[1:]):
-        if (isinstance(prev, ast.AnnAssign) and isinstance(prev.target, ast.Name)
-                and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-                and isinstance(node.value.value, str)):
+        if (
+            isinstance(prev, ast.AnnAssign)
+            and isinstance(prev.target, ast.Name)
+            and isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
             # plain text for the page: reST literals (``request``) lose their backticks
             out[prev.target.id] = " ".join(node.value.value.replace("``", "").split())
     return out
@@ -104,8 +108,7 @@ def _option_spec(cls: type) -> list[dict[str, Any]]:
             lits = [a for a in args if typing.get_origin(a) is typing.Literal]
             spec["type"] = "choice" if lits else "json"
             if lits:
-                spec["choices"] = [v for a in lits for v in typing.get_args(a)] + \
-                    ([None] if type(None) in args else [])
+                spec["choices"] = [v for a in lits for v in typing.get_args(a)] + ([None] if type(None) in args else [])
             else:
                 spec["nullable"] = type(None) in args
                 spec["inner"] = [getattr(a, "__name__", str(a)) for a in args if a is not type(None)]
@@ -133,25 +136,29 @@ def _terms(info: GameInfo) -> dict[str, dict[str, str]]:
     state.deal_random(random.Random(0))
     names = [f.name for f in dataclasses.fields(state.view(0))]
     names += ["hands", "rest", "outcome", "score", "totals", "declarer", "contract", "winner"]
-    return {n: {"ja": field_label(n, "ja", game=info.id), "en": field_label(n, "en", game=info.id)}
-            for n in names}
+    return {n: {"ja": field_label(n, "ja", game=info.id), "en": field_label(n, "en", game=info.id)} for n in names}
 
 
 def games_info() -> list[dict[str, Any]]:
     out = []
     for info in GAMES.values():
-        out.append({
-            "id": info.id, "name": {"ja": info.name_ja, "en": info.name_en},
-            "min_players": info.min_players, "max_players": info.max_players,
-            "options": _option_spec(info.options_type),
-            "bots": _bots_for(info.id),
-            "default_bot": default_bot(info.id),
-            "terms": _terms(info),
-        })
+        out.append(
+            {
+                "id": info.id,
+                "name": {"ja": info.name_ja, "en": info.name_en},
+                "min_players": info.min_players,
+                "max_players": info.max_players,
+                "options": _option_spec(info.options_type),
+                "bots": _bots_for(info.id),
+                "default_bot": default_bot(info.id),
+                "terms": _terms(info),
+            }
+        )
     return out
 
 
 # -- replay ---------------------------------------------------------------------------------
+
 
 def _public(view: View) -> dict[str, Any]:
     data = view_json(view)
@@ -168,12 +175,21 @@ def replay_steps(rec: records.Record) -> dict[str, Any]:
     n = state.num_players
     steps: list[dict[str, Any]] = []
 
-    def snap(deal: int, index: int, seat: int | None, action: dict[str, Any] | None,
-             label: dict[str, str] | None) -> None:
+    def snap(
+        deal: int, index: int, seat: int | None, action: dict[str, Any] | None, label: dict[str, str] | None
+    ) -> None:
         views = [state.view(s) for s in range(n)]
-        steps.append({"deal": deal, "index": index, "seat": seat, "action": action, "label": label,
-                      "hands": [[c.code for c in sorted_hand(v)] for v in views],
-                      "view": _public(state.view(None))})
+        steps.append(
+            {
+                "deal": deal,
+                "index": index,
+                "seat": seat,
+                "action": action,
+                "label": label,
+                "hands": [[c.code for c in sorted_hand(v)] for v in views],
+                "view": _public(state.view(None)),
+            }
+        )
 
     for i, deal in enumerate(rec.deals):
         if not state.needs_deal:
@@ -211,15 +227,24 @@ def replay_steps(rec: records.Record) -> dict[str, Any]:
 
 # -- the app --------------------------------------------------------------------------------
 
+
 def client_key(conn: Request | WebSocket) -> str:
     """The client a limit counts: its address as this server sees it."""
     return conn.client.host if conn.client is not None else "?"
 
 
-def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: float = 0.8,
-               limits: Limits | None = None, deal_secret: str | None = None, redis: str | None = None,
-               process: str | None = None, address: str | None = None,
-               remote_bots: bool = False) -> FastAPI:
+def create_app(
+    db_url: str | None = None,
+    *,
+    grace: float = 60.0,
+    bot_delay: float = 0.8,
+    limits: Limits | None = None,
+    deal_secret: str | None = None,
+    redis: str | None = None,
+    process: str | None = None,
+    address: str | None = None,
+    remote_bots: bool = False,
+) -> FastAPI:
     """The web app on the database at ``db_url`` (default: SQLite in the user's data dir).
 
     ``limits``: see :class:`.limits.Limits` (default: from ``KIRIFUDA_LIMIT_*``).
@@ -234,8 +259,7 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await Store.open(db_url)
-        manager = TableManager(store, grace=grace, bot_delay=bot_delay, limits=limits,
-                               deal_secret=deal_secret)
+        manager = TableManager(store, grace=grace, bot_delay=bot_delay, limits=limits, deal_secret=deal_secret)
         manager.hooks.append(app.state.club_tables.on_table)  # clubs' tables: their matches, rated
         cluster = None
         if redis is not None:
@@ -258,12 +282,20 @@ def create_app(db_url: str | None = None, *, grace: float = 60.0, bot_delay: flo
             await cluster.close()
         await store.close()
 
-    app = FastAPI(title="kirifuda", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url="/openapi.json" if limits.openapi else None)
+    app = FastAPI(
+        title="kirifuda",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if limits.openapi else None,
+    )
     app.state.limits = limits
     app.add_middleware(TableRouting, state=state)
-    app.add_middleware(BodyLimit, limit=limits.body_bytes,
-                       larger={"/api/replay": limits.record_bytes, "/api/review": limits.record_bytes})
+    app.add_middleware(
+        BodyLimit,
+        limit=limits.body_bytes,
+        larger={"/api/replay": limits.record_bytes, "/api/review": limits.record_bytes},
+    )
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.include_router(hosting.router)  # the host link, the UI descriptors, the catalogue
 
@@ -319,7 +351,7 @@ class TableRouting:
                     if address:
                         await self._forward(address, scope, receive, send)
                         return
-        except Exception as exc:   # the route answers 404 (or the database's own 503)
+        except Exception as exc:  # the route answers 404 (or the database's own 503)
             log.warning("table %s could not be found (%s)", table_id, type(exc).__name__)
         await self.app(scope, receive, send)
 
@@ -338,18 +370,25 @@ class TableRouting:
                 break
         headers = [(k, v) for k, v in scope.get("headers", ()) if k not in (b"host", b"content-length")]
         headers.append((b"x-kirifuda-forwarded", b"1"))
-        url = address.rstrip("/") + scope["path"] + ("?" + scope["query_string"].decode("latin-1")
-                                                     if scope.get("query_string") else "")
+        url = (
+            address.rstrip("/")
+            + scope["path"]
+            + ("?" + scope["query_string"].decode("latin-1") if scope.get("query_string") else "")
+        )
         try:
             r = await self._http.request(scope["method"], url, content=body, headers=headers)
         except Exception:
             out = orjson.dumps({"detail": "the server playing this table cannot be reached: try again"})
-            await send({"type": "http.response.start", "status": 503,
-                        "headers": [(b"content-type", b"application/json")]})
+            await send(
+                {"type": "http.response.start", "status": 503, "headers": [(b"content-type", b"application/json")]}
+            )
             await send({"type": "http.response.body", "body": out})
             return
-        keep = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in r.headers.items()
-                if k.lower() not in ("content-length", "transfer-encoding", "connection", "content-encoding")]
+        keep = [
+            (k.encode("latin-1"), v.encode("latin-1"))
+            for k, v in r.headers.items()
+            if k.lower() not in ("content-length", "transfer-encoding", "connection", "content-encoding")
+        ]
         await send({"type": "http.response.start", "status": r.status_code, "headers": keep})
         await send({"type": "http.response.body", "body": r.content})
 
@@ -389,8 +428,7 @@ def pages_router() -> APIRouter:
     router = APIRouter()
 
     def index() -> HTMLResponse:
-        return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"),
-                            headers={"Cache-Control": "no-cache"})
+        return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"), headers={"Cache-Control": "no-cache"})
 
     @router.get("/", response_class=HTMLResponse)
     async def root() -> HTMLResponse:
@@ -434,30 +472,49 @@ def api_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRo
         manager = get_manager()
         who = client_key(request)
         if manager.open_tables_of(who) >= limits.open_tables_per_client:
-            raise HTTPException(429, f"at most {limits.open_tables_per_client} tables in play may be "
-                                "opened from one address: finish one first")
+            raise HTTPException(
+                429,
+                f"at most {limits.open_tables_per_client} tables in play may be "
+                "opened from one address: finish one first",
+            )
         if not created.allow(who):
-            raise HTTPException(429, f"at most {limits.tables_per_minute} tables a minute may be "
-                                "opened from one address: wait a moment")
+            raise HTTPException(
+                429, f"at most {limits.tables_per_minute} tables a minute may be opened from one address: wait a moment"
+            )
         # a club's table, a rated one: checked (HTTPException) before anything is made
         clubs = getattr(request.app.state, "club_tables", None)
         club = await clubs.admit(request, body) if clubs is not None else None
         try:
             table, tokens = await manager.create(
-                body.game, dict(body.options), [s.model_dump(exclude_none=True) for s in body.seats],
-                timer=body.timer, first=body.first, creator=who, settings=body.settings())
+                body.game,
+                dict(body.options),
+                [s.model_dump(exclude_none=True) for s in body.seats],
+                timer=body.timer,
+                first=body.first,
+                creator=who,
+                settings=body.settings(),
+            )
             if clubs is not None:
                 await clubs.register(table, club)
         except (OptionError, KirifudaError) as exc:
             raise HTTPException(400, str(exc)) from None
         except (SQLAlchemyError, OSError) as exc:
             log.warning("a table could not be created: %s", type(exc).__name__)
-            raise HTTPException(503, "the table could not be saved (the database is busy or down): "
-                                "try again in a moment") from None
+            raise HTTPException(
+                503, "the table could not be saved (the database is busy or down): try again in a moment"
+            ) from None
         links = [f"/t/{table.id}#token={tok}" if tok else None for tok in tokens]
         host = await hosting.issue_host(table)
-        return JSONResponse({"id": table.id, "tokens": tokens, "links": links, "host": host,
-                             "watch": f"/t/{table.id}", "timers": list(TIMERS)})
+        return JSONResponse(
+            {
+                "id": table.id,
+                "tokens": tokens,
+                "links": links,
+                "host": host,
+                "watch": f"/t/{table.id}",
+                "timers": list(TIMERS),
+            }
+        )
 
     @router.get("/api/tables")
     async def api_tables() -> Response:
@@ -468,16 +525,20 @@ def api_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRo
 
     @router.get("/api/tables/{table_id}")
     async def api_table(table_id: str) -> Response:
-        return Response(orjson.dumps(_table_or_404(get_manager(), table_id).summary_info()),
-                        media_type="application/json")
+        return Response(
+            orjson.dumps(_table_or_404(get_manager(), table_id).summary_info()), media_type="application/json"
+        )
 
     @router.get("/api/tables/{table_id}/record")
     async def api_record(table_id: str) -> Response:
         t = _table_or_404(get_manager(), table_id)
         if not t.over:
             raise HTTPException(403, "the record is given once the match is over: it holds every hand")
-        return Response(records.dumps(t.record()), media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="{t.info.id}-{t.id}.json"'})
+        return Response(
+            records.dumps(t.record()),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{t.info.id}-{t.id}.json"'},
+        )
 
     @router.get("/api/tables/{table_id}/replay")
     async def api_table_replay(table_id: str) -> dict[str, Any]:
@@ -492,17 +553,17 @@ def api_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRo
         if len(body) > limits.record_bytes:
             raise HTTPException(413, f"a record may be at most {limits.record_bytes} bytes")
         try:
-            load_json(body, "a record")   # depth and encoding checked before the record reader
+            load_json(body, "a record")  # depth and encoding checked before the record reader
             rec = records.loads(body)
             return replay_steps(rec)
         except InputError as exc:
             raise HTTPException(400, {"message": str(exc), "deal": None, "action": None}) from None
         except RecordError as exc:
             raise HTTPException(400, {"message": str(exc), "deal": exc.deal, "action": exc.action}) from None
-        except (KirifudaError, ValueError, TypeError, KeyError, AttributeError, IndexError,
-                RecursionError) as exc:
-            raise HTTPException(400, {"message": f"not a record: {type(exc).__name__}",
-                                      "deal": None, "action": None}) from None
+        except (KirifudaError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError) as exc:
+            raise HTTPException(
+                400, {"message": f"not a record: {type(exc).__name__}", "deal": None, "action": None}
+            ) from None
 
     return router
 
@@ -535,8 +596,7 @@ def ws_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRou
     conns = _Connections(limits)
 
     async def refuse(websocket: WebSocket, code: str, message: str, version: int | None, close: int) -> None:
-        await websocket.send_text(encode({"type": "error", "code": code, "message": message,
-                                          "version": version}))
+        await websocket.send_text(encode({"type": "error", "code": code, "message": message, "version": version}))
         await websocket.close(code=close)
 
     async def receive_text(websocket: WebSocket, timeout: float | None = None) -> str | None:
@@ -557,20 +617,27 @@ def ws_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRou
         where: LiveTable | str | None = manager.tables.get(table_id)
         if where is None:
             try:
-                where = await (manager.cluster.locate(table_id) if manager.cluster is not None
-                               else manager.fetch(table_id))
+                where = await (
+                    manager.cluster.locate(table_id) if manager.cluster is not None else manager.fetch(table_id)
+                )
             except Exception as exc:
                 log.warning("table %s could not be found (%s)", table_id, type(exc).__name__)
-                await refuse(websocket, "unavailable", "the table cannot be reached just now: try again "
-                             "in a moment", None, 1013)
+                await refuse(
+                    websocket, "unavailable", "the table cannot be reached just now: try again in a moment", None, 1013
+                )
                 return
         if isinstance(where, str):
             await relay(websocket, manager, where, table_id)
             return
         table = where
         if table is None:
-            await refuse(websocket, "unknown_table",
-                         "no such table" if len(table_id) > 32 else f"no table {table_id!r}", None, 4404)
+            await refuse(
+                websocket,
+                "unknown_table",
+                "no such table" if len(table_id) > 32 else f"no table {table_id!r}",
+                None,
+                4404,
+            )
             return
         who = client_key(websocket)
         why = conns.refusal(table_id, who)
@@ -586,16 +653,25 @@ def ws_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRou
                 try:
                     raw = await receive_text(websocket, max(0.0, deadline - time.monotonic()))
                 except asyncio.TimeoutError:
-                    await refuse(websocket, "timeout", f"say hello within {limits.hello_seconds:g} seconds",
-                                 table.version, 4408)
+                    await refuse(
+                        websocket, "timeout", f"say hello within {limits.hello_seconds:g} seconds", table.version, 4408
+                    )
                     return
                 try:
                     clubs = getattr(websocket.app.state, "club_tables", None)
                     cookie = websocket.cookies.get("kf_session")
-                    gate = (None if clubs is None  # a rated seat: a signed-in member's
-                            else functools.partial(_seat_gate, clubs, table, cookie))
-                    client = await greet(table, raw, websocket.send_text,
-                                         lambda code, why: websocket.close(code=code, reason=why), gate=gate)
+                    gate = (
+                        None
+                        if clubs is None  # a rated seat: a signed-in member's
+                        else functools.partial(_seat_gate, clubs, table, cookie)
+                    )
+                    client = await greet(
+                        table,
+                        raw,
+                        websocket.send_text,
+                        lambda code, why: websocket.close(code=code, reason=why),
+                        gate=gate,
+                    )
                 except ProtocolError as err:
                     await websocket.send_text(encode(error_frame(err, table.version)))
             while True:
@@ -609,7 +685,6 @@ def ws_router(get_manager: Callable[[], TableManager], limits: Limits) -> APIRou
                 await client.close()
 
     return router
-
 
 
 async def _seat_gate(clubs: Any, table: LiveTable, cookie: str | None, seat: int) -> str | None:

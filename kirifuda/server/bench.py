@@ -64,8 +64,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _seat(url: str, token: str, deadline: float, latencies: list[float],
-                rng: random.Random, moved: Any = None) -> tuple[int, int]:
+async def _seat(
+    url: str, token: str, deadline: float, latencies: list[float], rng: random.Random, moved: Any = None
+) -> tuple[int, int]:
     """Play one human seat until the match ends or the deadline: (actions sent, the last state
     version seen: the events committed at the table)."""
     import websockets
@@ -95,8 +96,9 @@ async def _seat(url: str, token: str, deadline: float, latencies: list[float],
                 break
             if m["legal"] and pending is None:
                 # a random claim (オープン) would mostly be a chombo: the driver does not claim
-                choices = [e["action"] for e in m["legal"] if "claim" not in e["action"]] or \
-                    [e["action"] for e in m["legal"]]
+                choices = [e["action"] for e in m["legal"] if "claim" not in e["action"]] or [
+                    e["action"] for e in m["legal"]
+                ]
                 action = rng.choice(choices)
                 pending = (m["version"], time.perf_counter())
                 await ws.send(orjson.dumps({"type": "act", "version": m["version"], "action": action}).decode())
@@ -104,9 +106,18 @@ async def _seat(url: str, token: str, deadline: float, latencies: list[float],
     return acted, version
 
 
-async def _table_worker(k: int, client: Any, bases: list[str], ws_bases: list[str], deadline: float,
-                        game: str, seats: list[dict[str, str]], latencies: list[float],
-                        counts: dict[str, int], progress: dict[int, float]) -> None:
+async def _table_worker(
+    k: int,
+    client: Any,
+    bases: list[str],
+    ws_bases: list[str],
+    deadline: float,
+    game: str,
+    seats: list[dict[str, str]],
+    latencies: list[float],
+    counts: dict[str, int],
+    progress: dict[int, float],
+) -> None:
     """Keep one table busy until the deadline: a new match whenever one ends.  With several
     instances, table ``k`` is made on instance ``k`` and seat ``s`` connects to instance
     ``k + s`` (as a proxy spreading connections would: most of them relayed)."""
@@ -121,9 +132,20 @@ async def _table_worker(k: int, client: Any, bases: list[str], ws_bases: list[st
         r.raise_for_status()
         t = r.json()
         counts["matches"] += 1
-        played = await asyncio.gather(*[_seat(f"{ws_bases[(k + s) % n]}/ws/{t['id']}", tok, deadline, latencies,
-                                              random.Random(rng.random()), moved)
-                                        for s, tok in enumerate(t["tokens"]) if tok])
+        played = await asyncio.gather(
+            *[
+                _seat(
+                    f"{ws_bases[(k + s) % n]}/ws/{t['id']}",
+                    tok,
+                    deadline,
+                    latencies,
+                    random.Random(rng.random()),
+                    moved,
+                )
+                for s, tok in enumerate(t["tokens"])
+                if tok
+            ]
+        )
         counts["committed"] += max(v for _, v in played)
 
 
@@ -138,8 +160,9 @@ def table_seats(game: str, bot_seats: int) -> list[dict[str, str]]:
     return [{"kind": "human"}] * (n - bots) + [{"kind": "bot", "bot": "search"}] * bots
 
 
-async def _drive(bases: list[str], ws_bases: list[str], tables: int, seconds: float, game: str,
-                 bot_seats: int) -> dict[str, Any]:
+async def _drive(
+    bases: list[str], ws_bases: list[str], tables: int, seconds: float, game: str, bot_seats: int
+) -> dict[str, Any]:
     latencies: list[float] = []
     counts = {"matches": 0, "committed": 0}
     progress: dict[int, float] = {}
@@ -151,9 +174,13 @@ async def _drive(bases: list[str], ws_bases: list[str], tables: int, seconds: fl
     # one HTTP client for every table (each client of its own used to cost ~50 ms of CPU to
     # build: 200 of them held every table back ten seconds)
     async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=50)) as client:
-        results = await asyncio.gather(*[_table_worker(k, client, bases, ws_bases, deadline, game, seats,
-                                                       latencies, counts, progress)
-                                         for k in range(tables)], return_exceptions=True)
+        results = await asyncio.gather(
+            *[
+                _table_worker(k, client, bases, ws_bases, deadline, game, seats, latencies, counts, progress)
+                for k in range(tables)
+            ],
+            return_exceptions=True,
+        )
     elapsed = time.perf_counter() - t0
     errors = [r for r in results if isinstance(r, BaseException)]
     lat = sorted(latencies)
@@ -163,18 +190,41 @@ async def _drive(bases: list[str], ws_bases: list[str], tables: int, seconds: fl
 
     window = min(5.0, seconds / 3)
     moving = sum(1 for t in progress.values() if t >= deadline - window)
-    return {"tables": tables, "moving_tables": moving, "moving_window_s": round(window, 1),
-            "bot_seats": sum(s["kind"] == "bot" for s in seats), "matches": counts["matches"],
-            "seconds": round(elapsed, 2), "actions": len(lat), "actions_per_s": round(len(lat) / elapsed, 1),
-            "committed": counts["committed"], "committed_per_s": round(counts["committed"] / elapsed, 1),
-            "p50_ms": pct(0.50), "p99_ms": pct(0.99), "client_errors": len(errors),
-            "client_error_sample": repr(errors[0])[:200] if errors else None}
+    return {
+        "tables": tables,
+        "moving_tables": moving,
+        "moving_window_s": round(window, 1),
+        "bot_seats": sum(s["kind"] == "bot" for s in seats),
+        "matches": counts["matches"],
+        "seconds": round(elapsed, 2),
+        "actions": len(lat),
+        "actions_per_s": round(len(lat) / elapsed, 1),
+        "committed": counts["committed"],
+        "committed_per_s": round(counts["committed"] / elapsed, 1),
+        "p50_ms": pct(0.50),
+        "p99_ms": pct(0.99),
+        "client_errors": len(errors),
+        "client_error_sample": repr(errors[0])[:200] if errors else None,
+    }
 
 
-def _start(db: str, port: int, env: dict[str, str], redis: str | None, name: str,
-           remote_bots: bool) -> "subprocess.Popen[bytes]":
-    cmd = [sys.executable, "-m", "kirifuda", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db,
-           "--bot-delay", "0"]
+def _start(
+    db: str, port: int, env: dict[str, str], redis: str | None, name: str, remote_bots: bool
+) -> "subprocess.Popen[bytes]":
+    cmd = [
+        sys.executable,
+        "-m",
+        "kirifuda",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--bot-delay",
+        "0",
+    ]
     if redis is not None:
         cmd += ["--redis", redis, "--process", name] + (["--remote-bots"] if remote_bots else [])
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
@@ -211,15 +261,24 @@ def _takeover(redis: str, victim: "subprocess.Popen[bytes]", name: str) -> dict[
         r.close()
 
 
-def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "meitora",
-        bot_seats: int = 0, instances: int = 1, redis: str | None = None, remote_bots: bool = False,
-        bot_workers: int = 0, kill: bool = False) -> dict[str, Any]:
+def run(
+    db: str | None,
+    tables: int = 20,
+    seconds: float = 10.0,
+    game: str = "meitora",
+    bot_seats: int = 0,
+    instances: int = 1,
+    redis: str | None = None,
+    remote_bots: bool = False,
+    bot_workers: int = 0,
+    kill: bool = False,
+) -> dict[str, Any]:
     """One run: ``instances`` servers (more than one: a cluster on ``redis``, a PostgreSQL
     ``db``), ``bot_workers`` bot-worker processes, and the clients; ``kill``: then one instance
     is killed and the take-over timed."""
     from ..games import find_game
 
-    game = find_game(game).id      # before the server starts: an unknown game is an OptionError
+    game = find_game(game).id  # before the server starts: an unknown game is an OptionError
     tables = max(1, min(tables, MAX_TABLES))
     seconds = max(1.0, min(seconds, MAX_SECONDS))
     if instances > 1 and (redis is None or db is None or db.startswith("sqlite")):
@@ -235,15 +294,24 @@ def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "me
             r.flushdb()
     # every client of the benchmark is 127.0.0.1: the per-client limits are lifted; and a
     # loaded machine may take longer than the default 5 s to answer 800 hellos
-    env = {**os.environ, "KIRIFUDA_LIMIT_TABLES_PER_MINUTE": "1000000",
-           "KIRIFUDA_LIMIT_OPEN_TABLES_PER_CLIENT": "1000000",
-           "KIRIFUDA_LIMIT_CONNECTIONS_PER_CLIENT": "1000000", "KIRIFUDA_LIMIT_HELLO_SECONDS": "60"}
+    env = {
+        **os.environ,
+        "KIRIFUDA_LIMIT_TABLES_PER_MINUTE": "1000000",
+        "KIRIFUDA_LIMIT_OPEN_TABLES_PER_CLIENT": "1000000",
+        "KIRIFUDA_LIMIT_CONNECTIONS_PER_CLIENT": "1000000",
+        "KIRIFUDA_LIMIT_HELLO_SECONDS": "60",
+    }
     ports = [_free_port() for _ in range(instances)]
     names = [f"bench{i}-{port}" for i, port in enumerate(ports)]
     procs = [_start(db, port, env, redis, name, remote_bots) for name, port in zip(names, ports)]
-    workers = [subprocess.Popen([sys.executable, "-m", "kirifuda", "bot-worker", "--redis", str(redis),
-                                 "--threads", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-               for _ in range(bot_workers if redis else 0)]
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "kirifuda", "bot-worker", "--redis", str(redis), "--threads", "1"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(bot_workers if redis else 0)
+    ]
     pids = [p.pid for p in procs + workers]
     try:
         bases = [f"http://127.0.0.1:{port}" for port in ports]
@@ -260,8 +328,7 @@ def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "me
 
         cpu0, rss0, load0 = cpu(), rss(), os.getloadavg()[0]
         mine0 = time.process_time()
-        out = asyncio.run(_drive(bases, [f"ws://127.0.0.1:{port}" for port in ports], tables, seconds, game,
-                                 bot_seats))
+        out = asyncio.run(_drive(bases, [f"ws://127.0.0.1:{port}" for port in ports], tables, seconds, game, bot_seats))
         mine = time.process_time() - mine0
         cpu1, rss1 = cpu(), rss()
         out["instances"] = instances
@@ -269,13 +336,20 @@ def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "me
         out["client_cpu_ms_per_action"] = round(1000 * mine / out["actions"], 3) if out["actions"] else None
         used = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
         out["server_cpu_s"] = round(used, 2) if used is not None else None
-        out["cpu_ms_per_action"] = round(1000 * used / out["actions"], 3) if used is not None and out["actions"] else None
-        out["cpu_ms_per_event"] = (round(1000 * used / out["committed"], 3)
-                                   if used is not None and out["committed"] else None)
-        out["kib_per_table"] = (round((rss1 - rss0) / 1024 / tables, 1)
-                                if rss0 is not None and rss1 is not None else None)
-        out["kib_per_match"] = (round((rss1 - rss0) / 1024 / out["matches"], 1)
-                                if rss0 is not None and rss1 is not None and out["matches"] else None)
+        out["cpu_ms_per_action"] = (
+            round(1000 * used / out["actions"], 3) if used is not None and out["actions"] else None
+        )
+        out["cpu_ms_per_event"] = (
+            round(1000 * used / out["committed"], 3) if used is not None and out["committed"] else None
+        )
+        out["kib_per_table"] = (
+            round((rss1 - rss0) / 1024 / tables, 1) if rss0 is not None and rss1 is not None else None
+        )
+        out["kib_per_match"] = (
+            round((rss1 - rss0) / 1024 / out["matches"], 1)
+            if rss0 is not None and rss1 is not None and out["matches"]
+            else None
+        )
         out["load_before"] = round(load0, 2)
         out["load_after"] = round(os.getloadavg()[0], 2)
         if kill and instances > 1 and redis is not None:
@@ -298,11 +372,21 @@ def run(db: str | None, tables: int = 20, seconds: float = 10.0, game: str = "me
 
 def main(args: argparse.Namespace) -> int:
     try:
-        results = [run(db, args.tables, args.seconds, args.game, args.bot_seats,
-                       instances=getattr(args, "instances", 1), redis=getattr(args, "redis", None),
-                       remote_bots=getattr(args, "remote_bots", False),
-                       bot_workers=getattr(args, "bot_workers", 0), kill=getattr(args, "kill", False))
-                   for db in (args.db or [None])]
+        results = [
+            run(
+                db,
+                args.tables,
+                args.seconds,
+                args.game,
+                args.bot_seats,
+                instances=getattr(args, "instances", 1),
+                redis=getattr(args, "redis", None),
+                remote_bots=getattr(args, "remote_bots", False),
+                bot_workers=getattr(args, "bot_workers", 0),
+                kill=getattr(args, "kill", False),
+            )
+            for db in (args.db or [None])
+        ]
     except ValueError as exc:
         print(f"kirifuda bench-server: {exc}", file=sys.stderr)
         return 2
@@ -310,18 +394,30 @@ def main(args: argparse.Namespace) -> int:
         print(json.dumps(results))
         return 0
     for r in results:
-        bots = (f"  {r['committed_per_s']:8.1f} committed/s with {r['bot_seats']} search bots a table, "
-                f"{r['moving_tables']} tables moved in the last {r['moving_window_s']} s"
-                if r["bot_seats"] else "")
-        print(f"{r['db']:40s} {r['tables']:4d} tables  {r['actions_per_s']:8.1f} actions/s  "
-              f"p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms{bots}  ({r['actions']} actions in {r['seconds']} s"
-              f"{', ' + str(r['client_errors']) + ' client errors' if r['client_errors'] else ''})")
+        bots = (
+            f"  {r['committed_per_s']:8.1f} committed/s with {r['bot_seats']} search bots a table, "
+            f"{r['moving_tables']} tables moved in the last {r['moving_window_s']} s"
+            if r["bot_seats"]
+            else ""
+        )
+        print(
+            f"{r['db']:40s} {r['tables']:4d} tables  {r['actions_per_s']:8.1f} actions/s  "
+            f"p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms{bots}  ({r['actions']} actions in {r['seconds']} s"
+            f"{', ' + str(r['client_errors']) + ' client errors' if r['client_errors'] else ''})"
+        )
         if r["instances"] > 1 or r["bot_workers"]:
-            print(f"{'':40s} {r['instances']} instances, {r['bot_workers']} bot workers"
-                  + (f"; kill -9 of one: its {r['takeover_tables']} tables taken over in {r['takeover_s']} s"
-                     if "takeover_s" in r else ""))
-        print(f"{'':40s} server CPU {r['cpu_ms_per_action']} ms/action ({r['cpu_ms_per_event']} ms/event)  "
-              f"clients' CPU {r['client_cpu_ms_per_action']} ms/action  {r['kib_per_table']} KiB/table "
-              f"({r['kib_per_match']} KiB per match started; {r['matches']} matches)  "
-              f"load {r['load_before']} -> {r['load_after']}")
+            print(
+                f"{'':40s} {r['instances']} instances, {r['bot_workers']} bot workers"
+                + (
+                    f"; kill -9 of one: its {r['takeover_tables']} tables taken over in {r['takeover_s']} s"
+                    if "takeover_s" in r
+                    else ""
+                )
+            )
+        print(
+            f"{'':40s} server CPU {r['cpu_ms_per_action']} ms/action ({r['cpu_ms_per_event']} ms/event)  "
+            f"clients' CPU {r['client_cpu_ms_per_action']} ms/action  {r['kib_per_table']} KiB/table "
+            f"({r['kib_per_match']} KiB per match started; {r['matches']} matches)  "
+            f"load {r['load_before']} -> {r['load_after']}"
+        )
     return 0

@@ -63,7 +63,7 @@ class Decider:
             options = info.options(job["options"])
             seat = _Seat(_bot(job["bot"], info.id), info.new_state(options, first=job["first"]), 0)
         observe = getattr(seat.bot, "observe", None)
-        for ev in events[seat.seen:]:
+        for ev in events[seat.seen :]:
             if "deal" in ev:
                 seat.state.deal(ev["deal"]["hands"], ev["deal"]["rest"])
             else:
@@ -94,8 +94,12 @@ async def run_worker(redis_url: str, threads: int, stop: asyncio.Event | None = 
     async def answer(job: dict[str, Any]) -> None:
         try:
             action = await loop.run_in_executor(pool, decider.decide, job)
-            await r.publish(job.get("channel") or channel(job["reply"]), pack({"op": "bot", "job": job["job"], "table": job["table"],
-                                                         "version": job["version"], "action": action}))
+            await r.publish(
+                job.get("channel") or channel(job["reply"]),
+                pack(
+                    {"op": "bot", "job": job["job"], "table": job["table"], "version": job["version"], "action": action}
+                ),
+            )
         except Exception:
             log.exception("a bot job for table %s failed", job.get("table"))
         finally:
@@ -106,7 +110,7 @@ async def run_worker(redis_url: str, threads: int, stop: asyncio.Event | None = 
             await slots.acquire()
             try:
                 got = await r.brpop([BOT_QUEUE], timeout=1)
-            except Exception as exc:     # Redis restarting: wait for it
+            except Exception as exc:  # Redis restarting: wait for it
                 log.warning("the Redis cannot be read (%s); retrying", type(exc).__name__)
                 got = None
                 await asyncio.sleep(1)

@@ -38,8 +38,7 @@ def main(argv: list[str] | None = None) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
         s.close()
-        limits = Limits(tables_per_minute=10_000, open_tables_per_client=10_000,
-                        connections_per_client=10_000)
+        limits = Limits(tables_per_minute=10_000, open_tables_per_client=10_000, connections_per_client=10_000)
         app = create_app(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}", bot_delay=0, limits=limits)
         server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
         thread = threading.Thread(target=server.run, daemon=True)
@@ -56,8 +55,9 @@ def main(argv: list[str] | None = None) -> None:
             n = info.new_state(info.options({})).num_players
             seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (n - 1)
             plain = httpx.post(url + "/api/tables", json={"game": info.id, "seats": seats}).json()
-            rated = httpx.post(url + "/api/tables", json={"game": info.id, "seats": seats, "club": club,
-                                                          "rated": True}, headers=auth).json()
+            rated = httpx.post(
+                url + "/api/tables", json={"game": info.id, "seats": seats, "club": club, "rated": True}, headers=auth
+            ).json()
             for name, made in (("plain table", plain), ("rated table", rated)):
                 times = []
                 for _ in range(args.rounds):
@@ -68,8 +68,10 @@ def main(argv: list[str] | None = None) -> None:
                             pass
                     times.append((time.perf_counter() - start) * 1000)
                 times.sort()
-                print(f"{name}: hello → welcome on a new connection, {args.rounds} rounds: "
-                      f"median {statistics.median(times):.2f} ms, p95 {times[int(len(times) * 0.95) - 1]:.2f} ms")
+                print(
+                    f"{name}: hello → welcome on a new connection, {args.rounds} rounds: "
+                    f"median {statistics.median(times):.2f} ms, p95 {times[int(len(times) * 0.95) - 1]:.2f} ms"
+                )
         finally:
             server.should_exit = True
             thread.join(10)

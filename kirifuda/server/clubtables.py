@@ -35,8 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from fastapi import APIRouter, Cookie, HTTPException, Request
-from sqlalchemy import (Boolean, Column, Float, Integer, String, Table, UniqueConstraint, and_, insert,
-                        select, update)
+from sqlalchemy import Boolean, Column, Float, Integer, String, Table, UniqueConstraint, and_, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .. import record as records
@@ -51,7 +50,8 @@ __all__ = ["ClubTables", "club_tables_router", "club_tables", "table_players"]
 log = logging.getLogger("kirifuda.clubs")
 
 club_tables = Table(
-    "kf_acc_tables", metadata,
+    "kf_acc_tables",
+    metadata,
     Column("table_id", String(32), primary_key=True),
     Column("club_id", String(32), nullable=False, index=True),
     Column("rated", Boolean, nullable=False),
@@ -61,23 +61,32 @@ club_tables = Table(
     Column("match_id", String(32), nullable=True),  # the club match saved when it ended (once)
 )
 table_players = Table(
-    "kf_acc_table_players", metadata,
+    "kf_acc_table_players",
+    metadata,
     Column("table_id", String(32), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("user_id", String(32), nullable=False),
     UniqueConstraint("table_id", "user_id", name="kf_acc_table_players_once"),
 )
 
-add_terms({
-    "clubs.api.sign_in": ("クラブの卓を作るにはサインインしてください", "sign in to open a club's table"),
-    "clubs.api.no_club": ("クラブ {club} はありません", "no club {club!r}"),
-    "clubs.api.not_member": ("クラブ「{club}」の会員だけがその卓を作れます",
-                             "only members of the club {club!r} open its tables"),
-    "clubs.api.rated_club": ("レート戦の卓はクラブの卓です: クラブを選んでください (レーティングはクラブの順位表です)",
-                             "a rated table is a club's: choose the club (ratings are a club's leaderboard)"),
-    "clubs.api.rated_humans": ("レート戦の卓には人間の席が少なくとも一つ要ります",
-                               "a rated table has at least one human seat"),
-})
+add_terms(
+    {
+        "clubs.api.sign_in": ("クラブの卓を作るにはサインインしてください", "sign in to open a club's table"),
+        "clubs.api.no_club": ("クラブ {club} はありません", "no club {club!r}"),
+        "clubs.api.not_member": (
+            "クラブ「{club}」の会員だけがその卓を作れます",
+            "only members of the club {club!r} open its tables",
+        ),
+        "clubs.api.rated_club": (
+            "レート戦の卓はクラブの卓です: クラブを選んでください (レーティングはクラブの順位表です)",
+            "a rated table is a club's: choose the club (ratings are a club's leaderboard)",
+        ),
+        "clubs.api.rated_humans": (
+            "レート戦の卓には人間の席が少なくとも一つ要ります",
+            "a rated table has at least one human seat",
+        ),
+    }
+)
 
 
 def _lang(request: Request) -> str:
@@ -141,13 +150,33 @@ class ClubTables:
                 return
             engine = await self.acc.engine()
             async with engine.connect() as conn:
-                rows = (await conn.execute(select(club_tables, clubs.c.name).select_from(
-                    club_tables.join(clubs, clubs.c.id == club_tables.c.club_id)))).mappings().all()
-                seats = (await conn.execute(select(table_players, users.c.name).select_from(
-                    table_players.join(users, users.c.id == table_players.c.user_id)))).mappings().all()
+                rows = (
+                    (
+                        await conn.execute(
+                            select(club_tables, clubs.c.name).select_from(
+                                club_tables.join(clubs, clubs.c.id == club_tables.c.club_id)
+                            )
+                        )
+                    )
+                    .mappings()
+                    .all()
+                )
+                seats = (
+                    (
+                        await conn.execute(
+                            select(table_players, users.c.name).select_from(
+                                table_players.join(users, users.c.id == table_players.c.user_id)
+                            )
+                        )
+                    )
+                    .mappings()
+                    .all()
+                )
             for r in rows:
-                self.meta.setdefault(r["table_id"], TableMeta(
-                    r["club_id"], r["name"], r["rated"], r["created_by"], r["abandoned_by"], r["match_id"]))
+                self.meta.setdefault(
+                    r["table_id"],
+                    TableMeta(r["club_id"], r["name"], r["rated"], r["created_by"], r["abandoned_by"], r["match_id"]),
+                )
             for s in seats:
                 m = self.meta.get(s["table_id"])
                 if m is not None:
@@ -193,8 +222,11 @@ class ClubTables:
         engine = await self.acc.engine()
         async with engine.connect() as conn:
             club = (await conn.execute(select(clubs.c.name).where(clubs.c.id == club_id))).scalar()
-            member = (await conn.execute(select(members.c.user_id).where(and_(
-                members.c.club_id == club_id, members.c.user_id == user["id"])))).first()
+            member = (
+                await conn.execute(
+                    select(members.c.user_id).where(and_(members.c.club_id == club_id, members.c.user_id == user["id"]))
+                )
+            ).first()
         if club is None:
             raise _refuse(404, "no_club", lang, club=club_id)
         if member is None:
@@ -210,9 +242,15 @@ class ClubTables:
         await self.load()
         engine = await self.acc.engine()
         async with engine.begin() as conn:
-            await conn.execute(insert(club_tables).values(
-                table_id=table.id, club_id=club.club_id, rated=club.rated, created_by=club.user_id,
-                created=self.acc.clock()))
+            await conn.execute(
+                insert(club_tables).values(
+                    table_id=table.id,
+                    club_id=club.club_id,
+                    rated=club.rated,
+                    created_by=club.user_id,
+                    created=self.acc.clock(),
+                )
+            )
         m = self.meta[table.id] = TableMeta(club.club_id, club.club_name, club.rated, club.user_id)
         table.tags.update(m.tags())
         table.broadcast()
@@ -228,8 +266,10 @@ class ClubTables:
                 await self.load()
             except Exception as exc:
                 log.warning("the clubs' tables could not be read (%s)", type(exc).__name__)
-                raise ProtocolError("unavailable", "the table could not check its seats (its database "
-                                    "is busy or down): try again in a moment") from None
+                raise ProtocolError(
+                    "unavailable",
+                    "the table could not check its seats (its database is busy or down): try again in a moment",
+                ) from None
         m = self.meta.get(table.id)
         if m is None or not m.rated:
             return None
@@ -247,14 +287,18 @@ class ClubTables:
             raise ProtocolError("rated_twice", t("web.err.rated_twice", "en"))
         engine = await self.acc.engine()
         async with engine.connect() as conn:
-            member = (await conn.execute(select(members.c.user_id).where(and_(
-                members.c.club_id == m.club_id, members.c.user_id == user["id"])))).first()
+            member = (
+                await conn.execute(
+                    select(members.c.user_id).where(
+                        and_(members.c.club_id == m.club_id, members.c.user_id == user["id"])
+                    )
+                )
+            ).first()
         if member is None:
             raise ProtocolError("rated_member", t("web.err.rated_member", "en"))
         try:
             async with engine.begin() as conn:
-                await conn.execute(insert(table_players).values(table_id=table.id, seat=seat,
-                                                                user_id=user["id"]))
+                await conn.execute(insert(table_players).values(table_id=table.id, seat=seat, user_id=user["id"]))
         except IntegrityError:  # taken at the same moment by another connection
             raise ProtocolError("rated_taken", t("web.err.rated_taken", "en")) from None
         m.players[seat] = (user["id"], user["name"])
@@ -279,18 +323,25 @@ class ClubTables:
     async def _abandon(self, table_id: str, seat: int) -> None:
         engine = await self.acc.engine()
         async with engine.begin() as conn:
-            await conn.execute(update(club_tables).where(and_(
-                club_tables.c.table_id == table_id, club_tables.c.abandoned_by.is_(None)))
-                .values(abandoned_by=seat))
+            await conn.execute(
+                update(club_tables)
+                .where(and_(club_tables.c.table_id == table_id, club_tables.c.abandoned_by.is_(None)))
+                .values(abandoned_by=seat)
+            )
         log.info("table %s: seat %d abandoned the rated match: a bot finishes it", table_id, seat)
 
     def players_of(self, table: Any, m: TableMeta) -> list[str]:
         """The record's names: a seat taken by an account, its name (even if the host gave it
         to a bot since); a bot's seat, its level."""
         names = table.players()
-        return [m.players[i][1] if i in m.players
-                else _LEVEL_NAMES.get(s["bot"], s["bot"]) if s.get("kind") == "bot" else names[i]
-                for i, s in enumerate(table.seats)]
+        return [
+            m.players[i][1]
+            if i in m.players
+            else _LEVEL_NAMES.get(s["bot"], s["bot"])
+            if s.get("kind") == "bot"
+            else names[i]
+            for i, s in enumerate(table.seats)
+        ]
 
     async def settle(self, table: Any) -> str | None:
         """Save an ended club table's match to the club, once (rated if it is and can be).
@@ -301,33 +352,42 @@ class ClubTables:
         rec = table.record()
         rec.players = self.players_of(table, m)
         if m.rated and m.abandoned_by is None:  # a member's seat the host gave to a bot: left it
-            m.abandoned_by = next((i for i, s in enumerate(table.seats)
-                                   if i in m.players and s.get("kind") == "bot"), None)
+            m.abandoned_by = next(
+                (i for i, s in enumerate(table.seats) if i in m.players and s.get("kind") == "bot"), None
+            )
         humans = [i for i, s in enumerate(table.seats) if s.get("kind") != "bot"]
-        rated = (m.rated and all(i in m.players for i in humans)
-                 and (table.state.is_over or m.abandoned_by is not None))
+        rated = m.rated and all(i in m.players for i in humans) and (table.state.is_over or m.abandoned_by is not None)
         match_id = uuid.uuid4().hex[:12]
         engine = await self.acc.engine()
         async with engine.begin() as conn:
-            res = await conn.execute(update(club_tables).where(and_(
-                club_tables.c.table_id == table.id, club_tables.c.match_id.is_(None)))
-                .values(match_id=match_id))
+            res = await conn.execute(
+                update(club_tables)
+                .where(and_(club_tables.c.table_id == table.id, club_tables.c.match_id.is_(None)))
+                .values(match_id=match_id)
+            )
             if res.rowcount != 1:
                 return None
-            await conn.execute(update(club_tables).where(club_tables.c.table_id == table.id)
-                               .values(abandoned_by=m.abandoned_by))
-            await conn.execute(insert(matches).values(
-                id=match_id, club_id=m.club_id, game=rec.game, record=records.dumps(rec), rated=rated,
-                abandoned_by=m.abandoned_by if rated else None, saved_by=m.created_by,
-                created=self.acc.clock()))
+            await conn.execute(
+                update(club_tables).where(club_tables.c.table_id == table.id).values(abandoned_by=m.abandoned_by)
+            )
+            await conn.execute(
+                insert(matches).values(
+                    id=match_id,
+                    club_id=m.club_id,
+                    game=rec.game,
+                    record=records.dumps(rec),
+                    rated=rated,
+                    abandoned_by=m.abandoned_by if rated else None,
+                    saved_by=m.created_by,
+                    created=self.acc.clock(),
+                )
+            )
         m.match_id = match_id
-        log.info("table %s: its match was saved to club %s (%s)", table.id, m.club_id,
-                 "rated" if rated else "unrated")
+        log.info("table %s: its match was saved to club %s (%s)", table.id, m.club_id, "rated" if rated else "unrated")
         return match_id
 
 
-def club_tables_router(acc: Accounts, service: ClubTables,
-                       club_for: Callable[..., Any]) -> APIRouter:
+def club_tables_router(acc: Accounts, service: ClubTables, club_for: Callable[..., Any]) -> APIRouter:
     """``GET /api/clubs/{id}/tables`` (a club's open tables) and ``GET /api/me/presets`` (the
     presets of my clubs, then each game's standard rules: what the lobby offers, in order)."""
     router = APIRouter()
@@ -345,8 +405,9 @@ def club_tables_router(acc: Accounts, service: ClubTables,
                 continue
             info = table.summary_info()
             info["club"] = {"id": m.club_id, "name": m.club_name}
-            info["free"] = [i for i, s in enumerate(table.seats)
-                            if s.get("kind") == "human" and (not m.rated or i not in m.players)]
+            info["free"] = [
+                i for i, s in enumerate(table.seats) if s.get("kind") == "human" and (not m.rated or i not in m.players)
+            ]
             info["created"] = table.created
             out.append(info)
         out.sort(key=lambda x: -x["created"])
@@ -359,14 +420,31 @@ def club_tables_router(acc: Accounts, service: ClubTables,
         if user is not None:
             engine = await acc.engine()
             async with engine.connect() as conn:
-                rows = (await conn.execute(
-                    select(presets, clubs.c.name.label("club_name"))
-                    .select_from(presets.join(clubs, clubs.c.id == presets.c.club_id)
-                                 .join(members, members.c.club_id == clubs.c.id))
-                    .where(members.c.user_id == user["id"])
-                    .order_by(clubs.c.name, presets.c.created, presets.c.name))).mappings().all()
-            out = [{"club": {"id": r["club_id"], "name": r["club_name"]}, "name": r["name"],
-                    "game": r["game"], "options": json.loads(r["options"])} for r in rows]
+                rows = (
+                    (
+                        await conn.execute(
+                            select(presets, clubs.c.name.label("club_name"))
+                            .select_from(
+                                presets.join(clubs, clubs.c.id == presets.c.club_id).join(
+                                    members, members.c.club_id == clubs.c.id
+                                )
+                            )
+                            .where(members.c.user_id == user["id"])
+                            .order_by(clubs.c.name, presets.c.created, presets.c.name)
+                        )
+                    )
+                    .mappings()
+                    .all()
+                )
+            out = [
+                {
+                    "club": {"id": r["club_id"], "name": r["club_name"]},
+                    "name": r["name"],
+                    "game": r["game"],
+                    "options": json.loads(r["options"]),
+                }
+                for r in rows
+            ]
         out += [{"club": None, "name": None, "game": g, "options": {}} for g in GAMES]
         return out
 

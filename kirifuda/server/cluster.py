@@ -73,14 +73,15 @@ LOBBY_KEEP = 1000
 BOT_QUEUE = "kf:bots"
 """The Redis list of bot decisions to make (:mod:`.botworker` takes them)."""
 
-_RENEW = ("local held = redis.call('get', KEYS[1]) "
-          "if held == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end "
-          "if not held then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end "
-          "return 0")
+_RENEW = (
+    "local held = redis.call('get', KEYS[1]) "
+    "if held == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end "
+    "if not held then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end "
+    "return 0"
+)
 """Renew a lease; one that ran out while its owner was stalled, and that nobody took since, is
 taken again (the owner still holds the latest state: nobody else could commit meanwhile)."""
-_RELEASE = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
-            "return redis.call('del', KEYS[1]) else return 0 end")
+_RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
 
 
 def lease_key(table_id: str) -> str:
@@ -134,9 +135,17 @@ class _Remote:
 class Cluster:
     """This process's part in a cluster: its leases, its relays, its lobby facts, its bot jobs."""
 
-    def __init__(self, redis_url: str, manager: "TableManager", *, process: str | None = None,
-                 address: str | None = None, remote_bots: bool = False, bot_timeout: float = 10.0,
-                 lease_ms: int = LEASE_MS) -> None:
+    def __init__(
+        self,
+        redis_url: str,
+        manager: "TableManager",
+        *,
+        process: str | None = None,
+        address: str | None = None,
+        remote_bots: bool = False,
+        bot_timeout: float = 10.0,
+        lease_ms: int = LEASE_MS,
+    ) -> None:
         import redis.asyncio as aioredis
 
         self.redis = aioredis.from_url(redis_url)
@@ -176,12 +185,14 @@ class Cluster:
         self._pubsub = self.redis.pubsub()
         await self._pubsub.subscribe(channel(self.id, self.db))
         loop = asyncio.get_running_loop()
-        self._renewer = threading.Thread(target=self._renew_leases, args=(loop,), daemon=True,
-                                         name="kirifuda-leases")
+        self._renewer = threading.Thread(target=self._renew_leases, args=(loop,), daemon=True, name="kirifuda-leases")
         self._renewer.start()
-        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._every(RENEW_SECONDS, self.watch)),
-                       loop.create_task(self._every(SCAN_SECONDS, self.scan)),
-                       loop.create_task(self._every(LOBBY_SECONDS, self.publish_lobby))]
+        self._tasks = [
+            loop.create_task(self._listen()),
+            loop.create_task(self._every(RENEW_SECONDS, self.watch)),
+            loop.create_task(self._every(SCAN_SECONDS, self.scan)),
+            loop.create_task(self._every(LOBBY_SECONDS, self.publish_lobby)),
+        ]
         await self.scan()
         log.info("process %s joined the cluster (%s)", self.id, self.address or "no address")
 
@@ -269,7 +280,7 @@ class Cluster:
             while not self._stop.wait(RENEW_SECONDS):
                 try:
                     owned = list(self.owned)
-                except RuntimeError:       # changed by the loop meanwhile: next time
+                except RuntimeError:  # changed by the loop meanwhile: next time
                     continue
                 try:
                     pipe = r.pipeline(transaction=False)
@@ -317,7 +328,7 @@ class Cluster:
         for gw in gateways:
             pipe.exists(alive_key(gw))
         results = await pipe.execute()
-        owners, alive = results[:len(relayed)], results[len(relayed):]
+        owners, alive = results[: len(relayed)], results[len(relayed) :]
         now_owner = {tid: (o.decode() if isinstance(o, bytes) else o) for tid, o in zip(relayed, owners)}
         for relay in list(self.relays.values()):
             # another owner took the table (a lease merely run out may be renewed yet)
@@ -381,8 +392,14 @@ class Cluster:
             table = self.manager.tables.get(tid)
             if table is None:
                 continue
-            key = (table.version, tuple(table.connected()), tuple(sorted(table.away)),
-                   sum(1 for c in table.clients if c.seat is None), table.over, tuple(table.drop_at))
+            key = (
+                table.version,
+                tuple(table.connected()),
+                tuple(sorted(table.away)),
+                sum(1 for c in table.clients if c.seat is None),
+                table.over,
+                tuple(table.drop_at),
+            )
             if self._lobby_seen.get(tid) != key:
                 self._lobby_seen[tid] = key
                 changed.append(table)
@@ -400,7 +417,7 @@ class Cluster:
         infos = [orjson.loads(v) for v in raw.values()]
         infos.sort(key=lambda i: i.get("created", 0.0))
         if len(infos) > LOBBY_KEEP:
-            old = [i["id"] for i in infos[:len(infos) - LOBBY_KEEP] if i.get("over")]
+            old = [i["id"] for i in infos[: len(infos) - LOBBY_KEEP] if i.get("over")]
             if old:
                 await self.redis.hdel("kf:lobby", *old)
         return infos[-limit:][::-1]
@@ -422,19 +439,20 @@ class Cluster:
 
     def _dispatch(self, head: dict[str, Any], body: bytes) -> None:
         op = head.get("op")
-        if op == "frames":                     # several frames to connections relayed from here
+        if op == "frames":  # several frames to connections relayed from here
             at = 0
             for conn, size in zip(head["conns"], head["sizes"]):
                 relay = self.relays.get(conn)
                 if relay is not None:
-                    relay.out.put_nowait(("frame", body[at:at + size].decode("utf-8")))
+                    relay.out.put_nowait(("frame", body[at : at + size].decode("utf-8")))
                 at += size
-        elif op in ("frame", "close"):           # to a connection relayed from here
+        elif op in ("frame", "close"):  # to a connection relayed from here
             relay = self.relays.get(head["conn"])
             if relay is not None:
-                relay.out.put_nowait(("frame", body.decode("utf-8")) if op == "frame"
-                                     else ("close", int(head.get("code", 1012))))
-        elif op in ("msg", "leave"):          # from a connection relayed to here
+                relay.out.put_nowait(
+                    ("frame", body.decode("utf-8")) if op == "frame" else ("close", int(head.get("code", 1012)))
+                )
+        elif op in ("msg", "leave"):  # from a connection relayed to here
             key = (head["from"], head["conn"])
             remote = self.remotes.get(key)
             if remote is None:
@@ -461,17 +479,21 @@ class Cluster:
             outbox, self._outbox = self._outbox, {}
             pipe = self.redis.pipeline(transaction=False)
             for gateway, frames in outbox.items():
-                pipe.publish(channel(gateway, self.db), pack({"op": "frames", "conns": [c for c, _ in frames],
-                                                     "sizes": [len(b) for _, b in frames]},
-                                                    b"".join(b for _, b in frames)))
+                pipe.publish(
+                    channel(gateway, self.db),
+                    pack(
+                        {"op": "frames", "conns": [c for c, _ in frames], "sizes": [len(b) for _, b in frames]},
+                        b"".join(b for _, b in frames),
+                    ),
+                )
             try:
                 await pipe.execute()
             except Exception as exc:
-                log.warning("cluster %s: frames to relayed connections were lost (%s)", self.id,
-                            type(exc).__name__)
+                log.warning("cluster %s: frames to relayed connections were lost (%s)", self.id, type(exc).__name__)
 
     async def _serve_remote(self, remote: _Remote) -> None:
         """The owner's side of a relayed connection: its messages in order, as a direct one's."""
+
         async def send(text: str) -> None:
             self._queue_frame(remote, text)
 
@@ -513,8 +535,14 @@ class Cluster:
             except (asyncio.TimeoutError, asyncio.CancelledError):
                 remote.task.cancel()
 
-    async def relay(self, owner: str, table_id: str, receive: Callable[[], Awaitable[str | None]],
-                    send: Callable[[str], Awaitable[None]], close: Callable[[int], Awaitable[None]]) -> None:
+    async def relay(
+        self,
+        owner: str,
+        table_id: str,
+        receive: Callable[[], Awaitable[str | None]],
+        send: Callable[[str], Awaitable[None]],
+        close: Callable[[int], Awaitable[None]],
+    ) -> None:
         """The gateway's side of a connection to a table ``owner`` holds: every message to the
         owner, every frame back, until either side closes (or the owner changes: 1012)."""
         conn = secrets.token_hex(8)
@@ -524,7 +552,7 @@ class Cluster:
         async def write() -> None:
             while True:
                 kind, item = await relay.out.get()
-                if kind == "close":   # the client reconnects by itself (the page does)
+                if kind == "close":  # the client reconnects by itself (the page does)
                     await close(int(item))
                     return
                 await send(str(item))
@@ -538,8 +566,9 @@ class Cluster:
                     reading.cancel()
                     break
                 text = reading.result()
-                await self.redis.publish(channel(owner, self.db), pack({**head, "op": "msg", "binary": text is None},
-                                                               text or b""))
+                await self.redis.publish(
+                    channel(owner, self.db), pack({**head, "op": "msg", "binary": text is None}, text or b"")
+                )
         finally:
             self.relays.pop(conn, None)
             writer.cancel()
@@ -555,10 +584,21 @@ class Cluster:
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._jobs[job] = (table.id, table.version, fut)
         spec = table.seats[seat]
-        payload = {"job": job, "reply": self.id, "channel": channel(self.id, self.db), "table": table.id, "version": table.version,
-                   "seat": seat, "game": table.info.id, "options": table.options_json, "first": table.first,
-                   "bot": spec.get("bot", "default"), "seed": seed, "events": table.events,
-                   "made": time.time()}
+        payload = {
+            "job": job,
+            "reply": self.id,
+            "channel": channel(self.id, self.db),
+            "table": table.id,
+            "version": table.version,
+            "seat": seat,
+            "game": table.info.id,
+            "options": table.options_json,
+            "first": table.first,
+            "bot": spec.get("bot", "default"),
+            "seed": seed,
+            "events": table.events,
+            "made": time.time(),
+        }
         try:
             await self.redis.lpush(BOT_QUEUE, orjson.dumps(payload))
             answer = await asyncio.wait_for(fut, self.bot_timeout)
@@ -567,15 +607,13 @@ class Cluster:
         except (asyncio.TimeoutError, ConnectionError, OSError) as exc:
             self.bot_answers["timed_out"] += 1
             log.warning("table %s: no bot worker answered (%s); deciding here", table.id, type(exc).__name__)
-            return await asyncio.get_running_loop().run_in_executor(_BOT_THREAD, bot.choose, view,
-                                                                    random.Random(seed))
+            return await asyncio.get_running_loop().run_in_executor(_BOT_THREAD, bot.choose, view, random.Random(seed))
         finally:
             self._jobs.pop(job, None)
 
     def _bot_answer(self, head: dict[str, Any]) -> None:
         waiting = self._jobs.get(head.get("job", ""))
-        if (waiting is None or waiting[2].done() or waiting[0] != head.get("table")
-                or waiting[1] != head.get("version")):
+        if waiting is None or waiting[2].done() or waiting[0] != head.get("table") or waiting[1] != head.get("version"):
             self.bot_answers["dropped"] += 1
             return
         waiting[2].set_result(head)

@@ -59,34 +59,52 @@ _HINTS = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix=
 _REVIEWS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kirifuda-reviews")
 """Reviews (seconds each) one at a time, so that they never crowd out hints and bots."""
 
-add_terms({
-    "coach.api.malformed": ("リクエストの形が正しくありません: {what}", "malformed request: {what}"),
-    "coach.api.unknown_table": ("卓 {table} はありません", "no table {table!r}"),
-    "coach.api.unauthenticated": ("この招待リンクはこの卓では有効ではありません",
-                                  "this invitation link is not valid for this table"),
-    "coach.api.wrong_seat": ("あなたの席は {mine} 番で、{asked} 番ではありません",
-                             "your token holds seat {mine}, not seat {asked}"),
-    "coach.api.hints_off": ("この卓ではヒントが使えません (卓の設定)", "this table does not allow hints"),
-    "coach.api.rated": ("レート戦の卓ではヒントは使えません", "hints are off at a rated table"),
-    "coach.api.not_your_turn": ("あなたの番ではありません: {who} の番です",
-                                "it is not your decision: {who} is to act"),
-    "coach.api.no_one": ("誰の番でもありません", "no one"),
-    "coach.api.stale": ("状態 {asked} のヒントは出せません: 卓は状態 {now} です。見直してください",
-                        "the table is at state {now}, not {asked}: look again and retry"),
-    "coach.api.over": ("対局は終わっています", "the match is over"),
-    "coach.api.no_deal": ("この卓に第 {deal} 回 (0 から数えて) はありません",
-                          "this table has no deal {deal} (counted from 0)"),
-    "coach.api.deal_not_over": ("検討は回が終わってからです (全員の手を見せるため)",
-                                "a deal is reviewed once it is over: the review shows every hand"),
-    "coach.api.bad_record": ("棋譜を読めません: {what}", "the record cannot be read: {what}"),
-    "coach.api.too_big": ("棋譜は {n} バイトまでです", "a record may be at most {n} bytes"),
-    "coach.api.too_many_deals": ("この棋譜には {n} 回あります: deal で 1 回を選んでください (0 から数えて)",
-                                 "this record has {n} deals: name one with deal= (counted from 0)"),
-    "coach.api.busy": ("検討が混み合っています。少し待ってからもう一度", "too many reviews at once: retry shortly"),
-    "coach.api.failed": ("ヒントを出せませんでした", "the hint could not be found"),
-    "coach.api.hints_setting": ("hints は true か false です ({got} ではなく)",
-                                "hints must be true or false, got {got!r}"),
-})
+add_terms(
+    {
+        "coach.api.malformed": ("リクエストの形が正しくありません: {what}", "malformed request: {what}"),
+        "coach.api.unknown_table": ("卓 {table} はありません", "no table {table!r}"),
+        "coach.api.unauthenticated": (
+            "この招待リンクはこの卓では有効ではありません",
+            "this invitation link is not valid for this table",
+        ),
+        "coach.api.wrong_seat": (
+            "あなたの席は {mine} 番で、{asked} 番ではありません",
+            "your token holds seat {mine}, not seat {asked}",
+        ),
+        "coach.api.hints_off": ("この卓ではヒントが使えません (卓の設定)", "this table does not allow hints"),
+        "coach.api.rated": ("レート戦の卓ではヒントは使えません", "hints are off at a rated table"),
+        "coach.api.not_your_turn": (
+            "あなたの番ではありません: {who} の番です",
+            "it is not your decision: {who} is to act",
+        ),
+        "coach.api.no_one": ("誰の番でもありません", "no one"),
+        "coach.api.stale": (
+            "状態 {asked} のヒントは出せません: 卓は状態 {now} です。見直してください",
+            "the table is at state {now}, not {asked}: look again and retry",
+        ),
+        "coach.api.over": ("対局は終わっています", "the match is over"),
+        "coach.api.no_deal": (
+            "この卓に第 {deal} 回 (0 から数えて) はありません",
+            "this table has no deal {deal} (counted from 0)",
+        ),
+        "coach.api.deal_not_over": (
+            "検討は回が終わってからです (全員の手を見せるため)",
+            "a deal is reviewed once it is over: the review shows every hand",
+        ),
+        "coach.api.bad_record": ("棋譜を読めません: {what}", "the record cannot be read: {what}"),
+        "coach.api.too_big": ("棋譜は {n} バイトまでです", "a record may be at most {n} bytes"),
+        "coach.api.too_many_deals": (
+            "この棋譜には {n} 回あります: deal で 1 回を選んでください (0 から数えて)",
+            "this record has {n} deals: name one with deal= (counted from 0)",
+        ),
+        "coach.api.busy": ("検討が混み合っています。少し待ってからもう一度", "too many reviews at once: retry shortly"),
+        "coach.api.failed": ("ヒントを出せませんでした", "the hint could not be found"),
+        "coach.api.hints_setting": (
+            "hints は true か false です ({got} ではなく)",
+            "hints must be true or false, got {got!r}",
+        ),
+    }
+)
 
 
 def _refuse(status: int, code: str, lang: str, **kwargs: Any) -> HTTPException:
@@ -98,6 +116,7 @@ def _lang(value: str) -> Literal["en", "ja"]:
 
 
 # -- the table setting ----------------------------------------------------------------------
+
 
 def hints_setting(body: dict[str, Any]) -> bool:
     """The ``hints`` setting of a new table's body (``True`` when absent).  Raises OptionError."""
@@ -115,6 +134,7 @@ def hints_allowed(table: LiveTable) -> bool:
 
 
 # -- requests -------------------------------------------------------------------------------
+
 
 class HintRequest(BaseModel):
     """The body of ``POST /api/tables/{id}/hint``."""
@@ -163,8 +183,7 @@ async def _run_review(rec: records.Record, deals: list[int] | None, lang: str) -
         raise _refuse(503, "busy", lang)
     _queued += 1
     try:
-        return await asyncio.get_running_loop().run_in_executor(
-            _REVIEWS, lambda: review(rec, deals=deals))
+        return await asyncio.get_running_loop().run_in_executor(_REVIEWS, lambda: review(rec, deals=deals))
     finally:
         _queued -= 1
 
@@ -239,13 +258,19 @@ async def api_hint(request: Request, table_id: str) -> dict[str, Any]:
         _hint_jobs.pop(key, None)  # asked again, it is searched again
         log.exception("table %s: the hint for seat %d failed", table.id, seat)
         raise _refuse(500, "failed", lang) from None
-    return {"table": table.id, "version": version, "seat": seat, "hint": found.to_json(lang),
-            "reasons": {"en": found.reason("en"), "ja": found.reason("ja")}}
+    return {
+        "table": table.id,
+        "version": version,
+        "seat": seat,
+        "hint": found.to_json(lang),
+        "reasons": {"en": found.reason("en"), "ja": found.reason("ja")},
+    }
 
 
 @router.get("/api/tables/{table_id}/review")
-async def api_table_review(request: Request, table_id: str, deal_param: str | None = Query(None, alias="deal"),
-                           lang: str = Query("en")) -> dict[str, Any]:
+async def api_table_review(
+    request: Request, table_id: str, deal_param: str | None = Query(None, alias="deal"), lang: str = Query("en")
+) -> dict[str, Any]:
     lang = _lang(lang)
     deal = _deal_param(deal_param, lang)
     table = _table(request, table_id, lang)
@@ -275,8 +300,9 @@ async def api_table_review(request: Request, table_id: str, deal_param: str | No
 
 
 @router.post("/api/review")
-async def api_review(request: Request, deal_param: str | None = Query(None, alias="deal"),
-                     lang: str = Query("en")) -> dict[str, Any]:
+async def api_review(
+    request: Request, deal_param: str | None = Query(None, alias="deal"), lang: str = Query("en")
+) -> dict[str, Any]:
     lang = _lang(lang)
     deal = _deal_param(deal_param, lang)
     length = request.headers.get("content-length")
@@ -291,8 +317,16 @@ async def api_review(request: Request, deal_param: str | None = Query(None, alia
         rec = records.loads(bytes(body))
         records.replay(rec)  # every deal checked through the engine before any review
     except RecordError as exc:
-        raise HTTPException(400, {"code": "bad_record", "message": t("coach.api.bad_record", lang, what=str(exc)),
-                                  "deal": exc.deal, "action": exc.action, "seat": exc.seat}) from None
+        raise HTTPException(
+            400,
+            {
+                "code": "bad_record",
+                "message": t("coach.api.bad_record", lang, what=str(exc)),
+                "deal": exc.deal,
+                "action": exc.action,
+                "seat": exc.seat,
+            },
+        ) from None
     except KirifudaError as exc:
         raise _refuse(400, "bad_record", lang, what=str(exc)) from None
     if deal is not None:

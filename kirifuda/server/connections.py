@@ -21,9 +21,13 @@ BINARY = "messages are JSON text frames, not binary ones"
 PONG = encode({"type": "pong"})
 
 
-async def greet(table: LiveTable, raw: str | None, send: Callable[[str], Awaitable[None]],
-                hangup: Callable[[int, str], Awaitable[None]] | None = None,
-                gate: Callable[[int], Awaitable[str | None]] | None = None) -> Client:
+async def greet(
+    table: LiveTable,
+    raw: str | None,
+    send: Callable[[str], Awaitable[None]],
+    hangup: Callable[[int, str], Awaitable[None]] | None = None,
+    gate: Callable[[int], Awaitable[str | None]] | None = None,
+) -> Client:
     """The first message: a hello with a seat's token (or none, to watch).  Sends the welcome,
     joins the table and returns the connection's :class:`Client`; ProtocolError if refused.
     ``gate``: asked for a seat before it is taken (a rated club table's seat belongs to a
@@ -47,7 +51,7 @@ async def greet(table: LiveTable, raw: str | None, send: Callable[[str], Awaitab
         table.seats[seat]["name"] = name
         try:
             await table.store.set_seats(table.id, table.seats)
-        except Exception as exc:   # the name holds until a restart
+        except Exception as exc:  # the name holds until a restart
             log.warning("table %s: the seat's name was not saved (%s)", table.id, type(exc).__name__)
     await send(encode({"type": "welcome", "seat": seat, "table": table.id}))
     table.join(client)

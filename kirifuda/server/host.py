@@ -66,14 +66,15 @@ def _host_index(table: "LiveTable") -> int:
 async def _save_hashes(table: "LiveTable") -> None:
     store = table.store
     async with store._writing(), store.engine.begin() as conn:
-        await conn.execute(update(kf_tables).where(kf_tables.c.id == table.id)
-                           .values(token_hashes=json.dumps(table.token_hashes)))
+        await conn.execute(
+            update(kf_tables).where(kf_tables.c.id == table.id).values(token_hashes=json.dumps(table.token_hashes))
+        )
 
 
 async def issue_host(table: "LiveTable") -> str:
     """A new host token for ``table`` (the previous one, if any, is retired); returns the link."""
     token = secrets.token_urlsafe(18)
-    hashes = list(table.token_hashes[:_host_index(table)])
+    hashes = list(table.token_hashes[: _host_index(table)])
     hashes.append(host_hash(token))
     table.token_hashes = hashes
     await _save_hashes(table)
@@ -91,13 +92,16 @@ def presence(table: "LiveTable") -> dict[str, Any]:
     winner = None if out is None else list(out.winner) if isinstance(out.winner, tuple) else [out.winner]
     return {
         "winners": winner,
-        "drop_in": [max(0.0, round(drop_at[s] - now, 1)) if s in drop_at and s not in table.away else None
-                    for s in range(table.num_seats)],
+        "drop_in": [
+            max(0.0, round(drop_at[s] - now, 1)) if s in drop_at and s not in table.away else None
+            for s in range(table.num_seats)
+        ],
         "standin_played": {"seat": played[0], "version": played[1]} if played else None,
     }
 
 
 # -- requests ---------------------------------------------------------------------------------
+
 
 def _manager(request: Request) -> "TableManager":
     m: TableManager = request.app.state.manager
@@ -110,7 +114,7 @@ async def _body(request: Request) -> dict[str, Any]:
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise HTTPException(400, "the body must be JSON") from None
     if not isinstance(body, dict):
-        raise HTTPException(400, "the body must be a JSON object such as {\"host\": \"…\", \"seat\": 1}")
+        raise HTTPException(400, 'the body must be a JSON object such as {"host": "…", "seat": 1}')
     return body
 
 
@@ -147,8 +151,10 @@ def _retire(table: "LiveTable", seat: int, code: str, message: str) -> None:
 
 def _seats(table: "LiveTable") -> list[dict[str, Any]]:
     conn = table.connected()
-    return [{"seat": i, "kind": s["kind"], "name": table.players()[i], "connected": conn[i]}
-            for i, s in enumerate(table.seats)]
+    return [
+        {"seat": i, "kind": s["kind"], "name": table.players()[i], "connected": conn[i]}
+        for i, s in enumerate(table.seats)
+    ]
 
 
 @router.get("/api/ui")
@@ -258,8 +264,7 @@ async def api_host_bot(table_id: str, request: Request) -> dict[str, Any]:
             table.seats, table.token_hashes = old_seats, old_hashes
             raise
         # the stand-in has watched the deal from this seat: it plays on
-        table._bots[seat] = (table._standins.pop(seat) if seat in table._standins
-                             else _bot(STANDIN_BOT, table.info.id))
+        table._bots[seat] = table._standins.pop(seat) if seat in table._standins else _bot(STANDIN_BOT, table.info.id)
         table.away.discard(seat)
         task = table._grace_tasks.pop(seat, None)
         if task is not None:

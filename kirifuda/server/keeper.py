@@ -101,9 +101,15 @@ TERMS: dict[str, tuple[str, str]] = {
     "keeper.my_seats": ("わたしの席", "My seats"),
     "keeper.seat_link": ("卓 {table} の席{n}", "Table {table}, seat {n}"),
     "keeper.login_failed": ("名前かパスワードが違います", "Wrong name or password"),
-    "keeper.login_limited": ("失敗が多すぎます。しばらく待ってください", "Too many failed sign-ins: wait a few minutes"),
+    "keeper.login_limited": (
+        "失敗が多すぎます。しばらく待ってください",
+        "Too many failed sign-ins: wait a few minutes",
+    ),
     "keeper.name_taken": ("その名前は使われています", "That name is taken"),
-    "keeper.bad_account": ("名前は1〜32文字 (: と / なし)、パスワードは8文字以上", "A name of 1-32 characters (no : or /) and a password of 8 or more"),
+    "keeper.bad_account": (
+        "名前は1〜32文字 (: と / なし)、パスワードは8文字以上",
+        "A name of 1-32 characters (no : or /) and a password of 8 or more",
+    ),
     "keeper.outcome.played": ("成立", "played"),
     "keeper.outcome.redeal": ("配り直し", "redeal"),
     "keeper.outcome.chombo": ("チョンボ", "chombo"),
@@ -143,8 +149,10 @@ def _entry(state: Any, summary: dict[str, Any], players: list[str] | None) -> di
         return names[s] if s < len(names) and names[s] else f"#{s}"
 
     form = None if state.is_over or sheet.keeper_form is None else sheet.keeper_form(state)
-    described = [sheet.describe(d, seat_name) if sheet.describe is not None and d.get("outcome") == "played"
-                 else None for d in summary["deals"]]
+    described = [
+        sheet.describe(d, seat_name) if sheet.describe is not None and d.get("outcome") == "played" else None
+        for d in summary["deals"]
+    ]
     return {"form": form, "described": described}
 
 
@@ -153,8 +161,7 @@ def keeper_router() -> APIRouter:
 
     @router.get("/keeper", response_class=HTMLResponse)
     async def keeper_page() -> HTMLResponse:
-        return HTMLResponse((STATIC / "keeper.html").read_text(encoding="utf-8"),
-                            headers={"Cache-Control": "no-cache"})
+        return HTMLResponse((STATIC / "keeper.html").read_text(encoding="utf-8"), headers={"Cache-Control": "no-cache"})
 
     @router.get("/api/keeper/terms")
     async def terms(lang: str = "en") -> dict[str, Any]:
@@ -176,8 +183,13 @@ def keeper_router() -> APIRouter:
             raise HTTPException(400, {"message": str(exc), "deal": getattr(exc, "deal", None)}) from None
         n = state.num_players
         summary = state.summary()
-        return {"summary": summary, "next": _next(state), "players": n, **_entry(state, summary, rec.players),
-                "units": [state.unit_name(u, "en") for u in range(len(state.summary()["totals"]))],
-                "units_ja": [state.unit_name(u, "ja") for u in range(len(state.summary()["totals"]))]}
+        return {
+            "summary": summary,
+            "next": _next(state),
+            "players": n,
+            **_entry(state, summary, rec.players),
+            "units": [state.unit_name(u, "en") for u in range(len(state.summary()["totals"]))],
+            "units_ja": [state.unit_name(u, "ja") for u in range(len(state.summary()["totals"]))],
+        }
 
     return router

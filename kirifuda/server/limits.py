@@ -80,8 +80,7 @@ class Limits:
                 else:
                     values[f.name] = kind(raw)
             except ValueError:
-                raise ValueError(f"KIRIFUDA_LIMIT_{f.name.upper()} must be a {kind.__name__}, "
-                                 f"got {raw!r}") from None
+                raise ValueError(f"KIRIFUDA_LIMIT_{f.name.upper()} must be a {kind.__name__}, got {raw!r}") from None
         values.update(overrides)
         return cls(**values)
 
@@ -103,7 +102,7 @@ class RateLimiter:
         if len(q) >= self.limit:
             return False
         q.append(now)
-        if len(self._seen) > 10_000:   # forget quiet clients
+        if len(self._seen) > 10_000:  # forget quiet clients
             for k in [k for k, v in self._seen.items() if not v or v[-1] <= now - self.window]:
                 del self._seen[k]
         return True
@@ -168,8 +167,15 @@ class BodyLimit:
 
 async def _refuse(send: Send, status: int, message: str) -> None:
     body = orjson.dumps({"detail": message})
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

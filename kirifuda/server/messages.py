@@ -28,8 +28,10 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.off": ("なし", "off"),
     "web.sec": ("{n}秒", "{n} s"),
     "web.create": ("卓を作る", "Create the table"),
-    "web.created": ("卓ができました。各席の招待リンクを送ってください。このページのホスト用リンクで、いつでもリンクを出し直せます。",
-                    "The table is ready. Send each friend their seat's link. The host link below shows them again at any time."),
+    "web.created": (
+        "卓ができました。各席の招待リンクを送ってください。このページのホスト用リンクで、いつでもリンクを出し直せます。",
+        "The table is ready. Send each friend their seat's link. The host link below shows them again at any time.",
+    ),
     "web.invite": ("招待リンク", "Invitation link"),
     "web.copy": ("コピー", "Copy"),
     "web.copied": ("コピーしました", "Copied"),
@@ -60,8 +62,10 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.text_size": ("文字の大きさ", "Text size"),
     "web.four_colour": ("4色のスート (♠黒 ♥赤 ♦青 ♣緑)", "Four-colour suits (♠ black ♥ red ♦ blue ♣ green)"),
     "web.motion": ("カードの動き", "Card motion"),
-    "web.sound": ("効果音 (自分の番・場が取られた・回の終わり・持ち時間の警告)",
-                  "Sound (your turn, a trick taken, a deal's end, the turn clock running out)"),
+    "web.sound": (
+        "効果音 (自分の番・場が取られた・回の終わり・持ち時間の警告)",
+        "Sound (your turn, a trick taken, a deal's end, the turn clock running out)",
+    ),
     "web.sound_toggle": ("効果音", "Sound"),
     "web.sound_on": ("効果音: オン (押すと消音)", "Sound on (press to mute)"),
     "web.sound_off": ("効果音: オフ (押すと鳴らす)", "Sound off (press to turn on)"),
@@ -69,16 +73,26 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.host": ("ホスト", "Host"),
     "web.host_link": ("ホスト用リンク (自分だけで保管)", "Host link (keep it to yourself)"),
     "web.host_title": ("卓の管理", "Manage the table"),
-    "web.host_help": ("招待リンクをなくした人には「新しいリンク」で出し直せます (古いリンクは使えなくなります)。来られない人の席はボットに替えられます。",
-                      "Someone lost their link? \"New link\" issues another (the old one stops working). A seat whose player cannot come can be handed to a bot."),
+    "web.host_help": (
+        "招待リンクをなくした人には「新しいリンク」で出し直せます (古いリンクは使えなくなります)。来られない人の席はボットに替えられます。",
+        'Someone lost their link? "New link" issues another (the old one stops working). A seat whose player cannot come can be handed to a bot.',
+    ),
     "web.new_link": ("新しいリンク", "New link"),
     "web.to_bot": ("ボットに替える", "Hand to a bot"),
-    "web.to_bot_confirm": ("{who} の席をボットに替えますか？ この席のリンクは使えなくなります。",
-                           "Hand {who}'s seat to a bot? That seat's link stops working."),
-    "web.link_issued": ("{who} の新しいリンクを出しました。古いリンクは使えません。", "A new link for {who} is ready; the old one no longer works."),
+    "web.to_bot_confirm": (
+        "{who} の席をボットに替えますか？ この席のリンクは使えなくなります。",
+        "Hand {who}'s seat to a bot? That seat's link stops working.",
+    ),
+    "web.link_issued": (
+        "{who} の新しいリンクを出しました。古いリンクは使えません。",
+        "A new link for {who} is ready; the old one no longer works.",
+    ),
     "web.seat_to_bot": ("{who} の席はボットが打ちます", "A bot now plays {who}'s seat"),
     "web.host_denied": ("ホスト用リンクが正しくありません", "This host link is not valid for this table"),
-    "web.replaced": ("この席の招待リンクは出し直されました。観戦に切り替えます。", "This seat's link was replaced by the host: you are now watching."),
+    "web.replaced": (
+        "この席の招待リンクは出し直されました。観戦に切り替えます。",
+        "This seat's link was replaced by the host: you are now watching.",
+    ),
     # -- the table ---------------------------------------------------------------------------
     "web.you": ("あなた", "you"),
     "web.spectator": ("観戦中", "Watching"),
@@ -103,9 +117,14 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.clock_you": ("あと {n} 秒でボットが代わりに打ちます", "{n} s, then a bot plays for you"),
     "web.bot_played_for_you": ("時間切れ: ボットがあなたの代わりに打ちました", "Time ran out: a bot played for you"),
     "web.bot_played_for": ("時間切れ: ボットが {who} の代わりに打ちました", "Time ran out: a bot played for {who}"),
-    "web.dropped": ("{who} の接続が切れました: あと {n} 秒でボットが代打ちします", "{who} dropped: a bot plays in {n} s"),
-    "web.offline": ("サーバーにつながっていません。再接続しています… (操作はできません)",
-                    "Not connected to the server. Reconnecting… (input is blocked)"),
+    "web.dropped": (
+        "{who} の接続が切れました: あと {n} 秒でボットが代打ちします",
+        "{who} dropped: a bot plays in {n} s",
+    ),
+    "web.offline": (
+        "サーバーにつながっていません。再接続しています… (操作はできません)",
+        "Not connected to the server. Reconnecting… (input is blocked)",
+    ),
     "web.back_online": ("再接続しました", "Connected again"),
     "web.not_found": ("その卓はありません", "No such table"),
     "web.leader_mark": ("リード", "leads"),
@@ -176,26 +195,44 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.field.no_trump": ("切り札なし", "no trump"),
     # phase hints
     # the high bidder
-    "web.stand_or_raise": ("あなたが最高宣言 {bid} を持っています: そのまま (パス) か、上げるか",
-                           "You hold {bid}: stand or raise"),
+    "web.stand_or_raise": (
+        "あなたが最高宣言 {bid} を持っています: そのまま (パス) か、上げるか",
+        "You hold {bid}: stand or raise",
+    ),
     "web.stand": ("{bid} のまま (パス)", "Stand on {bid} (pass)"),
     # confirmations
     "web.confirm_title": ("確認", "Please confirm"),
-    "web.confirm_discard": ("{cards} を伏せて捨てます。取り消せません。", "Discard {cards} face down? This cannot be undone."),
-    "web.confirm_adjutant": ("{card} を副官の札に指名します。取り消せません。", "Name {card} as the adjutant's card? This cannot be undone."),
-    "web.confirm_approve": ("提案された宣言を承認します。全員が承認すれば、それが新しい宣言になります。取り消せません。",
-                            "Approve the proposed declaration? If everyone approves, it replaces the one in force. This cannot be undone."),
-    "web.confirm_reject": ("提案された宣言を拒否します。今の宣言のままで打ちます。取り消せません。",
-                           "Reject the proposed declaration? The declaration in force stands. This cannot be undone."),
-    "web.confirm_action": ("「{label}」に決めます。取り消せません。", "Choose \"{label}\"? This cannot be undone."),
+    "web.confirm_discard": (
+        "{cards} を伏せて捨てます。取り消せません。",
+        "Discard {cards} face down? This cannot be undone.",
+    ),
+    "web.confirm_adjutant": (
+        "{card} を副官の札に指名します。取り消せません。",
+        "Name {card} as the adjutant's card? This cannot be undone.",
+    ),
+    "web.confirm_approve": (
+        "提案された宣言を承認します。全員が承認すれば、それが新しい宣言になります。取り消せません。",
+        "Approve the proposed declaration? If everyone approves, it replaces the one in force. This cannot be undone.",
+    ),
+    "web.confirm_reject": (
+        "提案された宣言を拒否します。今の宣言のままで打ちます。取り消せません。",
+        "Reject the proposed declaration? The declaration in force stands. This cannot be undone.",
+    ),
+    "web.confirm_action": ("「{label}」に決めます。取り消せません。", 'Choose "{label}"? This cannot be undone.'),
     "web.claim": ("オープン (残り全部を取ると宣言)…", "Claim every remaining trick (オープン)…"),
     "web.claim_title": ("オープンしますか？", "Claim every remaining trick?"),
-    "web.claim_explain": ("あなたが残りの場を (今の場も含めて) 全部取れると宣言します。ほかの3人がどう出しても取れるかどうかを、全員の手札で確かめます。",
-                          "You claim that you will take every remaining trick, this one included, whatever the other three play; it is checked against every hand."),
-    "web.claim_cost.chombo": ("取れない場が一つでもあればチョンボ: 相手チームに5点が入り、この回は終わります。",
-                              "If any trick could still be lost, the claim is a chombo: the other team scores 5 and the deal ends."),
-    "web.claim_cost.refuse": ("確かでなければ、オープンは断られて続きを打ちます (罰はありません)。",
-                              "If it is not certain, the claim is refused and play goes on (no penalty)."),
+    "web.claim_explain": (
+        "あなたが残りの場を (今の場も含めて) 全部取れると宣言します。ほかの3人がどう出しても取れるかどうかを、全員の手札で確かめます。",
+        "You claim that you will take every remaining trick, this one included, whatever the other three play; it is checked against every hand.",
+    ),
+    "web.claim_cost.chombo": (
+        "取れない場が一つでもあればチョンボ: 相手チームに5点が入り、この回は終わります。",
+        "If any trick could still be lost, the claim is a chombo: the other team scores 5 and the deal ends.",
+    ),
+    "web.claim_cost.refuse": (
+        "確かでなければ、オープンは断られて続きを打ちます (罰はありません)。",
+        "If it is not certain, the claim is refused and play goes on (no penalty).",
+    ),
     "web.claim_do": ("オープンする", "Claim"),
     # results and the match
     "web.result_title": ("第{n}回の結果", "Result of deal {n}"),
@@ -221,7 +258,10 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.step_of": ("{i} / {n}", "{i} of {n}"),
     # refusals, by the protocol's code
     "web.err.malformed": ("送られた内容を読めませんでした", "The message could not be read"),
-    "web.err.unauthenticated": ("この招待リンクはこの卓では使えません: 観戦します", "This invitation link is not valid for this table: you are watching"),
+    "web.err.unauthenticated": (
+        "この招待リンクはこの卓では使えません: 観戦します",
+        "This invitation link is not valid for this table: you are watching",
+    ),
     "web.err.spectator": ("観戦中は打てません", "Spectators cannot play"),
     "web.err.stale": ("卓が先に進みました: もう一度選んでください", "The table moved on: choose again"),
     "web.err.not_your_turn": ("あなたの番ではありません", "It is not your turn"),
@@ -250,15 +290,20 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.coach.hint_button": ("ヒント", "Hint"),
     "web.coach.thinking": ("考えています…", "Thinking…"),
     "web.coach.suggest": ("おすすめ: {action}", "Suggested: {action}"),
-    "web.coach.yours": ("選ぶのはあなたです: ヒントは何も出しません", "The choice is yours: the hint plays nothing for you"),
+    "web.coach.yours": (
+        "選ぶのはあなたです: ヒントは何も出しません",
+        "The choice is yours: the hint plays nothing for you",
+    ),
     "web.coach.close": ("ヒントを閉じる", "Close the hint"),
     "web.coach.alt_best": ("{pct}% で最善", "best in {pct}%"),
     "web.coach.alt_makes": ("{pct}% で成立", "makes in {pct}%"),
     "web.coach.alt_score": ("平均 {score}", "{score} on average"),
     "web.coach.failed": ("ヒントを出せませんでした", "No hint could be given"),
     "web.coach.allow_hints": ("ヒントを使える", "Allow hints"),
-    "web.coach.allow_hints_doc": ("自分の番に、強いボットならどうするかと、その理由を見られます",
-                                  "At their turn a player may ask what the strong bot would do, and why"),
+    "web.coach.allow_hints_doc": (
+        "自分の番に、強いボットならどうするかと、その理由を見られます",
+        "At their turn a player may ask what the strong bot would do, and why",
+    ),
     "web.coach.review_button": ("検討", "Review"),
     "web.coach.review_title": ("第{n}回の検討", "Review of deal {n}"),
     "web.coach.reviewing": ("検討しています… (数秒かかります)", "Reviewing… (this takes a few seconds)"),
@@ -271,11 +316,16 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.coach.choice": ("宣言など", "bid or choice"),
     "web.coach.estimated": ("推定", "estimated"),
     "web.coach.amount": ("{amount}{unit}", "{amount} {unit}"),
-    "web.coach.seat_estimated": ("{who} の推定の損: {amount}{unit} ({where})",
-                                 "{who} lost about {amount} {unit} (estimated): {where}"),
+    "web.coach.seat_estimated": (
+        "{who} の推定の損: {amount}{unit} ({where})",
+        "{who} lost about {amount} {unit} (estimated): {where}",
+    ),
     "web.coach.full_text": ("検討の全文", "The whole review"),
     "web.coach.marks_button": ("一手ずつの検討", "Card-by-card review"),
-    "web.coach.marks_title": ("一手ずつの検討 (全員の手札を見た最善との差)", "Card by card (against best play with every hand open)"),
+    "web.coach.marks_title": (
+        "一手ずつの検討 (全員の手札を見た最善との差)",
+        "Card by card (against best play with every hand open)",
+    ),
     "web.coach.replay_marks": ("この回を再生して一手ずつ検討", "Replay this deal, card by card"),
     "web.coach.mark_ok": ("最善の手", "best play"),
     "web.coach.mark_loss": ("{amount}{unit}の損 (最善: {best})", "cost {amount} {unit} (best: {best})"),
@@ -297,5 +347,8 @@ def catalogue(lang: str) -> dict[str, str]:
 
 def missing_languages() -> list[str]:
     """Keys of the catalogue whose text is empty in some language (none, when complete)."""
-    return sorted(key for key, pair in i18n._MESSAGES.items()
-                  if len(pair) != len(i18n.LANGS) or not all(isinstance(x, str) and x.strip() for x in pair))
+    return sorted(
+        key
+        for key, pair in i18n._MESSAGES.items()
+        if len(pair) != len(i18n.LANGS) or not all(isinstance(x, str) and x.strip() for x in pair)
+    )

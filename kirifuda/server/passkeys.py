@@ -29,12 +29,21 @@ from fastapi import APIRouter, Cookie, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import Column, Float, Integer, String, Table, Text, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from webauthn import (generate_authentication_options, generate_registration_options, options_to_json,
-                      verify_authentication_response, verify_registration_response)
+from webauthn import (
+    generate_authentication_options,
+    generate_registration_options,
+    options_to_json,
+    verify_authentication_response,
+    verify_registration_response,
+)
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 from webauthn.helpers.exceptions import WebAuthnException
-from webauthn.helpers.structs import (AuthenticatorSelectionCriteria, PublicKeyCredentialDescriptor,
-                                      ResidentKeyRequirement, UserVerificationRequirement)
+from webauthn.helpers.structs import (
+    AuthenticatorSelectionCriteria,
+    PublicKeyCredentialDescriptor,
+    ResidentKeyRequirement,
+    UserVerificationRequirement,
+)
 
 from .accounts import Accounts, metadata, users
 
@@ -45,7 +54,8 @@ CHALLENGE_TTL = 300.0
 MAX_FLOWS = 10_000
 
 passkeys = Table(
-    "kf_acc_passkeys", metadata,
+    "kf_acc_passkeys",
+    metadata,
     Column("credential_id", String(512), primary_key=True),  # base64url
     Column("user_id", String(32), nullable=False, index=True),
     Column("public_key", Text, nullable=False),  # base64url (COSE)
@@ -100,14 +110,21 @@ def passkeys_router(acc: Accounts) -> APIRouter:
         rp_id, _ = _party(request)
         engine = await acc.engine()
         async with engine.connect() as conn:
-            mine = (await conn.execute(select(passkeys.c.credential_id)
-                                       .where(passkeys.c.user_id == user["id"]))).scalars().all()
+            mine = (
+                (await conn.execute(select(passkeys.c.credential_id).where(passkeys.c.user_id == user["id"])))
+                .scalars()
+                .all()
+            )
         options = generate_registration_options(
-            rp_id=rp_id, rp_name="kirifuda", user_id=user["id"].encode(), user_name=user["name"],
+            rp_id=rp_id,
+            rp_name="kirifuda",
+            user_id=user["id"].encode(),
+            user_name=user["name"],
             exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(c)) for c in mine],
             authenticator_selection=AuthenticatorSelectionCriteria(
-                resident_key=ResidentKeyRequirement.REQUIRED,
-                user_verification=UserVerificationRequirement.PREFERRED))
+                resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.PREFERRED
+            ),
+        )
         return {"flow": start(options.challenge, user["id"]), "options": json.loads(options_to_json(options))}
 
     @router.post("/api/passkeys/register")
@@ -118,18 +135,27 @@ def passkeys_router(acc: Accounts) -> APIRouter:
             raise HTTPException(403, "this passkey request was started by another account")
         rp_id, origin = _party(request)
         try:
-            verified = verify_registration_response(credential=body.credential, expected_challenge=flow.challenge,
-                                                    expected_rp_id=rp_id, expected_origin=origin)
+            verified = verify_registration_response(
+                credential=body.credential,
+                expected_challenge=flow.challenge,
+                expected_rp_id=rp_id,
+                expected_origin=origin,
+            )
         except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
             raise HTTPException(400, f"the passkey was not accepted: {exc}") from None
         cred_id = bytes_to_base64url(verified.credential_id)
         engine = await acc.engine()
         try:
             async with engine.begin() as conn:
-                await conn.execute(insert(passkeys).values(
-                    credential_id=cred_id, user_id=user["id"],
-                    public_key=bytes_to_base64url(verified.credential_public_key),
-                    sign_count=verified.sign_count, created=acc.clock()))
+                await conn.execute(
+                    insert(passkeys).values(
+                        credential_id=cred_id,
+                        user_id=user["id"],
+                        public_key=bytes_to_base64url(verified.credential_public_key),
+                        sign_count=verified.sign_count,
+                        created=acc.clock(),
+                    )
+                )
         except IntegrityError:
             raise HTTPException(409, "this passkey is already registered") from None
         return {"registered": True, "id": cred_id}
@@ -137,8 +163,7 @@ def passkeys_router(acc: Accounts) -> APIRouter:
     @router.post("/api/passkeys/login/options")
     async def login_options(request: Request) -> dict[str, Any]:
         rp_id, _ = _party(request)
-        options = generate_authentication_options(rp_id=rp_id,
-                                                  user_verification=UserVerificationRequirement.PREFERRED)
+        options = generate_authentication_options(rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED)
         return {"flow": start(options.challenge, None), "options": json.loads(options_to_json(options))}
 
     @router.post("/api/passkeys/login")
@@ -149,22 +174,35 @@ def passkeys_router(acc: Accounts) -> APIRouter:
             raise HTTPException(400, "the answer names no passkey (credential id)")
         engine = await acc.engine()
         async with engine.connect() as conn:
-            row = (await conn.execute(select(passkeys, users.c.name).select_from(
-                passkeys.join(users, users.c.id == passkeys.c.user_id))
-                .where(passkeys.c.credential_id == cred_id))).mappings().first()
+            row = (
+                (
+                    await conn.execute(
+                        select(passkeys, users.c.name)
+                        .select_from(passkeys.join(users, users.c.id == passkeys.c.user_id))
+                        .where(passkeys.c.credential_id == cred_id)
+                    )
+                )
+                .mappings()
+                .first()
+            )
         if row is None:
             raise HTTPException(401, "this passkey is not registered here")
         rp_id, origin = _party(request)
         try:
             verified = verify_authentication_response(
-                credential=body.credential, expected_challenge=flow.challenge, expected_rp_id=rp_id,
-                expected_origin=origin, credential_public_key=base64url_to_bytes(row["public_key"]),
-                credential_current_sign_count=row["sign_count"])
+                credential=body.credential,
+                expected_challenge=flow.challenge,
+                expected_rp_id=rp_id,
+                expected_origin=origin,
+                credential_public_key=base64url_to_bytes(row["public_key"]),
+                credential_current_sign_count=row["sign_count"],
+            )
         except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
             raise HTTPException(401, f"the passkey was not accepted: {exc}") from None
         async with engine.begin() as conn:
-            await conn.execute(update(passkeys).where(passkeys.c.credential_id == cred_id)
-                               .values(sign_count=verified.new_sign_count))
+            await conn.execute(
+                update(passkeys).where(passkeys.c.credential_id == cred_id).values(sign_count=verified.new_sign_count)
+            )
         await acc.new_session(row["user_id"], response)
         return {"id": row["user_id"], "name": row["name"]}
 
@@ -173,9 +211,17 @@ def passkeys_router(acc: Accounts) -> APIRouter:
         user = await acc.require(kf_session)
         engine = await acc.engine()
         async with engine.connect() as conn:
-            rows = (await conn.execute(select(passkeys.c.credential_id, passkeys.c.created)
-                                       .where(passkeys.c.user_id == user["id"])
-                                       .order_by(passkeys.c.created))).mappings().all()
+            rows = (
+                (
+                    await conn.execute(
+                        select(passkeys.c.credential_id, passkeys.c.created)
+                        .where(passkeys.c.user_id == user["id"])
+                        .order_by(passkeys.c.created)
+                    )
+                )
+                .mappings()
+                .all()
+            )
         return [{"id": r["credential_id"], "created": r["created"]} for r in rows]
 
     return router

@@ -65,49 +65,71 @@ candidate, always, makes the work the same whatever the cards but for the small 
 candidate's own test takes (a bidding that ends sooner); waiting for a fixed time, longer than
 dealing takes (under 0.2 s of one core: docs/benchmarks.md), leaves no difference to time."""
 
-add_terms({
-    "practice.api.malformed": ("リクエストの形が正しくありません: {what}", "malformed request: {what}"),
-    "practice.api.unknown_table": ("卓 {table} はありません", "no table {table!r}"),
-    "practice.api.unauthenticated": ("この招待リンクはこの卓では有効ではありません",
-                                     "this invitation link is not valid for this table"),
-    "practice.api.not_practice": ("練習卓ではありません (取り消しや配り直しは練習卓だけです)",
-                                  "this is not a practice table: undo and replay are for practice tables"),
-    "practice.api.stale": ("卓は状態 {now} です ({asked} ではありません): 見直してください",
-                           "the table is at state {now}, not {asked}: look again and retry"),
-    "practice.api.undo_refused": ("取り消せません: {reason}", "no undo: {reason}"),
-    "practice.api.bad_point": ("その場面には戻れません: {what}", "cannot go back there: {what}"),
-    "practice.api.unknown_kind": ("{what}", "{what}"),
-    "practice.api.unavailable": ("保存できませんでした (データベース): 何も変わっていません。少し待ってもう一度",
-                                 "the table could not save this (its database): nothing changed; retry shortly"),
-    "practice.api.one_human": ("練習卓の人間の席はちょうど 1 つです ({n} ではなく)",
-                               "a practice table has exactly one human seat, not {n}"),
-    "practice.api.hints_on": ("練習卓ではヒントは常に使えます (hints: false は不可)",
-                              "a practice table always allows hints: not hints: false"),
-    "practice.api.practice_setting": ("practice は {{\"kind\": 配り方または null}} です",
-                                      "practice must be {{\"kind\": a kind or null}}"),
-    # the page's words (static/practice.js)
-    "web.practice.title": ("練習", "Practice"),
-    "web.practice.lobby": ("練習卓 (あなたとボットだけ)", "Practice table (you and bots)"),
-    "web.practice.lobby_doc": ("取り消し・やり直し・配り方を選べます。人間の席は 1 つ。レーティングにもクラブの成績にも数えません",
-                               "Undo, play a deal again, choose the kind of deals. One human seat. "
-                               "Never rated, never counted in a club's statistics"),
-    "web.practice.one_human": ("練習卓の人間の席はちょうど 1 つです (いまは {n})",
-                               "A practice table has exactly one human seat (now {n})"),
-    "web.practice.kind": ("配り方", "Deals"),
-    "web.practice.kind_none": ("ふつうの配り", "ordinary deals"),
-    "web.practice.kind_next": ("次の回から", "from the next deal"),
-    "web.practice.kind_set": ("次の回から: {kind}", "From the next deal: {kind}"),
-    "web.practice.undo": ("取り消し", "Undo"),
-    "web.practice.undone": ("取り消しました: {what}", "Taken back: {what}"),
-    "web.practice.again": ("この回をもう一度", "Play this deal again"),
-    "web.practice.again_prev": ("前の回をもう一度", "Play the last deal again"),
-    "web.practice.from": ("どこから", "From"),
-    "web.practice.from_start": ("最初から", "its start"),
-    "web.practice.from_trick": ("第 {n} トリック", "trick {n}"),
-    "web.practice.replayed": ("やり直します", "Playing it again"),
-    "web.practice.unrated": ("練習卓: レーティングにもクラブの成績にも数えません",
-                             "Practice table: never rated, never counted in a club's statistics"),
-})
+add_terms(
+    {
+        "practice.api.malformed": ("リクエストの形が正しくありません: {what}", "malformed request: {what}"),
+        "practice.api.unknown_table": ("卓 {table} はありません", "no table {table!r}"),
+        "practice.api.unauthenticated": (
+            "この招待リンクはこの卓では有効ではありません",
+            "this invitation link is not valid for this table",
+        ),
+        "practice.api.not_practice": (
+            "練習卓ではありません (取り消しや配り直しは練習卓だけです)",
+            "this is not a practice table: undo and replay are for practice tables",
+        ),
+        "practice.api.stale": (
+            "卓は状態 {now} です ({asked} ではありません): 見直してください",
+            "the table is at state {now}, not {asked}: look again and retry",
+        ),
+        "practice.api.undo_refused": ("取り消せません: {reason}", "no undo: {reason}"),
+        "practice.api.bad_point": ("その場面には戻れません: {what}", "cannot go back there: {what}"),
+        "practice.api.unknown_kind": ("{what}", "{what}"),
+        "practice.api.unavailable": (
+            "保存できませんでした (データベース): 何も変わっていません。少し待ってもう一度",
+            "the table could not save this (its database): nothing changed; retry shortly",
+        ),
+        "practice.api.one_human": (
+            "練習卓の人間の席はちょうど 1 つです ({n} ではなく)",
+            "a practice table has exactly one human seat, not {n}",
+        ),
+        "practice.api.hints_on": (
+            "練習卓ではヒントは常に使えます (hints: false は不可)",
+            "a practice table always allows hints: not hints: false",
+        ),
+        "practice.api.practice_setting": (
+            'practice は {{"kind": 配り方または null}} です',
+            'practice must be {{"kind": a kind or null}}',
+        ),
+        # the page's words (static/practice.js)
+        "web.practice.title": ("練習", "Practice"),
+        "web.practice.lobby": ("練習卓 (あなたとボットだけ)", "Practice table (you and bots)"),
+        "web.practice.lobby_doc": (
+            "取り消し・やり直し・配り方を選べます。人間の席は 1 つ。レーティングにもクラブの成績にも数えません",
+            "Undo, play a deal again, choose the kind of deals. One human seat. "
+            "Never rated, never counted in a club's statistics",
+        ),
+        "web.practice.one_human": (
+            "練習卓の人間の席はちょうど 1 つです (いまは {n})",
+            "A practice table has exactly one human seat (now {n})",
+        ),
+        "web.practice.kind": ("配り方", "Deals"),
+        "web.practice.kind_none": ("ふつうの配り", "ordinary deals"),
+        "web.practice.kind_next": ("次の回から", "from the next deal"),
+        "web.practice.kind_set": ("次の回から: {kind}", "From the next deal: {kind}"),
+        "web.practice.undo": ("取り消し", "Undo"),
+        "web.practice.undone": ("取り消しました: {what}", "Taken back: {what}"),
+        "web.practice.again": ("この回をもう一度", "Play this deal again"),
+        "web.practice.again_prev": ("前の回をもう一度", "Play the last deal again"),
+        "web.practice.from": ("どこから", "From"),
+        "web.practice.from_start": ("最初から", "its start"),
+        "web.practice.from_trick": ("第 {n} トリック", "trick {n}"),
+        "web.practice.replayed": ("やり直します", "Playing it again"),
+        "web.practice.unrated": (
+            "練習卓: レーティングにもクラブの成績にも数えません",
+            "Practice table: never rated, never counted in a club's statistics",
+        ),
+    }
+)
 
 
 def _refuse(status: int, code: str, lang: str, **kwargs: Any) -> HTTPException:
@@ -261,14 +283,21 @@ class PracticeTable:
         note = None
         if kind is not None and not self.found:
             note = t("practice.kind.not_found", lang, tries=kind.tries, kind=kind.label(lang))
-        return {"table": self.table.id, "version": self.table.version, "seat": self.seat, "kind": self.kind,
-                "kinds": [k.to_json() for k in deal_kinds(self.table.info.id)],
-                "found": self.found, "kind_note": note,
-                "undo": {"allowed": verdict.allowed, "reason": verdict.reason(lang)},
-                "deals": deals}
+        return {
+            "table": self.table.id,
+            "version": self.table.version,
+            "seat": self.seat,
+            "kind": self.kind,
+            "kinds": [k.to_json() for k in deal_kinds(self.table.info.id)],
+            "found": self.found,
+            "kind_note": note,
+            "undo": {"allowed": verdict.allowed, "reason": verdict.reason(lang)},
+            "deals": deals,
+        }
 
 
 # -- requests ---------------------------------------------------------------------------------
+
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")

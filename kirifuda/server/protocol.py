@@ -49,8 +49,19 @@ from .schema import HelloMessage, InputError, PingMessage, parse_client_message
 if TYPE_CHECKING:
     from .tables import LiveTable
 
-__all__ = ["ProtocolError", "Hello", "Act", "Ping", "parse_message", "state_frame", "error_frame",
-           "presence_frame", "encode", "legal_entries", "MAX_FRAME"]
+__all__ = [
+    "ProtocolError",
+    "Hello",
+    "Act",
+    "Ping",
+    "parse_message",
+    "state_frame",
+    "error_frame",
+    "presence_frame",
+    "encode",
+    "legal_entries",
+    "MAX_FRAME",
+]
 
 MAX_FRAME = 4096
 """The longest client frame accepted, in characters."""
@@ -118,8 +129,7 @@ def error_frame(err: ProtocolError, version: int) -> dict[str, Any]:
 
 def legal_entries(view: View) -> list[dict[str, Any]]:
     """The seat's legal actions with their labels in both languages."""
-    return [{"action": a.to_json(), "label": {"en": a.label("en"), "ja": a.label("ja")}}
-            for a in view.legal_actions]
+    return [{"action": a.to_json(), "label": {"en": a.label("en"), "ja": a.label("ja")}} for a in view.legal_actions]
 
 
 def score_sheet(state: GameState) -> list[dict[str, Any]]:
@@ -148,30 +158,34 @@ def _encoder(cls: type) -> _Encoder:
     if enc is not None:
         return enc
     if issubclass(cls, Card):
+
         def enc(value: Any) -> Any:
             return value.code
     elif issubclass(cls, Enum):
+
         def enc(value: Any) -> Any:
             return value.value
     elif issubclass(cls, (str, int, float, bool)) or cls is type(None):
         enc = _identity
-    elif callable(getattr(cls, "to_json", None)) and not (
-            issubclass(cls, View) and cls.to_json is View.to_json):
+    elif callable(getattr(cls, "to_json", None)) and not (issubclass(cls, View) and cls.to_json is View.to_json):
+
         def enc(value: Any) -> Any:
             return value.to_json()
-    elif dataclasses.is_dataclass(cls):   # a view's to_json is this, field by field
+    elif dataclasses.is_dataclass(cls):  # a view's to_json is this, field by field
         names = tuple(f.name for f in dataclasses.fields(cls))
 
         def enc(value: Any) -> Any:
             return {n: jsonable(getattr(value, n)) for n in names}
     elif issubclass(cls, Mapping):
+
         def enc(value: Any) -> Any:
             return {str(k): jsonable(v) for k, v in value.items()}
     elif issubclass(cls, (list, tuple, frozenset, set)):
+
         def enc(value: Any) -> Any:
             return [jsonable(v) for v in value]
     else:
-        return to_jsonable       # raises its TypeError, naming the value
+        return to_jsonable  # raises its TypeError, naming the value
     _ENCODERS[cls] = enc
     return enc
 
@@ -214,16 +228,21 @@ def view_json(view: View, last_deal: LastDealCache | None = None) -> dict[str, A
     With ``last_deal``, a view's ``last_deal`` field is encoded once per deal."""
     if last_deal is not None and hasattr(view, "last_deal"):
         names = _field_names(type(view))
-        out: dict[str, Any] = {n: last_deal.get(view) if n == "last_deal" else jsonable(getattr(view, n))
-                               for n in names}
+        out: dict[str, Any] = {
+            n: last_deal.get(view) if n == "last_deal" else jsonable(getattr(view, n)) for n in names
+        }
     else:
         out = jsonable(view)
     for f in dataclasses.fields(view):
         value = getattr(view, f.name)
         if isinstance(value, Trick) and isinstance(out.get(f.name), dict):
             out[f.name]["seats"] = list(value.seats)
-        elif (isinstance(value, tuple) and value and all(isinstance(v, Trick) for v in value)
-              and isinstance(out.get(f.name), list)):
+        elif (
+            isinstance(value, tuple)
+            and value
+            and all(isinstance(v, Trick) for v in value)
+            and isinstance(out.get(f.name), list)
+        ):
             for t, j in zip(value, out[f.name]):
                 if isinstance(j, dict):
                     j["seats"] = list(t.seats)
@@ -251,9 +270,13 @@ def presence_frame(table: "LiveTable") -> dict[str, Any]:
     """Who is at the table, after a join or a leave: per seat ``connected`` and ``standin``
     (as in the state frame's ``table.seats``), and the number of spectators."""
     info = table.public_info()
-    return {"type": "presence", "version": table.version,
-            "seats": [{"connected": s["connected"], "standin": s["standin"]} for s in info["seats"]],
-            "spectators": info["spectators"], "drop_in": info.get("drop_in")}
+    return {
+        "type": "presence",
+        "version": table.version,
+        "seats": [{"connected": s["connected"], "standin": s["standin"]} for s in info["seats"]],
+        "spectators": info["spectators"],
+        "drop_in": info.get("drop_in"),
+    }
 
 
 def encode(frame: dict[str, Any]) -> str:

@@ -24,38 +24,65 @@ __all__ = ["REFUSAL_MESSAGES", "refusal", "refusal_response", "refusing"]
 
 REFUSAL_MESSAGES: dict[str, tuple[str, str]] = {
     "web.refusal.bad_json": ("送られた内容が JSON として読めません", "The request is not JSON text"),
-    "web.refusal.bad_field": ("卓の設定の「{field}」が正しくありません", "The table's setting \"{field}\" is not valid"),
+    "web.refusal.bad_field": ("卓の設定の「{field}」が正しくありません", 'The table\'s setting "{field}" is not valid'),
     "web.refusal.bad_table": ("卓の設定が正しくありません", "The table's settings are not valid"),
-    "web.refusal.bad_name": ("{seat} の名前が使えません (1〜40文字、表示できる文字だけ)",
-                             "{seat}'s name cannot be used (1–40 printable characters)"),
-    "web.refusal.too_many_open": ("同じ場所から同時に開ける卓は {n} 卓までです。どれかを終えてから作ってください",
-                                  "At most {n} tables in play may be opened from one address: finish one first"),
-    "web.refusal.too_fast": ("卓を作れるのは1分に {n} 卓までです。少し待ってください",
-                             "At most {n} tables a minute may be opened from one address: wait a moment"),
-    "web.refusal.store_down": ("卓を保存できませんでした (データベースが混んでいるか止まっています)。少ししてからもう一度どうぞ",
-                               "The table could not be saved (the database is busy or down): try again in a moment"),
+    "web.refusal.bad_name": (
+        "{seat} の名前が使えません (1〜40文字、表示できる文字だけ)",
+        "{seat}'s name cannot be used (1–40 printable characters)",
+    ),
+    "web.refusal.too_many_open": (
+        "同じ場所から同時に開ける卓は {n} 卓までです。どれかを終えてから作ってください",
+        "At most {n} tables in play may be opened from one address: finish one first",
+    ),
+    "web.refusal.too_fast": (
+        "卓を作れるのは1分に {n} 卓までです。少し待ってください",
+        "At most {n} tables a minute may be opened from one address: wait a moment",
+    ),
+    "web.refusal.store_down": (
+        "卓を保存できませんでした (データベースが混んでいるか止まっています)。少ししてからもう一度どうぞ",
+        "The table could not be saved (the database is busy or down): try again in a moment",
+    ),
     "web.refusal.unknown_game": ("そのゲームはありません", "There is no such game"),
-    "web.refusal.bad_option": ("ローカルルール「{option}」に {value} は使えません", "The local rule \"{option}\" cannot be {value}"),
-    "web.refusal.too_long": ("「{option}」が長すぎます: このサーバーの試合は {max} 回まで",
-                             "\"{option}\" is too long: a match on this server lasts at most {max} deals"),
-    "web.refusal.option_needed": ("このルールの組み合わせでは「{option}」を指定してください",
-                                  "With these rules, \"{option}\" must be set"),
-    "web.refusal.unknown_option": ("このゲームにないローカルルールです: {options}", "This game has no such local rule: {options}"),
+    "web.refusal.bad_option": (
+        "ローカルルール「{option}」に {value} は使えません",
+        'The local rule "{option}" cannot be {value}',
+    ),
+    "web.refusal.too_long": (
+        "「{option}」が長すぎます: このサーバーの試合は {max} 回まで",
+        '"{option}" is too long: a match on this server lasts at most {max} deals',
+    ),
+    "web.refusal.option_needed": (
+        "このルールの組み合わせでは「{option}」を指定してください",
+        'With these rules, "{option}" must be set',
+    ),
+    "web.refusal.unknown_option": (
+        "このゲームにないローカルルールです: {options}",
+        "This game has no such local rule: {options}",
+    ),
     "web.refusal.bad_options": ("ローカルルールの形が正しくありません", "The local rules are not in the right form"),
-    "web.refusal.seat_count": ("このルールでは席は {n} つです ({got} つ指定されました)",
-                               "With these rules the table has {n} seats ({got} given)"),
+    "web.refusal.seat_count": (
+        "このルールでは席は {n} つです ({got} つ指定されました)",
+        "With these rules the table has {n} seats ({got} given)",
+    ),
     "web.refusal.bad_timer": ("持ち時間は {choices} 秒のどれかです", "The turn timer is one of {choices} seconds"),
     "web.refusal.bad_seat": ("{seat} は人間かボットのどちらかです", "{seat} is either a human or a bot"),
     "web.refusal.bad_bot": ("{seat} のボットの種類が正しくありません", "{seat}'s bot kind is not valid"),
     "web.refusal.unknown_bot": ("そのボット ({bot}) はこのゲームにありません", "There is no {bot} bot for this game"),
-    "web.refusal.oracle_bot": ("{seat}: {bot} ボットは全員の札を見るので、大会でしか打てません",
-                               "{seat}: the {bot} bot sees every card; it plays only in tournaments"),
+    "web.refusal.oracle_bot": (
+        "{seat}: {bot} ボットは全員の札を見るので、大会でしか打てません",
+        "{seat}: the {bot} bot sees every card; it plays only in tournaments",
+    ),
     "web.refusal.bad_first": ("最初の親は 席0〜席{max} のどれかです", "The first seat is one of seats 0–{max}"),
-    "web.refusal.host_denied": ("このホスト用リンクはこの卓のものではありません", "This host link is not valid for this table"),
+    "web.refusal.host_denied": (
+        "このホスト用リンクはこの卓のものではありません",
+        "This host link is not valid for this table",
+    ),
     "web.refusal.unknown_table": ("その卓はありません", "There is no such table"),
     "web.refusal.bad_seat_number": ("席は 席0〜席{max} のどれかです", "A seat is one of seats 0–{max}"),
-    "web.refusal.seat_is_bot": ("{seat} はボットが打っています: 招待リンクはありません",
-                                "{seat} is played by a bot: it has no invitation link"),
+    "web.refusal.seat_is_bot": (
+        "{seat} はボットが打っています: 招待リンクはありません",
+        "{seat} is played by a bot: it has no invitation link",
+    ),
     "web.refusal.no_finished_deal": ("この卓にはまだ終わった回がありません", "No deal of this table is over yet"),
     "web.refusal.bad_record": ("kirifuda の棋譜として読めません", "This is not a record kirifuda can read"),
     "web.refusal.refused": ("卓を作れませんでした", "The table could not be made"),
@@ -81,8 +108,13 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^at most (?P<n>\d+) tables a minute"), "too_fast"),
     (re.compile(r"^the table could not be saved"), "store_down"),
     (re.compile(r"^unknown game (?P<game>.+?); the games are"), "unknown_game"),
-    (re.compile(r"^option (?P<option>\w+)=(?P<value>.+?) is more than this server allows "
-                r"\(a match lasts at most (?P<max>\d+) deals\)"), "too_long"),
+    (
+        re.compile(
+            r"^option (?P<option>\w+)=(?P<value>.+?) is more than this server allows "
+            r"\(a match lasts at most (?P<max>\d+) deals\)"
+        ),
+        "too_long",
+    ),
     (re.compile(r"^option (?P<option>\w+) must be set when"), "option_needed"),
     (re.compile(r"^option (?P<option>\w+)=(?P<value>.+?) (?:is not|must|has) "), "bad_option"),
     (re.compile(r"^unknown option\(s\) (?P<options>.+?); "), "unknown_option"),
@@ -138,8 +170,10 @@ def refusal_response(exc: HTTPException) -> JSONResponse:
     params for the page."""
     if isinstance(exc.detail, dict) and isinstance(exc.detail.get("message"), str):
         # already worded in the reader's language, with its own code (kirifuda.server.clubtables)
-        return JSONResponse({"detail": exc.detail, "code": str(exc.detail.get("code", "refused")), "params": {}},
-                            status_code=exc.status_code, headers=exc.headers)
+        return JSONResponse(
+            {"detail": exc.detail, "code": str(exc.detail.get("code", "refused")), "params": {}},
+            status_code=exc.status_code,
+            headers=exc.headers,
+        )
     detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
-    return JSONResponse({"detail": detail, **refusal(detail)}, status_code=exc.status_code,
-                        headers=exc.headers)
+    return JSONResponse({"detail": detail, **refusal(detail)}, status_code=exc.status_code, headers=exc.headers)

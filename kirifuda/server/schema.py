@@ -15,13 +15,33 @@ import unicodedata
 from typing import Annotated, Any, Literal, Union
 
 import orjson
-from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, JsonValue, StrictBool, TypeAdapter,
-                      model_validator,
-                      ValidationError)
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    StrictBool,
+    TypeAdapter,
+    model_validator,
+    ValidationError,
+)
 
-__all__ = ["InputError", "load_json", "check_name", "Name", "SeatSpec", "CreateTable",
-           "HelloMessage", "ActMessage", "PingMessage", "ClientMessage", "parse_client_message",
-           "validate", "MAX_NAME"]
+__all__ = [
+    "InputError",
+    "load_json",
+    "check_name",
+    "Name",
+    "SeatSpec",
+    "CreateTable",
+    "HelloMessage",
+    "ActMessage",
+    "PingMessage",
+    "ClientMessage",
+    "parse_client_message",
+    "validate",
+    "MAX_NAME",
+]
 
 MAX_NAME = 40
 """The longest seat name, in characters."""
@@ -53,8 +73,9 @@ def check_name(value: str) -> str:
     for ch in name:
         cat = unicodedata.category(ch)
         if cat in _BAD_CATEGORIES and ch not in _ALLOWED_FORMAT:
-            raise ValueError(f"a name may not hold the character U+{ord(ch):04X} "
-                             f"(Unicode category {cat}: not printable)")
+            raise ValueError(
+                f"a name may not hold the character U+{ord(ch):04X} (Unicode category {cat}: not printable)"
+            )
     return name
 
 
@@ -83,8 +104,9 @@ class CreateTable(_Strict):
     """The body of ``POST /api/tables``.  No seed: the server draws each table's secret."""
 
     game: Annotated[str, Field(min_length=1, max_length=32)]
-    options: Annotated[dict[Annotated[str, Field(max_length=64)], JsonValue],
-                       Field(max_length=32)] = Field(default_factory=dict)
+    options: Annotated[dict[Annotated[str, Field(max_length=64)], JsonValue], Field(max_length=32)] = Field(
+        default_factory=dict
+    )
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=10)]
     timer: int = 0
     first: Annotated[int, Field(ge=0, le=9)] = 0
@@ -100,8 +122,9 @@ class CreateTable(_Strict):
     @model_validator(mode="after")
     def _practice_alone(self) -> "CreateTable":
         if self.practice is not None and (self.rated or self.club is not None):
-            raise ValueError("a practice table is never a club's or a rated table: "
-                             "leave out 'club' and 'rated', or 'practice'")
+            raise ValueError(
+                "a practice table is never a club's or a rated table: leave out 'club' and 'rated', or 'practice'"
+            )
         return self
 
     def settings(self) -> dict[str, Any]:
@@ -159,7 +182,7 @@ def parse_client_message(raw: str | bytes) -> HelloMessage | ActMessage | PingMe
     """One WebSocket message from a client, parsed and validated (InputError naming the fault)."""
     data = load_json(raw, "a message")
     if not isinstance(data, dict):
-        raise InputError("a message must be one JSON object such as {\"type\": \"ping\"}")
+        raise InputError('a message must be one JSON object such as {"type": "ping"}')
     try:
         return _CLIENT_MESSAGE.validate_python(data)
     except ValidationError as err:

@@ -22,9 +22,11 @@ from typing import IO
 
 __all__ = ["serve", "bind", "PortInUse", "sqlite_lock", "SQLiteInUse", "CLUSTER_NEEDS", "redis_problem"]
 
-CLUSTER_NEEDS = ("several kirifuda processes share their tables through PostgreSQL and Redis "
-                 "(--db postgresql+asyncpg://… --redis redis://…; see docs/deploy.md): SQLite is one "
-                 "process's file, with one writer, on one machine")
+CLUSTER_NEEDS = (
+    "several kirifuda processes share their tables through PostgreSQL and Redis "
+    "(--db postgresql+asyncpg://… --redis redis://…; see docs/deploy.md): SQLite is one "
+    "process's file, with one writer, on one machine"
+)
 
 
 class SQLiteInUse(OSError):
@@ -61,8 +63,9 @@ def sqlite_lock(db_url: str) -> IO[str] | None:
         f.seek(0)
         holder = f.read().strip() or "?"
         f.close()
-        raise SQLiteInUse(f"another kirifuda process (pid {holder}) serves the SQLite database {path}; "
-                          + CLUSTER_NEEDS) from None
+        raise SQLiteInUse(
+            f"another kirifuda process (pid {holder}) serves the SQLite database {path}; " + CLUSTER_NEEDS
+        ) from None
     f.seek(0)
     f.truncate()
     f.write(str(os.getpid()))
@@ -85,15 +88,27 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         reason = exc.strerror or str(exc)
-        raise PortInUse(exc.errno, f"port {port} on {host} cannot be used ({reason}): stop the program "
-                        "that holds it, or choose another with --port (0: any free port)") from None
+        raise PortInUse(
+            exc.errno,
+            f"port {port} on {host} cannot be used ({reason}): stop the program "
+            "that holds it, or choose another with --port (0: any free port)",
+        ) from None
     sock.set_inheritable(True)
     return sock
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, grace: float = 60.0,
-          bot_delay: float = 0.8, open_browser: bool = False, redis: str | None = None,
-          process: str | None = None, advertise: str | None = None, remote_bots: bool = False) -> int:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    grace: float = 60.0,
+    bot_delay: float = 0.8,
+    open_browser: bool = False,
+    redis: str | None = None,
+    process: str | None = None,
+    advertise: str | None = None,
+    remote_bots: bool = False,
+) -> int:
     import uvicorn
 
     from .app import create_app
@@ -110,8 +125,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, grac
         print(f"kirifuda serve: --redis needs a shared database: {CLUSTER_NEEDS}", file=sys.stderr)
         return 2
     if remote_bots and redis is None:
-        print("kirifuda serve: --remote-bots sends the bots' decisions to bot workers through Redis: "
-              "give --redis too", file=sys.stderr)
+        print(
+            "kirifuda serve: --remote-bots sends the bots' decisions to bot workers through Redis: give --redis too",
+            file=sys.stderr,
+        )
         return 2
     if redis is not None:
         why = redis_problem(redis)
@@ -135,22 +152,43 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, grac
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     print(f"kirifuda: open {url} in your browser  (database: {shown_db}; Ctrl-C stops)", flush=True)
     if os.environ.get("KIRIFUDA_DEAL_SECRET"):
-        print("kirifuda: KIRIFUDA_DEAL_SECRET is set: every table deals the same cards "
-              "(for tests and benchmarks only)", file=sys.stderr, flush=True)
+        print(
+            "kirifuda: KIRIFUDA_DEAL_SECRET is set: every table deals the same cards (for tests and benchmarks only)",
+            file=sys.stderr,
+            flush=True,
+        )
     if open_browser:
         webbrowser.open(url)
     if redis is not None:
         advertise = advertise or f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
-        print(f"kirifuda: one of a cluster (Redis {redis.split('@')[-1]}; reached by the others at "
-              f"{advertise}{'; bots decide in bot workers' if remote_bots else ''})", flush=True)
-    app = create_app(db_url, grace=grace, bot_delay=bot_delay, limits=limits, redis=redis, process=process,
-                     address=advertise, remote_bots=remote_bots)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio",
-                            ws_max_size=limits.frame_bytes, limit_concurrency=limits.max_connections, 
-                            ws_per_message_deflate=limits.ws_deflate)
+        print(
+            f"kirifuda: one of a cluster (Redis {redis.split('@')[-1]}; reached by the others at "
+            f"{advertise}{'; bots decide in bot workers' if remote_bots else ''})",
+            flush=True,
+        )
+    app = create_app(
+        db_url,
+        grace=grace,
+        bot_delay=bot_delay,
+        limits=limits,
+        redis=redis,
+        process=process,
+        address=advertise,
+        remote_bots=remote_bots,
+    )
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_max_size=limits.frame_bytes,
+        limit_concurrency=limits.max_connections,
+        ws_per_message_deflate=limits.ws_deflate,
+    )
     try:
         uvicorn.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:   # Ctrl-C: uvicorn has shut down; no traceback
+    except KeyboardInterrupt:  # Ctrl-C: uvicorn has shut down; no traceback
         pass
     finally:
         if lock is not None:

@@ -25,8 +25,22 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import orjson
-from sqlalchemy import (BigInteger, Boolean, Column, Float, Integer, MetaData, String, Table, Text,
-                        event, inspect, select, text, update)
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    event,
+    inspect,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -37,7 +51,8 @@ metadata = MetaData()
 kf_schema = Table("kf_schema", metadata, Column("version", Integer, nullable=False))
 
 kf_tables = Table(
-    "kf_tables", metadata,
+    "kf_tables",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("game", String(32), nullable=False),
     # The options as JSON (every field, defaults included).
@@ -61,7 +76,8 @@ kf_tables = Table(
 )
 
 kf_events = Table(
-    "kf_events", metadata,
+    "kf_events",
+    metadata,
     Column("table_id", String(32), primary_key=True),
     Column("seq", Integer, primary_key=True),
     # ``{"deal": {"hands", "rest"}}`` or ``{"action": {"seat", ...}}``.
@@ -91,14 +107,15 @@ def _v4(conn: Connection) -> None:
     if inspect(conn).has_table("kf_coach"):
         rows = conn.execute(text("SELECT table_id, hints FROM kf_coach")).all()
         for table_id, hints in rows:
-            conn.execute(update(kf_tables).where(kf_tables.c.id == table_id)
-                         .values(settings=json.dumps({"hints": bool(hints)})))
+            conn.execute(
+                update(kf_tables).where(kf_tables.c.id == table_id).values(settings=json.dumps({"hints": bool(hints)}))
+            )
 
 
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
 """Schema version → the step that brings the previous version to it."""
 SCHEMA_VERSION = max(MIGRATIONS)
-_MIGRATION_LOCK = 0x6B6972696675   # "kirifu": the advisory lock the migrations take on PostgreSQL
+_MIGRATION_LOCK = 0x6B6972696675  # "kirifu": the advisory lock the migrations take on PostgreSQL
 
 
 @dataclass
@@ -113,10 +130,20 @@ class _Append:
 
 
 def _table_row(t: StoredTable) -> dict[str, Any]:
-    return dict(id=t.id, game=t.game, options=json.dumps(t.options), first=t.first, seed=t.seed,
-                secret=t.secret or None, seats=json.dumps(t.seats, ensure_ascii=False),
-                token_hashes=json.dumps(t.token_hashes), timer=t.timer, created=t.created,
-                finished=t.finished, settings=json.dumps(t.settings) if t.settings else None)
+    return dict(
+        id=t.id,
+        game=t.game,
+        options=json.dumps(t.options),
+        first=t.first,
+        seed=t.seed,
+        secret=t.secret or None,
+        seats=json.dumps(t.seats, ensure_ascii=False),
+        token_hashes=json.dumps(t.token_hashes),
+        timer=t.timer,
+        created=t.created,
+        finished=t.finished,
+        settings=json.dumps(t.settings) if t.settings else None,
+    )
 
 
 def _settle(fut: "asyncio.Future[None]", exc: BaseException | None) -> None:
@@ -163,8 +190,9 @@ class Store:
         """SQLite has one writer at a time: writes queue here rather than in SQLite's busy
         handler, whose back-off sleeps would add hundreds of milliseconds under load."""
         self._pending: list[_Append] = []
-        self._insert_event = ("INSERT INTO kf_events (table_id, seq, data) VALUES "
-                              + ("($1, $2, $3)" if engine.dialect.name == "postgresql" else "(?, ?, ?)"))
+        self._insert_event = "INSERT INTO kf_events (table_id, seq, data) VALUES " + (
+            "($1, $2, $3)" if engine.dialect.name == "postgresql" else "(?, ?, ?)"
+        )
         self._flusher: asyncio.Task[None] | None = None
 
     def _writing(self) -> "asyncio.Lock | contextlib.nullcontext[None]":
@@ -190,6 +218,7 @@ class Store:
             kwargs["pool_pre_ping"] = True
         engine = create_async_engine(url, **kwargs)
         if engine.dialect.name == "sqlite":
+
             @event.listens_for(engine.sync_engine, "connect")
             def _pragmas(dbapi_conn: Any, _record: Any) -> None:
                 cur = dbapi_conn.cursor()
@@ -197,6 +226,7 @@ class Store:
                 cur.execute(f"PRAGMA synchronous={synchronous}")
                 cur.execute("PRAGMA busy_timeout=5000")
                 cur.close()
+
         store = cls(engine, url)
         await store.migrate()
         return store
@@ -236,8 +266,10 @@ class Store:
             if row is None:
                 await conn.execute(kf_schema.insert().values(version=0))
         if version > SCHEMA_VERSION:
-            raise RuntimeError(f"the database's schema is version {version}, newer than this "
-                               f"kirifuda's ({SCHEMA_VERSION}): upgrade kirifuda")
+            raise RuntimeError(
+                f"the database's schema is version {version}, newer than this "
+                f"kirifuda's ({SCHEMA_VERSION}): upgrade kirifuda"
+            )
         for v in range(version + 1, SCHEMA_VERSION + 1):
             async with self.engine.begin() as conn:
                 await conn.run_sync(MIGRATIONS[v])
@@ -256,11 +288,11 @@ class Store:
     # -- writing -------------------------------------------------------------------------
     async def create_table(self, t: StoredTable) -> None:
         """Commit a new table (grouped with the other writes in flight, as events are)."""
-        await self._enqueue(_Append(t.id, 0, [], t.finished, asyncio.get_running_loop().create_future(),
-                                    table=t))
+        await self._enqueue(_Append(t.id, 0, [], t.finished, asyncio.get_running_loop().create_future(), table=t))
 
-    async def append_events(self, table_id: str, first_seq: int, events: Sequence[dict[str, Any]],
-                            finished: bool = False) -> None:
+    async def append_events(
+        self, table_id: str, first_seq: int, events: Sequence[dict[str, Any]], finished: bool = False
+    ) -> None:
         """Commit events ``first_seq, first_seq+1, …`` (the primary key refuses a doubled seq).
 
         Group commit: the events that tables append while a commit is in flight wait and are
@@ -297,8 +329,11 @@ class Store:
                 _settle(item.done, None)
 
     async def _write(self, batch: list["_Append"]) -> None:
-        rows = [(a.table_id, a.first_seq + i, orjson.dumps(e).decode("utf-8"))
-                for a in batch for i, e in enumerate(a.events)]
+        rows = [
+            (a.table_id, a.first_seq + i, orjson.dumps(e).decode("utf-8"))
+            for a in batch
+            for i, e in enumerate(a.events)
+        ]
         finished = [a.table_id for a in batch if a.finished and a.table is None]
         tables = [_table_row(a.table) for a in batch if a.table is not None]
         async with self._writing(), self.engine.begin() as conn:
@@ -308,8 +343,7 @@ class Store:
                 # the driver's own statement: no SQL to build for the hottest write
                 await conn.exec_driver_sql(self._insert_event, rows)
             if finished:
-                await conn.execute(update(kf_tables).where(kf_tables.c.id.in_(finished))
-                                   .values(finished=True))
+                await conn.execute(update(kf_tables).where(kf_tables.c.id.in_(finished)).values(finished=True))
 
     async def mark_finished(self, table_id: str) -> None:
         async with self._writing(), self.engine.begin() as conn:
@@ -317,8 +351,9 @@ class Store:
 
     async def set_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         async with self._writing(), self.engine.begin() as conn:
-            await conn.execute(update(kf_tables).where(kf_tables.c.id == table_id)
-                               .values(seats=json.dumps(seats, ensure_ascii=False)))
+            await conn.execute(
+                update(kf_tables).where(kf_tables.c.id == table_id).values(seats=json.dumps(seats, ensure_ascii=False))
+            )
 
     # -- reading -------------------------------------------------------------------------
     async def load_tables(self, include_finished: bool = True) -> list[StoredTable]:
@@ -335,15 +370,22 @@ class Store:
 
     async def recent_finished(self, limit: int) -> list[StoredTable]:
         """The ``limit`` finished tables made last, oldest first, with their events."""
-        q = (select(kf_tables).where(kf_tables.c.finished == True)  # noqa: E712
-             .order_by(kf_tables.c.created.desc()).limit(limit))
+        q = (
+            select(kf_tables)
+            .where(kf_tables.c.finished == True)  # noqa: E712
+            .order_by(kf_tables.c.created.desc())
+            .limit(limit)
+        )
         return list(reversed(await self._load(q)))
 
     async def unfinished_ids(self) -> list[str]:
         """The ids of the tables still being played, oldest first."""
         async with self.engine.connect() as conn:
-            q = (select(kf_tables.c.id).where(kf_tables.c.finished == False)  # noqa: E712
-                 .order_by(kf_tables.c.created))
+            q = (
+                select(kf_tables.c.id)
+                .where(kf_tables.c.finished == False)  # noqa: E712
+                .order_by(kf_tables.c.created)
+            )
             return [str(r) for r in (await conn.execute(q)).scalars().all()]
 
     async def _load(self, q: Any) -> list[StoredTable]:
@@ -351,26 +393,45 @@ class Store:
             rows = (await conn.execute(q)).mappings().all()
             out = []
             for r in rows:
-                events = (await conn.execute(select(kf_events.c.data)
-                                             .where(kf_events.c.table_id == r["id"])
-                                             .order_by(kf_events.c.seq))).scalars().all()
-                out.append(StoredTable(
-                    id=r["id"], game=r["game"], options=json.loads(r["options"]), first=r["first"],
-                    seed=r["seed"], seats=json.loads(r["seats"]), token_hashes=json.loads(r["token_hashes"]),
-                    timer=r["timer"], created=r["created"], finished=bool(r["finished"]),
-                    events=[json.loads(e) for e in events], secret=r["secret"] or str(r["seed"]),
-                    settings=json.loads(r["settings"]) if r["settings"] else {}))
+                events = (
+                    (
+                        await conn.execute(
+                            select(kf_events.c.data).where(kf_events.c.table_id == r["id"]).order_by(kf_events.c.seq)
+                        )
+                    )
+                    .scalars()
+                    .all()
+                )
+                out.append(
+                    StoredTable(
+                        id=r["id"],
+                        game=r["game"],
+                        options=json.loads(r["options"]),
+                        first=r["first"],
+                        seed=r["seed"],
+                        seats=json.loads(r["seats"]),
+                        token_hashes=json.loads(r["token_hashes"]),
+                        timer=r["timer"],
+                        created=r["created"],
+                        finished=bool(r["finished"]),
+                        events=[json.loads(e) for e in events],
+                        secret=r["secret"] or str(r["seed"]),
+                        settings=json.loads(r["settings"]) if r["settings"] else {},
+                    )
+                )
             return out
 
     async def event_at(self, table_id: str, seq: int) -> dict[str, Any] | None:
         """The event ``seq`` of a table (None: not written)."""
         async with self.engine.connect() as conn:
-            data = (await conn.execute(select(kf_events.c.data).where(kf_events.c.table_id == table_id)
-                                       .where(kf_events.c.seq == seq))).scalar_one_or_none()
+            data = (
+                await conn.execute(
+                    select(kf_events.c.data).where(kf_events.c.table_id == table_id).where(kf_events.c.seq == seq)
+                )
+            ).scalar_one_or_none()
         return None if data is None else dict(json.loads(data))
 
     async def count_events(self, table_id: str) -> int:
         async with self.engine.connect() as conn:
-            res = await conn.execute(text("SELECT COUNT(*) FROM kf_events WHERE table_id = :t"),
-                                     {"t": table_id})
+            res = await conn.execute(text("SELECT COUNT(*) FROM kf_events WHERE table_id = :t"), {"t": table_id})
             return int(res.scalar_one())

@@ -132,9 +132,17 @@ def _bot(kind: str, game: str) -> Bot:
 class LiveTable:
     """A table held in memory, mirrored in the database event by event."""
 
-    def __init__(self, stored: StoredTable, store: Store, *, grace: float, bot_delay: float,
-                 limits: Limits | None = None, hooks: list[TableHook] | None = None,
-                 decide: "Callable[[LiveTable, int, Bot, View, str], Awaitable[Action]] | None" = None) -> None:
+    def __init__(
+        self,
+        stored: StoredTable,
+        store: Store,
+        *,
+        grace: float,
+        bot_delay: float,
+        limits: Limits | None = None,
+        hooks: list[TableHook] | None = None,
+        decide: "Callable[[LiveTable, int, Bot, View, str], Awaitable[Action]] | None" = None,
+    ) -> None:
         self.id = stored.id
         self.hooks: list[TableHook] = hooks if hooks is not None else []
         """Told when a seat is dropped (``"away"``) and when the match is over (``"over"``):
@@ -246,23 +254,35 @@ class LiveTable:
         """The scoring units' names (seats, teams, pairs): fixed by the game and its options."""
         if self._units_cache is None:
             units = len(self.view(None).totals)
-            self._units_cache = (units, {lang: [self.state.unit_name(u, lang) for u in range(units)]
-                                         for lang in ("en", "ja")})
+            self._units_cache = (
+                units,
+                {lang: [self.state.unit_name(u, lang) for u in range(units)] for lang in ("en", "ja")},
+            )
         return self._units_cache[1]
 
     def public_info(self) -> dict[str, Any]:
         """What everyone may know about the table (no token, no card)."""
         if self._static_info is None:
-            self._static_info = {"id": self.id, "game": self.info.id,
-                                 "name": {"ja": self.info.name_ja, "en": self.info.name_en},
-                                 "options": options_to_json(self.options)}
+            self._static_info = {
+                "id": self.id,
+                "game": self.info.id,
+                "name": {"ja": self.info.name_ja, "en": self.info.name_en},
+                "options": options_to_json(self.options),
+            }
         conn = self.connected()
         players = self.players()
         return {
             **self._static_info,
-            "seats": [{"kind": s["kind"], "bot": s.get("bot"), "name": players[i],
-                       "connected": conn[i] if s["kind"] == "human" else True,
-                       "standin": i in self.away} for i, s in enumerate(self.seats)],
+            "seats": [
+                {
+                    "kind": s["kind"],
+                    "bot": s.get("bot"),
+                    "name": players[i],
+                    "connected": conn[i] if s["kind"] == "human" else True,
+                    "standin": i in self.away,
+                }
+                for i, s in enumerate(self.seats)
+            ],
             "spectators": sum(1 for c in self.clients if c.seat is None),
             "timer": self.timer,
             "units": self._units(),
@@ -317,7 +337,7 @@ class LiveTable:
 
     def seat_of_token(self, token: str) -> int | None:
         h = hash_token(token)
-        for s, th in enumerate(self.token_hashes[:self.num_seats]):  # after them: the host's
+        for s, th in enumerate(self.token_hashes[: self.num_seats]):  # after them: the host's
             if th is not None and secrets.compare_digest(th, h):
                 return s
         return None
@@ -352,8 +372,11 @@ class LiveTable:
                     log.warning("table %s: a commit failed (%s); retrying", self.id, type(exc).__name__)
                 failed = True
                 if self.closed or (patience is not None and time.monotonic() - start + delay > patience):
-                    raise ProtocolError("unavailable", "the table could not save this (its database is "
-                                        "busy or down); nothing changed: try again in a moment") from None
+                    raise ProtocolError(
+                        "unavailable",
+                        "the table could not save this (its database is "
+                        "busy or down); nothing changed: try again in a moment",
+                    ) from None
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
 
@@ -367,11 +390,12 @@ class LiveTable:
             return False
         if stored is None:
             return False
-        if stored == orjson.loads(orjson.dumps(event)):   # as stored (tuples are lists there)
+        if stored == orjson.loads(orjson.dumps(event)):  # as stored (tuples are lists there)
             return True
         self.closed = True
-        log.warning("table %s: state %d was written by another process; this one lets the table go",
-                    self.id, self.version + 1)
+        log.warning(
+            "table %s: state %d was written by another process; this one lets the table go", self.id, self.version + 1
+        )
         raise ProtocolError("moved", "the table moved to another server: reconnect to go on")
 
     async def _commit(self, new_state: GameState, event: dict[str, Any], *, patience: float | None) -> None:
@@ -439,8 +463,11 @@ class LiveTable:
             if seat is None:
                 raise ProtocolError("spectator", "a spectator cannot act; join a seat with its invitation link")
             if version != self.version:
-                raise ProtocolError("stale", f"this action was made on state {version}, but the "
-                                    f"table is at state {self.version}: look again and retry")
+                raise ProtocolError(
+                    "stale",
+                    f"this action was made on state {version}, but the "
+                    f"table is at state {self.version}: look again and retry",
+                )
             if self.over:
                 raise ProtocolError("over", "the match is over")
             to_act = self.state.to_act
@@ -460,8 +487,7 @@ class LiveTable:
                 raise ProtocolError("illegal", str(exc)) from None
             new, action = refused
         await self._commit(new, {"action": {"seat": seat, **action.to_json()}}, patience=patience)
-        log.debug("table %s: seat %d %s (state %d)", self.id, seat, next(iter(action.to_json())),
-                 self.version)
+        log.debug("table %s: seat %d %s (state %d)", self.id, seat, next(iter(action.to_json())), self.version)
 
     def _refused_claim(self, action: Action, seat: int) -> tuple[GameState, Action] | None:
         """Under Meitora's ``claim_failure=refuse``, a claim that fails is taken as a refused
@@ -537,7 +563,8 @@ class LiveTable:
                             continue
                     else:
                         action = await asyncio.get_running_loop().run_in_executor(
-                            _BOT_THREAD, bot.choose, view, random.Random(seed))
+                            _BOT_THREAD, bot.choose, view, random.Random(seed)
+                        )
                     if seat not in self._bots and seat not in self.away:
                         # said in the frame this move sends (frames are built once per version)
                         self.standin_played = (seat, self.version + 1)
@@ -559,8 +586,12 @@ class LiveTable:
         (``idle``).  The stored table is marked finished."""
         self.cut = True
         self.end_reason = reason
-        log.info("table %s: ended after %d deals (%s)", self.id, self.state.deal_number,
-                 "the server's limit of deals" if reason == "max_deals" else "bots only, nobody watching")
+        log.info(
+            "table %s: ended after %d deals (%s)",
+            self.id,
+            self.state.deal_number,
+            "the server's limit of deals" if reason == "max_deals" else "bots only, nobody watching",
+        )
         try:
             await self.store.mark_finished(self.id)
         except Exception as exc:
@@ -702,8 +733,15 @@ class TableManager:
     memory :attr:`Limits.finished_table_seconds` after its last connection, and comes back
     from the database when asked for (:meth:`fetch`)."""
 
-    def __init__(self, store: Store, *, grace: float = 60.0, bot_delay: float = 0.8,
-                 limits: Limits | None = None, deal_secret: str | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        grace: float = 60.0,
+        bot_delay: float = 0.8,
+        limits: Limits | None = None,
+        deal_secret: str | None = None,
+    ) -> None:
         self.store = store
         self.grace = grace
         self.bot_delay = bot_delay
@@ -725,8 +763,15 @@ class TableManager:
         self._fetching: dict[str, asyncio.Future[LiveTable | None]] = {}
 
     def _live(self, st: StoredTable) -> LiveTable:
-        return LiveTable(st, self.store, grace=self.grace, bot_delay=self.bot_delay, limits=self.limits,
-                         hooks=self.hooks, decide=self.decide)
+        return LiveTable(
+            st,
+            self.store,
+            grace=self.grace,
+            bot_delay=self.bot_delay,
+            limits=self.limits,
+            hooks=self.hooks,
+            decide=self.decide,
+        )
 
     async def load(self, *, playing: bool = True) -> None:
         """The lobby's latest finished tables, and (``playing``: alone, not in a cluster)
@@ -829,10 +874,17 @@ class TableManager:
     def open_tables_of(self, creator: str) -> int:
         return sum(1 for t in self.tables.values() if t.creator == creator and not t.over)
 
-    async def create(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]],
-                     timer: int = 0, first: int = 0, secret: str | None = None,
-                     creator: str | None = None,
-                     settings: dict[str, Any] | None = None) -> tuple[LiveTable, list[str | None]]:
+    async def create(
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        timer: int = 0,
+        first: int = 0,
+        secret: str | None = None,
+        creator: str | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> tuple[LiveTable, list[str | None]]:
         """A new table; returns it and each human seat's secret token.  ``secret`` fixes its
         deals (server-side callers only: tests); else :attr:`deal_secret`, else a new one.
         ``settings``: the table's other settings (``hints``, ``practice``), checked by their
@@ -843,13 +895,17 @@ class TableManager:
         opts = info.options(options)
         for key, value in options_to_json(opts).items():
             if key in MATCH_LENGTH_OPTIONS and isinstance(value, int) and value > self.limits.max_deals:
-                raise OptionError(f"option {key}={value} is more than this server allows "
-                                  f"(a match lasts at most {self.limits.max_deals} deals)")
+                raise OptionError(
+                    f"option {key}={value} is more than this server allows "
+                    f"(a match lasts at most {self.limits.max_deals} deals)"
+                )
         state = info.new_state(opts, first=first)
         n = state.num_players
         if not isinstance(seats, list) or len(seats) != n:
-            raise OptionError(f"a {info.id} table with these options has {n} seats; got "
-                              f"{len(seats) if isinstance(seats, list) else seats!r}")
+            raise OptionError(
+                f"a {info.id} table with these options has {n} seats; got "
+                f"{len(seats) if isinstance(seats, list) else seats!r}"
+            )
         if timer not in TIMERS:
             raise OptionError(f"timer must be one of {', '.join(map(str, TIMERS))} seconds, got {timer!r}")
         clean: list[dict[str, Any]] = []
@@ -870,27 +926,40 @@ class TableManager:
                 if not isinstance(kind, str):
                     raise OptionError(f"seat {i}: the bot's kind must be a string")
                 if kind.startswith("policy:") and not os.environ.get("KIRIFUDA_POLICY_DIR"):
-                    raise OptionError(f"seat {i}: a policy bot sits at a table only when the server "
-                                      "names its directory of policy files (KIRIFUDA_POLICY_DIR)")
+                    raise OptionError(
+                        f"seat {i}: a policy bot sits at a table only when the server "
+                        "names its directory of policy files (KIRIFUDA_POLICY_DIR)"
+                    )
                 if getattr(make_bot(kind, info.id), "needs_state", False):  # OptionError if unknown
-                    raise OptionError(f"seat {i}: the {kind} bot sees every card; it plays only in "
-                                      "tournaments, not at a table")
+                    raise OptionError(
+                        f"seat {i}: the {kind} bot sees every card; it plays only in tournaments, not at a table"
+                    )
                 clean.append({"kind": "bot", "bot": kind, "name": name or f"Bot {i} ({kind})"})
                 tokens.append(None)
             else:
                 clean.append({"kind": "human", "name": name or f"Player {i}"})
                 tokens.append(secrets.token_urlsafe(18))
         table_id = secrets.token_hex(6)
-        st = StoredTable(id=table_id, game=info.id, options=options_to_json(opts), first=first,
-                         seed=0, seats=clean, token_hashes=[hash_token(t) if t else None for t in tokens],
-                         timer=timer, created=time.time(), finished=False,
-                         secret=secret or self.deal_secret or new_secret(), settings=dict(settings or {}))
+        st = StoredTable(
+            id=table_id,
+            game=info.id,
+            options=options_to_json(opts),
+            first=first,
+            seed=0,
+            seats=clean,
+            token_hashes=[hash_token(t) if t else None for t in tokens],
+            timer=timer,
+            created=time.time(),
+            finished=False,
+            secret=secret or self.deal_secret or new_secret(),
+            settings=dict(settings or {}),
+        )
         if "practice" in st.settings:
             from .practice import check_practice
 
             check_practice(info.id, clean, st.settings)  # OptionError: not a practice table
         if self.cluster is not None:
-            await self.cluster.claim(table_id)   # the new table's lease: this process owns it
+            await self.cluster.claim(table_id)  # the new table's lease: this process owns it
         await self.store.create_table(st)
         table = self._live(st)
         table.creator = creator

@@ -33,22 +33,42 @@ __all__ = ["router"]
 
 router = APIRouter()
 
-add_terms(messages={
-    "tutorial.page": ("チュートリアル", "Tutorials"),
-    "tutorial.pick": ("学ぶゲームを選んでください", "Choose a game to learn"),
-    "tutorial.restart": ("最初から", "Start again"),
-    "tutorial.lobby": ("ロビーへ", "Lobby"),
-    "tutorial.others": ("ほかのゲーム", "Other games"),
-    "tutorial.on_table": ("場の札", "On the table"),
-    "tutorial.discard_pick": ("捨てる札を {k} 枚選んで「捨てる」を押してください", "Pick {k} cards, then press Discard"),
-    "tutorial.discard_button": ("捨てる", "Discard"),
-    "tutorial.result": ("結果", "Result"),
-    "tutorial.next_button": ("次へ", "Next"),
-})
+add_terms(
+    messages={
+        "tutorial.page": ("チュートリアル", "Tutorials"),
+        "tutorial.pick": ("学ぶゲームを選んでください", "Choose a game to learn"),
+        "tutorial.restart": ("最初から", "Start again"),
+        "tutorial.lobby": ("ロビーへ", "Lobby"),
+        "tutorial.others": ("ほかのゲーム", "Other games"),
+        "tutorial.on_table": ("場の札", "On the table"),
+        "tutorial.discard_pick": (
+            "捨てる札を {k} 枚選んで「捨てる」を押してください",
+            "Pick {k} cards, then press Discard",
+        ),
+        "tutorial.discard_button": ("捨てる", "Discard"),
+        "tutorial.result": ("結果", "Result"),
+        "tutorial.next_button": ("次へ", "Next"),
+    }
+)
 
-_WORDS = ("tutorial.page", "tutorial.pick", "tutorial.restart", "tutorial.lobby", "tutorial.others",
-          "tutorial.on_table", "tutorial.discard_button", "tutorial.next_button", "tutorial.choose", "tutorial.result",
-          "your_hand", "your_turn", "legal", "score", "web.face_down", "web.joker")
+_WORDS = (
+    "tutorial.page",
+    "tutorial.pick",
+    "tutorial.restart",
+    "tutorial.lobby",
+    "tutorial.others",
+    "tutorial.on_table",
+    "tutorial.discard_button",
+    "tutorial.next_button",
+    "tutorial.choose",
+    "tutorial.result",
+    "your_hand",
+    "your_turn",
+    "legal",
+    "score",
+    "web.face_down",
+    "web.joker",
+)
 
 
 def _lang(lang: str) -> str:
@@ -74,11 +94,14 @@ def _lesson(game: str, step: int, lang: str) -> Lesson:
 
 
 def _event_json(lesson: Lesson, event: Event) -> dict[str, Any]:
-    out: dict[str, Any] = {"seat": event.seat, "who": lesson.seat_name(event.seat), "text": event.text,
-                           "trick": None}
+    out: dict[str, Any] = {"seat": event.seat, "who": lesson.seat_name(event.seat), "text": event.text, "trick": None}
     if event.trick is not None:
-        out["trick"] = {"leader": event.trick.leader, "cards": list(event.trick.cards), "winner": event.trick.winner,
-                        "text": lesson.trick_text(event.trick)}
+        out["trick"] = {
+            "leader": event.trick.leader,
+            "cards": list(event.trick.cards),
+            "winner": event.trick.winner,
+            "text": lesson.trick_text(event.trick),
+        }
     return out
 
 
@@ -95,14 +118,19 @@ def _frame(game: str, step: int, lang: str) -> dict[str, Any]:
     lines = table(view, lang, names) if callable(table) else view_lines(view, lang, skip=("last_deal",))
     choices: list[dict[str, Any]] = []
     if lesson.learner_turn:
-        choices = [{"action": a.to_json(), "label": action_text(a, lang)}
-                   for a in sorted_actions(view) if not isinstance(a, Claim)]
+        choices = [
+            {"action": a.to_json(), "label": action_text(a, lang)}
+            for a in sorted_actions(view)
+            if not isinstance(a, Claim)
+        ]
     discard = len(choices[0]["action"].get("discard", ())) if choices else 0
     result = None
     if lesson.done:
         deal = lesson.result()
-        result = {"lines": deal_result(info.id, {k: v for k, v in deal.items() if k != "tricks"}, lang, names),
-                  "score": deal.get("score")}
+        result = {
+            "lines": deal_result(info.id, {k: v for k, v in deal.items() if k != "tricks"}, lang, names),
+            "score": deal.get("score"),
+        }
     return {
         "game": info.id,
         "name": info.name_ja if lang == "ja" else info.name_en,
@@ -141,8 +169,14 @@ async def list_tutorials(lang: str = Query("en")) -> dict[str, Any]:
     for game in available():
         tutorial = _tutorial(game, lang)
         info = tutorial.info
-        games.append({"game": game, "name": info.name_ja if lang == "ja" else info.name_en,
-                      "title": tutorial.data.title.get(lang), "steps": len(tutorial.steps)})
+        games.append(
+            {
+                "game": game,
+                "name": info.name_ja if lang == "ja" else info.name_en,
+                "title": tutorial.data.title.get(lang),
+                "steps": len(tutorial.steps),
+            }
+        )
     return {"games": games, "words": {k: t(k, lang) for k in _WORDS}}
 
 
@@ -163,11 +197,17 @@ async def tutorial_answer(game: str, step: int, answer: Answer) -> dict[str, Any
     lang = _lang(answer.lang)
     lesson = _lesson(game, step, lang)
     if not lesson.learner_turn:
-        raise HTTPException(409, f"step {step} of the {game} tutorial is not the learner's: it is played from the record")
+        raise HTTPException(
+            409, f"step {step} of the {game} tutorial is not the learner's: it is played from the record"
+        )
     try:
         action = lesson.tutorial.info.action_from_json(answer.action, lesson.seat)
     except KirifudaError as exc:
         raise HTTPException(400, str(exc)) from None
     verdict, _ = lesson.answer(action)
-    return {"accepted": verdict.accepted, "correct": verdict.correct, "message": verdict.message,
-            "next": step + 1 if verdict.accepted else step}
+    return {
+        "accepted": verdict.accepted,
+        "correct": verdict.correct,
+        "message": verdict.message,
+        "next": step + 1 if verdict.accepted else step,
+    }

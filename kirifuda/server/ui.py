@@ -31,8 +31,23 @@ from ..games import GAMES, game_part
 
 __all__ = ["descriptor", "descriptors", "register_option_words", "KEYS"]
 
-KEYS = frozenset({"direction", "strains", "units", "seat_roles", "unit_roles", "partner_role", "bids",
-                  "stats", "headline", "hints", "confirm", "claim_option", "options"})
+KEYS = frozenset(
+    {
+        "direction",
+        "strains",
+        "units",
+        "seat_roles",
+        "unit_roles",
+        "partner_role",
+        "bids",
+        "stats",
+        "headline",
+        "hints",
+        "confirm",
+        "claim_option",
+        "options",
+    }
+)
 """Every key a descriptor declares."""
 
 

@@ -50,8 +50,16 @@ def _backend(backend: str | None) -> str:
     return backend
 
 
-def solve(rules: TrickRules, hands: Sequence[int], leader: int, trick: Sequence[int], led: int,
-          maxside: int, backend: str | None = None, guess: int = -1) -> int:
+def solve(
+    rules: TrickRules,
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    led: int,
+    maxside: int,
+    backend: str | None = None,
+    guess: int = -1,
+) -> int:
     """The points (tricks, when cards carry no points) the side ``maxside`` (a mask of seats)
     takes from this position on, with best play by everyone.  ``trick``: the cards of the trick
     in progress from ``leader`` on; ``led``: its led suit (ignored when the trick is empty).
@@ -61,21 +69,38 @@ def solve(rules: TrickRules, hands: Sequence[int], leader: int, trick: Sequence[
     return lo
 
 
-def solve_bounds(rules: TrickRules, hands: Sequence[int], leader: int, trick: Sequence[int], led: int,
-                 maxside: int, backend: str | None = None, guess: int = -1,
-                 max_nodes: int = 0) -> tuple[int, int]:
+def solve_bounds(
+    rules: TrickRules,
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    led: int,
+    maxside: int,
+    backend: str | None = None,
+    guess: int = -1,
+    max_nodes: int = 0,
+) -> tuple[int, int]:
     """Bounds ``(lo, hi)`` on the value of :func:`solve`: exact (``lo == hi``) unless
     ``max_nodes`` (a budget of search nodes) ran out first."""
     if _backend(backend) == "c":
-        lo, hi, _ = _core.csolver.solve(rules.compiled(), list(hands), leader, list(trick),  # type: ignore[union-attr]
-                                        led if trick else 0, maxside, guess, max_nodes)
+        lo, hi, _ = _core.csolver.solve(  # type: ignore[union-attr]
+            rules.compiled(),
+            list(hands),
+            leader,
+            list(trick),
+            led if trick else 0,
+            maxside,
+            guess,
+            max_nodes,
+        )
         return int(lo), int(hi)
     lo, hi, _ = _py_bounds(rules, hands, leader, trick, led, maxside, max_nodes)
     return lo, hi
 
 
-def _py_bounds(rules: TrickRules, hands: Sequence[int], leader: int, trick: Sequence[int], led: int,
-               maxside: int, max_nodes: int) -> tuple[int, int, int]:
+def _py_bounds(
+    rules: TrickRules, hands: Sequence[int], leader: int, trick: Sequence[int], led: int, maxside: int, max_nodes: int
+) -> tuple[int, int, int]:
     """:func:`solve_bounds` in the Python core, and the nodes it searched."""
     solver = PySolver(rules, list(hands), maxside, max_nodes)
     if not max_nodes:
@@ -91,9 +116,18 @@ def _upper(rules: TrickRules, hands: Sequence[int], trick: Sequence[int]) -> int
     return left * rules.trick_base + pts
 
 
-def solve_moves(rules: TrickRules, hands: Sequence[int], leader: int, trick: Sequence[int], led: int,
-                maxside: int, backend: str | None = None, guess: int = -1,
-                max_nodes: int = 0, work: Work | None = None) -> dict[tuple[int, int], float]:
+def solve_moves(
+    rules: TrickRules,
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    led: int,
+    maxside: int,
+    backend: str | None = None,
+    guess: int = -1,
+    max_nodes: int = 0,
+    work: Work | None = None,
+) -> dict[tuple[int, int], float]:
     """The exact value after each legal choice of the player to move: ``{(card, led): value}``
     where ``led`` is the led suit the choice sets (a multi-lead card has one entry per choice;
     on a follow it is the trick's led suit).  Equivalent cards get their representative's value.
@@ -105,8 +139,16 @@ def solve_moves(rules: TrickRules, hands: Sequence[int], leader: int, trick: Seq
     rep = r.merged(list(hands), seat, legal, list(trick), r.first_trick)
     values: dict[tuple[int, int], float] = {}
     if _backend(backend) == "c":
-        res, nodes = _core.csolver.solve_moves(r.compiled(), list(hands), leader, list(trick),  # type: ignore[union-attr]
-                                               led if trick else 0, maxside, guess, max_nodes)
+        res, nodes = _core.csolver.solve_moves(  # type: ignore[union-attr]
+            r.compiled(),
+            list(hands),
+            leader,
+            list(trick),
+            led if trick else 0,
+            maxside,
+            guess,
+            max_nodes,
+        )
         if work is not None:
             work.nodes += int(nodes)
         for c, ld, lo, hi in res:

@@ -68,8 +68,9 @@ class PySolver:
                 for choice in r.lead_choices:
                     out.append((self._score(seat, trick, led, c, choice), c, choice))
             else:
-                out.append((self._score(seat, trick, led, c, led if trick else r.eff[c]), c,
-                            led if trick else r.eff[c]))
+                out.append(
+                    (self._score(seat, trick, led, c, led if trick else r.eff[c]), c, led if trick else r.eff[c])
+                )
                 if not trick and c == r.call_card and self._called_held(seat):
                     out.append((self._score(seat, trick, led, c, CALLED), c, CALLED))
         out.sort(key=lambda m: -m[0])  # stable, as the C insertion sort

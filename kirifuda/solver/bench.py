@@ -15,8 +15,17 @@ import statistics
 import time
 from typing import Any, Callable
 
-__all__ = ["unsun_ending_states", "bench_unsun", "meitora_first_trick_states", "bench_meitora", "kakeya_positions", "bench_kakeya", "napoleon_states",
-           "bench_napoleon", "bench_dds"]
+__all__ = [
+    "unsun_ending_states",
+    "bench_unsun",
+    "meitora_first_trick_states",
+    "bench_meitora",
+    "kakeya_positions",
+    "bench_kakeya",
+    "napoleon_states",
+    "bench_napoleon",
+    "bench_dds",
+]
 
 
 def _play_until(state: Any, bot: Any, rng: random.Random, reached: Callable[[Any], bool]) -> bool:
@@ -30,8 +39,9 @@ def _play_until(state: Any, bot: Any, rng: random.Random, reached: Callable[[Any
     return False
 
 
-def _heuristic_states(new_state: Callable[[], Any], bot: Any, n: int, seed: int,
-                      reached: Callable[[Any], bool]) -> list[Any]:
+def _heuristic_states(
+    new_state: Callable[[], Any], bot: Any, n: int, seed: int, reached: Callable[[Any], bool]
+) -> list[Any]:
     """``n`` states of fresh deals (``new_state()``, dealt from ``seed``) played by ``bot``
     until ``reached``; a deal that ends first is skipped."""
     rng = random.Random(seed)
@@ -95,8 +105,9 @@ def kakeya_positions(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
     from .kakeya import KakeyaPosition
 
     def at_trick_start(st: Any) -> bool:
-        return bool(st.phase.value == "play" and not st._trick
-                    and st._hands[st.active_seats[0]].bit_count() == tricks_left)
+        return bool(
+            st.phase.value == "play" and not st._trick and st._hands[st.active_seats[0]].bit_count() == tricks_left
+        )
 
     out: list[Any] = []
     for s in _heuristic_states(KakeyaState, KakeyaHeuristicBot(), n, seed, at_trick_start):
@@ -104,13 +115,13 @@ def kakeya_positions(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
         seat = s.to_act
         assert seat is not None
         maxside = sum(1 << idx[x] for x in s.pair_seats(s.pair_of(seat)))
-        out.append(KakeyaPosition(s.trump.index, tuple(s._hands[x] for x in s.active_seats),
-                                  idx[seat], (), maxside))
+        out.append(KakeyaPosition(s.trump.index, tuple(s._hands[x] for x in s.active_seats), idx[seat], (), maxside))
     return out
 
 
-def _budgeted(positions: list[Any], solve: Callable[[Any, int], tuple[int, int]],
-              max_nodes: int = 0) -> tuple[dict[str, Any], int]:
+def _budgeted(
+    positions: list[Any], solve: Callable[[Any, int], tuple[int, int]], max_nodes: int = 0
+) -> tuple[dict[str, Any], int]:
     """Time ``solve(position, max_nodes) -> (lo, hi)`` on each position: the summary, and how
     many were solved exactly (``lo == hi``)."""
     times, exact = [], 0
@@ -123,13 +134,23 @@ def _budgeted(positions: list[Any], solve: Callable[[Any, int], tuple[int, int]]
 
 
 def _by_tricks_left(fig: dict[str, Any], exact: int) -> dict[str, Any]:
-    return {"ms_median": fig["full_deal_ms_median"], "ms_p90": fig["full_deal_ms_p90"],
-            "ms_max": fig["full_deal_ms_max"], "positions": fig["deals"], "exact": exact}
+    return {
+        "ms_median": fig["full_deal_ms_median"],
+        "ms_p90": fig["full_deal_ms_p90"],
+        "ms_max": fig["full_deal_ms_max"],
+        "positions": fig["deals"],
+        "exact": exact,
+    }
 
 
-def _budgeted_figures(positions_at: Callable[[int, int], list[Any]], solve: Callable[[Any, int], tuple[int, int]],
-                      counts: tuple[tuple[int, int, int], ...], full_tricks: int, full_deals: int,
-                      full_deal_nodes: int) -> dict[str, Any]:
+def _budgeted_figures(
+    positions_at: Callable[[int, int], list[Any]],
+    solve: Callable[[Any, int], tuple[int, int]],
+    counts: tuple[tuple[int, int, int], ...],
+    full_tricks: int,
+    full_deals: int,
+    full_deal_nodes: int,
+) -> dict[str, Any]:
     """The figures of a game whose full deal is not solved exactly in reasonable time: positions
     with fewer tricks left (``counts``: tricks left, how many, node budget or 0 for exact), and
     ``full_deals`` deals from the first lead within ``full_deal_nodes`` nodes."""
@@ -141,13 +162,18 @@ def _budgeted_figures(positions_at: Callable[[int, int], list[Any]], solve: Call
         by_left[str(left)] = _by_tricks_left(fig, exact)
     fig, exact = _budgeted(positions_at(full_deals, full_tricks), solve, full_deal_nodes)
     out: dict[str, Any] = dict(fig)
-    out.update({"full_deal_exact": exact, "full_deal_node_budget": full_deal_nodes,
-                "by_tricks_left": by_left, "core": "c" if has_c_core() else "python"})
+    out.update(
+        {
+            "full_deal_exact": exact,
+            "full_deal_node_budget": full_deal_nodes,
+            "by_tricks_left": by_left,
+            "core": "c" if has_c_core() else "python",
+        }
+    )
     return out
 
 
-def bench_kakeya(n: int = 200, seed: int = 0, full_deals: int = 3,
-                 full_deal_nodes: int = 20_000_000) -> dict[str, Any]:
+def bench_kakeya(n: int = 200, seed: int = 0, full_deals: int = 3, full_deal_nodes: int = 20_000_000) -> dict[str, Any]:
     """Kakeya: a full deal (13 tricks, face cards as the value) is not solved exactly in
     reasonable time, so this reports exact solves of positions with 6 and 8 tricks left (``n``
     of each, after heuristic play), positions with 10 left (``n // 4``) and ``full_deals`` deals
@@ -159,9 +185,14 @@ def bench_kakeya(n: int = 200, seed: int = 0, full_deals: int = 3,
     def solve(pos: Any, max_nodes: int) -> tuple[int, int]:
         return solve_bounds(kakeya_rules(pos.trump), pos.hands, pos.leader, (), 4, pos.maxside, None, -1, max_nodes)
 
-    return _budgeted_figures(lambda count, left: kakeya_positions(count, left, seed), solve,
-                             ((6, n, 0), (8, n, 0), (10, max(1, n // 4), full_deal_nodes)), 13, full_deals,
-                             full_deal_nodes)
+    return _budgeted_figures(
+        lambda count, left: kakeya_positions(count, left, seed),
+        solve,
+        ((6, n, 0), (8, n, 0), (10, max(1, n // 4), full_deal_nodes)),
+        13,
+        full_deals,
+        full_deal_nodes,
+    )
 
 
 def napoleon_states(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
@@ -170,9 +201,13 @@ def napoleon_states(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
     from ..bots.napoleon_heuristic import NapoleonHeuristicBot
     from ..games.napoleon import NapoleonState, Phase
 
-    return _heuristic_states(NapoleonState, NapoleonHeuristicBot(), n, seed,
-                             lambda st: st.phase is Phase.PLAY and not st._trick
-                             and len(st._tricks) == 10 - tricks_left)
+    return _heuristic_states(
+        NapoleonState,
+        NapoleonHeuristicBot(),
+        n,
+        seed,
+        lambda st: st.phase is Phase.PLAY and not st._trick and len(st._tricks) == 10 - tricks_left,
+    )
 
 
 NAPOLEON_NODES = 5_000_000
@@ -190,12 +225,18 @@ def bench_napoleon(n: int = 200, seed: int = 0, backend: str | None = None) -> d
 
     def solve(s: Any, max_nodes: int) -> tuple[int, int]:
         pos = position_of(s)
-        return solve_bounds(pos.rules, pos.hands, pos.leader, pos.trick, pos.led, pos.maxside, backend,
-                            s.contract.count, max_nodes)
+        return solve_bounds(
+            pos.rules, pos.hands, pos.leader, pos.trick, pos.led, pos.maxside, backend, s.contract.count, max_nodes
+        )
 
-    out = _budgeted_figures(lambda count, left: napoleon_states(count, left, seed), solve,
-                            ((6, n, NAPOLEON_NODES), (8, max(1, n // 4), NAPOLEON_NODES)), 10,
-                            max(1, n // 4), NAPOLEON_NODES)
+    out = _budgeted_figures(
+        lambda count, left: napoleon_states(count, left, seed),
+        solve,
+        ((6, n, NAPOLEON_NODES), (8, max(1, n // 4), NAPOLEON_NODES)),
+        10,
+        max(1, n // 4),
+        NAPOLEON_NODES,
+    )
     if backend is not None:
         out["core"] = backend
     times = []
@@ -216,8 +257,13 @@ def unsun_ending_states(n: int, tricks_left: int, seed: int = 0) -> list[Any]:
     from ..bots.unsun_heuristic import UnsunHeuristicBot
     from ..games.unsun import UnsunOptions, UnsunState
 
-    return _heuristic_states(lambda: UnsunState(UnsunOptions(deals=1)), UnsunHeuristicBot(), n, seed,
-                             lambda st: not st._trick and st._hands[0].bit_count() == tricks_left)
+    return _heuristic_states(
+        lambda: UnsunState(UnsunOptions(deals=1)),
+        UnsunHeuristicBot(),
+        n,
+        seed,
+        lambda st: not st._trick and st._hands[0].bit_count() == tricks_left,
+    )
 
 
 UNSUN_ENDINGS = ((3, 1), (4, 4), (5, 20), (6, 60))
@@ -226,8 +272,7 @@ UNSUN_ENDINGS = ((3, 1), (4, 4), (5, 20), (6, 60))
 200 gives 200, 50, 10 and 3)."""
 
 
-def bench_unsun(n: int = 200, seed: int = 0, full_deals: int = 1,
-                full_deal_nodes: int = 30_000) -> dict[str, Any]:
+def bench_unsun(n: int = 200, seed: int = 0, full_deals: int = 1, full_deal_nodes: int = 30_000) -> dict[str, Any]:
     """Unsun (:mod:`kirifuda.solver.unsun`, pure Python; four players, every hand open, the
     paranoid value of the seat to act): exact solves of endings with 3, 4, 5 and 6 tricks left
     after heuristic play, and ``full_deals`` deals from the first lead within
@@ -246,8 +291,7 @@ def bench_unsun(n: int = 200, seed: int = 0, full_deals: int = 1,
         return v, v
 
     counts = tuple((left, n // per if left > 4 else max(1, n // per), 0) for left, per in UNSUN_ENDINGS)
-    fig = _budgeted_figures(positions_at, solve, tuple(c for c in counts if c[1] > 0), 12, full_deals,
-                            full_deal_nodes)
+    fig = _budgeted_figures(positions_at, solve, tuple(c for c in counts if c[1] > 0), 12, full_deals, full_deal_nodes)
     fig["core"] = "python"
     fig["value"] = "paranoid tricks of the seat to act"
     return fig
@@ -278,9 +322,13 @@ def bench_dds(n: int = 200, tricks_left: int = 10, seed: int = 0) -> dict[str, A
         ranks = "23456789TJQKA"
         hands = []
         for h in range(4):
-            mine = cards[13 * h:13 * h + 13]
-            hands.append(".".join("".join(ranks[c % 13] for c in sorted((c for c in mine if c // 13 == s), reverse=True))
-                                  for s in range(4)))
+            mine = cards[13 * h : 13 * h + 13]
+            hands.append(
+                ".".join(
+                    "".join(ranks[c % 13] for c in sorted((c for c in mine if c // 13 == s), reverse=True))
+                    for s in range(4)
+                )
+            )
         deal = Deal.from_pbn("N:" + " ".join(hands))
         deal.trump = Denom(rng.randrange(5))
         deal.first = Player(rng.randrange(4))
@@ -308,8 +356,9 @@ def bench_dds(n: int = 200, tricks_left: int = 10, seed: int = 0) -> dict[str, A
         times, differ = [], 0
         rules_of = {trump: plain_trick_rules(trump) for trump in range(5)}
         for deal, want in zip(deals, dds_values):
-            held = [sum(1 << (card.suit.value * 13 + card.rank.value.bit_length() - 3) for card in deal[p])
-                    for p in Player]
+            held = [
+                sum(1 << (card.suit.value * 13 + card.rank.value.bit_length() - 3) for card in deal[p]) for p in Player
+            ]
             leader = deal.first.value
             rules = rules_of[deal.trump.value]
             rules.compiled()

@@ -30,8 +30,14 @@ def kakeya_rules(trump: int) -> TrickRules:
             strength[led][c] = STRENGTH[trump][led][c]
         strength[4][c] = STRENGTH[trump][trump][c]
         points[c] = 1 if FACE_MASK >> c & 1 else 0
-    return TrickRules(num_players=4, eff=tuple(eff), strength=tuple(tuple(r) for r in strength),
-                      trick_base=0, points=tuple(points), nomerge_mask=1 << rensho_of(trump))
+    return TrickRules(
+        num_players=4,
+        eff=tuple(eff),
+        strength=tuple(tuple(r) for r in strength),
+        trick_base=0,
+        points=tuple(points),
+        nomerge_mask=1 << rensho_of(trump),
+    )
 
 
 @dataclass(frozen=True)
@@ -50,11 +56,29 @@ class KakeyaPosition:
         return self.trick[0] // 13 if self.trick else 4
 
     def estimate(self, max_nodes: int = 0, guess: int = -1) -> float:
-        lo, hi = solve_bounds(kakeya_rules(self.trump), self.hands, self.leader, self.trick, self.led,
-                              self.maxside, None, guess, max_nodes)
+        lo, hi = solve_bounds(
+            kakeya_rules(self.trump),
+            self.hands,
+            self.leader,
+            self.trick,
+            self.led,
+            self.maxside,
+            None,
+            guess,
+            max_nodes,
+        )
         return lo if lo == hi else (lo + hi) / 2
 
     def move_values(self, max_nodes: int = 0, guess: int = -1) -> dict[int, float]:
-        raw = solve_moves(kakeya_rules(self.trump), self.hands, self.leader, self.trick, self.led, self.maxside,
-                          None, guess, max_nodes)
+        raw = solve_moves(
+            kakeya_rules(self.trump),
+            self.hands,
+            self.leader,
+            self.trick,
+            self.led,
+            self.maxside,
+            None,
+            guess,
+            max_nodes,
+        )
         return {c: v for (c, _), v in raw.items()}

@@ -41,9 +41,16 @@ def meitora_rules(strain: int, joker_lead: str = "request") -> TrickRules:
                 strength[led][c] = STRENGTH[strain][led][c]
     multi = JK_BIT if joker_lead == "request" else 0
     return TrickRules(
-        num_players=4, eff=tuple(eff), strength=tuple(tuple(r) for r in strength),
-        free_mask=JK_BIT, multi_lead_mask=multi, lead_choices=(0, 1, 2, 3, 4) if multi else (),
-        last_forced_mask=JK_BIT, trick_base=1, nomerge_mask=JK_BIT)
+        num_players=4,
+        eff=tuple(eff),
+        strength=tuple(tuple(r) for r in strength),
+        free_mask=JK_BIT,
+        multi_lead_mask=multi,
+        lead_choices=(0, 1, 2, 3, 4) if multi else (),
+        last_forced_mask=JK_BIT,
+        trick_base=1,
+        nomerge_mask=JK_BIT,
+    )
 
 
 @dataclass(frozen=True)
@@ -78,16 +85,19 @@ class MeitoraPosition:
 
     def estimate(self, max_nodes: int, guess: int = -1) -> float:
         """The value, or the middle of its bounds where ``max_nodes`` ran out first."""
-        lo, hi = solve_bounds(self.rules, self.hands, self.leader, self.trick, self.led, self.maxside,
-                              None, guess, max_nodes)
+        lo, hi = solve_bounds(
+            self.rules, self.hands, self.leader, self.trick, self.led, self.maxside, None, guess, max_nodes
+        )
         return lo if lo == hi else (lo + hi) / 2
 
-    def move_values(self, backend: str | None = None, guess: int = -1,
-                    max_nodes: int = 0) -> dict[tuple[int, str | None], float]:
+    def move_values(
+        self, backend: str | None = None, guess: int = -1, max_nodes: int = 0
+    ) -> dict[tuple[int, str | None], float]:
         """Tricks the declarer's team takes from here after each legal play of the seat to act:
         ``{(card id, request or None): tricks}`` (exact unless ``max_nodes`` ran out)."""
-        raw = solve_moves(self.rules, self.hands, self.leader, self.trick, self.led, self.maxside, backend,
-                          guess, max_nodes)
+        raw = solve_moves(
+            self.rules, self.hands, self.leader, self.trick, self.led, self.maxside, backend, guess, max_nodes
+        )
         out: dict[tuple[int, str | None], float] = {}
         for (c, ld), v in raw.items():
             req = REQUESTS[ld] if (not self.trick and c == JOKER_ID and self.joker_lead == "request") else None
@@ -99,10 +109,14 @@ def position_of(state: "MeitoraState") -> MeitoraPosition:
     """The play position of a state (all hands: for the oracle, tests and benchmarks)."""
     assert state.declarer is not None and state.phase.value == "play"
     return MeitoraPosition(
-        strain=state._strain, hands=tuple(state._hands),  # type: ignore[arg-type]
-        leader=state._leader, trick=tuple(c for _, c in state._trick),
-        led=state._led if state._trick else NO_SUIT, declarer=state.declarer,
-        joker_lead=state.options.joker_lead)
+        strain=state._strain,
+        hands=tuple(state._hands),  # type: ignore[arg-type]
+        leader=state._leader,
+        trick=tuple(c for _, c in state._trick),
+        led=state._led if state._trick else NO_SUIT,
+        declarer=state.declarer,
+        joker_lead=state.options.joker_lead,
+    )
 
 
 def solve_state(state: "MeitoraState", backend: str | None = None) -> int:

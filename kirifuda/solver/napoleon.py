@@ -91,8 +91,15 @@ def horizon_power(trump: int, c: int) -> int:
 
 
 @lru_cache(maxsize=None)
-def napoleon_rules(trump: int, players: int = 5, joker: bool = False, yoromeki: bool = False,
-                   first_trick_plain: bool = False, first: bool = False, horizon: int = 0) -> TrickRules:
+def napoleon_rules(
+    trump: int,
+    players: int = 5,
+    joker: bool = False,
+    yoromeki: bool = False,
+    first_trick_plain: bool = False,
+    first: bool = False,
+    horizon: int = 0,
+) -> TrickRules:
     """The trick rules with ``trump`` (0 ♠ 1 ♥ 2 ♦ 3 ♣); ``first``: the root position's trick
     is the deal's first; ``horizon``: where positive, trick starts with that many cards per
     hand or fewer (but more than one) are estimated (:func:`horizon_power`), not searched."""
@@ -112,15 +119,26 @@ def napoleon_rules(trump: int, players: int = 5, joker: bool = False, yoromeki: 
     jk = 1 << JOKER_ID if joker else 0
     jacks = 1 << (trump * 13 + 9) | 1 << (SAME_COLOUR[trump] * 13 + 9)
     return TrickRules(
-        num_players=players, eff=tuple(eff), strength=tuple(tuple(r) for r in strength),
-        multi_lead_mask=jk, lead_choices=(0, 1, 2, 3) if joker else (), trick_base=0,
-        points=tuple(points), nomerge_mask=jacks,
-        first_strength=tuple(tuple(r) for r in first_strength), first_trick=first,
-        restricted_mask=jk, almighty=SA, yoromeki=HQ if yoromeki else -1,
-        same2_mask=sum(1 << (s * 13) for s in range(4)), same2_max=FIRST_ACE - 1,
-        first_same2_max=-1 if first_trick_plain else FIRST_ACE - 1, horizon=horizon,
+        num_players=players,
+        eff=tuple(eff),
+        strength=tuple(tuple(r) for r in strength),
+        multi_lead_mask=jk,
+        lead_choices=(0, 1, 2, 3) if joker else (),
+        trick_base=0,
+        points=tuple(points),
+        nomerge_mask=jacks,
+        first_strength=tuple(tuple(r) for r in first_strength),
+        first_trick=first,
+        restricted_mask=jk,
+        almighty=SA,
+        yoromeki=HQ if yoromeki else -1,
+        same2_mask=sum(1 << (s * 13) for s in range(4)),
+        same2_max=FIRST_ACE - 1,
+        first_same2_max=-1 if first_trick_plain else FIRST_ACE - 1,
+        horizon=horizon,
         horizon_power=tuple(horizon_power(trump, c) if c in cards else 0 for c in range(NCARD)),
-        call_card=S3 if joker else -1)
+        call_card=S3 if joker else -1,
+    )
 
 
 @dataclass(frozen=True)
@@ -145,19 +163,41 @@ class NapoleonPosition:
 
     @property
     def rules(self) -> TrickRules:
-        return napoleon_rules(self.trump, len(self.hands), self.joker, self.yoromeki,
-                              self.first_trick_plain, self.first, self.horizon)
+        return napoleon_rules(
+            self.trump, len(self.hands), self.joker, self.yoromeki, self.first_trick_plain, self.first, self.horizon
+        )
 
     def estimate(self, max_nodes: int = 0, guess: int = -1) -> float:
-        lo, hi = solve_bounds(self.rules, self.hands, self.leader, self.trick, self.led if self.trick else 4,
-                              self.maxside, None, guess, max_nodes)
+        lo, hi = solve_bounds(
+            self.rules,
+            self.hands,
+            self.leader,
+            self.trick,
+            self.led if self.trick else 4,
+            self.maxside,
+            None,
+            guess,
+            max_nodes,
+        )
         return lo if lo == hi else (lo + hi) / 2
 
-    def move_values(self, max_nodes: int = 0, guess: int = -1, work: Work | None = None) -> dict[tuple[int, int], float]:
+    def move_values(
+        self, max_nodes: int = 0, guess: int = -1, work: Work | None = None
+    ) -> dict[tuple[int, int], float]:
         """``{(card, led): value}``: the led suit a joker lead names (``CALLED``: ♠3 led calling
         the joker); else the trick's.  ``work``: the nodes searched are added to it."""
-        return solve_moves(self.rules, self.hands, self.leader, self.trick, self.led if self.trick else 4,
-                           self.maxside, None, guess, max_nodes, work)
+        return solve_moves(
+            self.rules,
+            self.hands,
+            self.leader,
+            self.trick,
+            self.led if self.trick else 4,
+            self.maxside,
+            None,
+            guess,
+            max_nodes,
+            work,
+        )
 
 
 _SUIT_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3}
@@ -178,7 +218,14 @@ def position_of(state: NapoleonState) -> NapoleonPosition:
     leader = s._trick[0][0] if s._trick else s.to_act
     assert leader is not None
     return NapoleonPosition(
-        trump=s._trump, hands=tuple(s._hands), leader=leader, trick=trick,
+        trump=s._trump,
+        hands=tuple(s._hands),
+        leader=leader,
+        trick=trick,
         led=(CALLED if s._called else s._led) if trick else 4,
-        maxside=army_seats(nap, s._adjutant), first=not s._tricks, joker=opts.joker,
-        yoromeki=opts.yoromeki, first_trick_plain=opts.first_trick_plain)
+        maxside=army_seats(nap, s._adjutant),
+        first=not s._tricks,
+        joker=opts.joker,
+        yoromeki=opts.yoromeki,
+        first_trick_plain=opts.first_trick_plain,
+    )

@@ -78,18 +78,25 @@ class TrickRules:
         if len(self.eff) != NCARD or len(self.points) != NCARD or len(self.strength) != 5:
             raise ValueError("eff and points need 64 entries, strength 5 rows of 64")
         # cards with rules of their own are never merged nor renumbered
-        object.__setattr__(self, "nomerge_mask", self.nomerge_mask | self.free_mask
-                           | self.multi_lead_mask | self.last_forced_mask | self.restricted_mask
-                           | self.same2_mask | (1 << self.almighty if self.almighty >= 0 else 0)
-                           | (1 << self.yoromeki if self.yoromeki >= 0 else 0)
-                           | (1 << self.call_card if self.call_card >= 0 else 0))
+        object.__setattr__(
+            self,
+            "nomerge_mask",
+            self.nomerge_mask
+            | self.free_mask
+            | self.multi_lead_mask
+            | self.last_forced_mask
+            | self.restricted_mask
+            | self.same2_mask
+            | (1 << self.almighty if self.almighty >= 0 else 0)
+            | (1 << self.yoromeki if self.yoromeki >= 0 else 0)
+            | (1 << self.call_card if self.call_card >= 0 else 0),
+        )
         if self.call_card >= 0 and (not self.restricted_mask or self.eff[self.call_card] not in range(4)):
             raise ValueError("a call card needs restricted cards to call and a suit of its own")
         called = (self.eff[self.call_card],) if self.call_card >= 0 else ()
         object.__setattr__(self, "by_led", self.strength + tuple(self.strength[su] for su in called))
         first = self.first_strength
-        object.__setattr__(self, "first_by_led",
-                           None if first is None else first + tuple(first[su] for su in called))
+        object.__setattr__(self, "first_by_led", None if first is None else first + tuple(first[su] for su in called))
         order = []
         masks = []
         for su in range(5):
@@ -108,14 +115,32 @@ class TrickRules:
         if cache is None:
             assert _core.csolver is not None
             args: tuple[Any, ...] = (
-                self.num_players, [e & 0xFF for e in self.eff], self.strength, self.free_mask,
-                self.multi_lead_mask, self.lead_choices, self.last_forced_mask, self.trick_base,
-                self.points, self.nomerge_mask, self.order)
+                self.num_players,
+                [e & 0xFF for e in self.eff],
+                self.strength,
+                self.free_mask,
+                self.multi_lead_mask,
+                self.lead_choices,
+                self.last_forced_mask,
+                self.trick_base,
+                self.points,
+                self.nomerge_mask,
+                self.order,
+            )
             if self.special:
-                args += (self.first_strength, self.restricted_mask, self.almighty, self.yoromeki,
-                         self.same2_mask, self.same2_max, self.first_same2_max, int(self.first_trick),
-                         self.horizon, list(self.horizon_power) if self.horizon_power else None,
-                         self.call_card)
+                args += (
+                    self.first_strength,
+                    self.restricted_mask,
+                    self.almighty,
+                    self.yoromeki,
+                    self.same2_mask,
+                    self.same2_max,
+                    self.first_same2_max,
+                    int(self.first_trick),
+                    self.horizon,
+                    list(self.horizon_power) if self.horizon_power else None,
+                    self.call_card,
+                )
             cache = _core.csolver.make_rules(*args)
             object.__setattr__(self, "_compiled", cache)
         return cache
@@ -189,8 +214,14 @@ class TrickRules:
         follow = hand & self.suit_masks[led]
         return follow | (hand & self.free_mask) if follow else hand
 
-    def merged(self, hands: tuple[int, ...] | list[int], seat: int, legal: int,
-               trick: tuple[int, ...] | list[int], first: bool = False) -> dict[int, int]:
+    def merged(
+        self,
+        hands: tuple[int, ...] | list[int],
+        seat: int,
+        legal: int,
+        trick: tuple[int, ...] | list[int],
+        first: bool = False,
+    ) -> dict[int, int]:
         """Each legal card → the card that represents it: cards of one effective suit held
         together with nothing but played cards between them are equivalent (a twin takes the
         value of the strongest card of its run).  ``first``: the special rules' first trick
@@ -218,8 +249,7 @@ class TrickRules:
                 if not own & b or not legal & b:
                     prev = -1
                     continue
-                if (prev >= 0 and not nomerge >> c & 1 and not nomerge >> prev & 1
-                        and points[c] == points[prev]):
+                if prev >= 0 and not nomerge >> c & 1 and not nomerge >> prev & 1 and points[c] == points[prev]:
                     rep[c] = head
                 else:
                     head = c

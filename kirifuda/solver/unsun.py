@@ -149,8 +149,9 @@ class UnsunPosition:
 
 def position_of(state: "UnsunState", me: int) -> UnsunPosition:
     """The position of an engine state in play (the whole state: for the oracle and tests)."""
-    return UnsunPosition(trump=state._trump, hands=tuple(state._hands), start=state._start,
-                         trick=tuple(state._trick), me=me)
+    return UnsunPosition(
+        trump=state._trump, hands=tuple(state._hands), start=state._start, trick=tuple(state._trick), me=me
+    )
 
 
 class _Solver:
@@ -202,8 +203,9 @@ class _Solver:
             out.append((cls[0], cls))
         return self.order(out, seat, trick, hands)
 
-    def order(self, classes: list[tuple[int, list[int]]], seat: int, trick: list[int],
-              hands: list[int]) -> list[tuple[int, list[int]]]:
+    def order(
+        self, classes: list[tuple[int, list[int]]], seat: int, trick: list[int], hands: list[int]
+    ) -> list[tuple[int, list[int]]]:
         """Move ordering: when the seat plays last, the cards that win the trick first (the
         cheapest winner first); otherwise high cards first for ``me`` (trumps, then ranks) and
         low cards first for the others, who mostly keep their strength for later."""
@@ -230,12 +232,14 @@ class _Solver:
                 return best_i[3 - g]
 
             if seat == self.me:
-                classes.sort(key=lambda cc: (0 if winner(cc[0]) == n - 1 else 1,
-                                             1 if group[cc[0]] == 0 else 0, RANK[cc[0]]))
+                classes.sort(
+                    key=lambda cc: (0 if winner(cc[0]) == n - 1 else 1, 1 if group[cc[0]] == 0 else 0, RANK[cc[0]])
+                )
             else:
                 me_pos = (self.me - seat - 1) % n  # the trick started at the seat after this one
-                classes.sort(key=lambda cc: (1 if winner(cc[0]) == me_pos else 0,
-                                             1 if group[cc[0]] == 0 else 0, RANK[cc[0]]))
+                classes.sort(
+                    key=lambda cc: (1 if winner(cc[0]) == me_pos else 0, 1 if group[cc[0]] == 0 else 0, RANK[cc[0]])
+                )
             return classes
         classes.sort(key=lambda cc: (0 if group[cc[0]] == 0 else 1, -RANK[cc[0]]))
         return classes

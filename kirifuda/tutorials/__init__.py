@@ -15,8 +15,20 @@ from pathlib import Path
 from .lesson import Event, Lesson, TrickDone, Verdict
 from .model import FORMAT, Tutorial, TutorialError, load_file, parse_tutorial
 
-__all__ = ["FORMAT", "Tutorial", "TutorialError", "Lesson", "Verdict", "Event", "TrickDone", "load",
-           "load_file", "parse_tutorial", "available", "TUTORIAL_DIR"]
+__all__ = [
+    "FORMAT",
+    "Tutorial",
+    "TutorialError",
+    "Lesson",
+    "Verdict",
+    "Event",
+    "TrickDone",
+    "load",
+    "load_file",
+    "parse_tutorial",
+    "available",
+    "TUTORIAL_DIR",
+]
 
 TUTORIAL_DIR = Path(__file__).parent
 

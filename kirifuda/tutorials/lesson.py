@@ -33,24 +33,32 @@ from .model import Step, Tutorial
 
 __all__ = ["Lesson", "Verdict", "Event", "TrickDone"]
 
-add_terms(messages={
-    "tutorial.title": ("チュートリアル: {game}", "Tutorial: {game}"),
-    "tutorial.you_play": ("あなたは{seat}です", "You play {seat}"),
-    "tutorial.follow": ("このチュートリアルの回では、ここで {action} を選びます",
-                        "In this tutorial's deal, choose {action} here"),
-    "tutorial.choose": ("考えて選んでください", "Your choice: think it over"),
-    "tutorial.right": ("正解です", "Well chosen"),
-    "tutorial.goes_on": ("この回は記録どおり {action} で続けます", "The deal goes on as recorded, with {action}"),
-    "tutorial.worse": ("もっと良い手があります: {why}", "There is a better choice: {why}"),
-    "tutorial.done": ("チュートリアル終了。kirifuda play {game} で対局できます",
-                      "Tutorial over. Play a real match with: kirifuda play {game}"),
-    "tutorial.next": ("Enter で次へ", "Enter to go on"),
-    "tutorial.unknown": ("{game} のチュートリアルはありません。あるのは: {games}",
-                         "There is no tutorial for {game}; the tutorials are: {games}"),
-    "tutorial.step": ("手順 {n}/{total}", "Step {n} of {total}"),
-    "tutorial.face_down": ("札を1枚伏せて出す", "plays a card face down"),
-    "tutorial.trick": ("{who} が取りました", "{who} takes the trick"),
-})
+add_terms(
+    messages={
+        "tutorial.title": ("チュートリアル: {game}", "Tutorial: {game}"),
+        "tutorial.you_play": ("あなたは{seat}です", "You play {seat}"),
+        "tutorial.follow": (
+            "このチュートリアルの回では、ここで {action} を選びます",
+            "In this tutorial's deal, choose {action} here",
+        ),
+        "tutorial.choose": ("考えて選んでください", "Your choice: think it over"),
+        "tutorial.right": ("正解です", "Well chosen"),
+        "tutorial.goes_on": ("この回は記録どおり {action} で続けます", "The deal goes on as recorded, with {action}"),
+        "tutorial.worse": ("もっと良い手があります: {why}", "There is a better choice: {why}"),
+        "tutorial.done": (
+            "チュートリアル終了。kirifuda play {game} で対局できます",
+            "Tutorial over. Play a real match with: kirifuda play {game}",
+        ),
+        "tutorial.next": ("Enter で次へ", "Enter to go on"),
+        "tutorial.unknown": (
+            "{game} のチュートリアルはありません。あるのは: {games}",
+            "There is no tutorial for {game}; the tutorials are: {games}",
+        ),
+        "tutorial.step": ("手順 {n}/{total}", "Step {n} of {total}"),
+        "tutorial.face_down": ("札を1枚伏せて出す", "plays a card face down"),
+        "tutorial.trick": ("{who} が取りました", "{who} takes the trick"),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -153,8 +161,9 @@ class Lesson:
             return Verdict(False, False, t("illegal", self.lang, reason=reason_text(exc.rule, self.lang))), None
         if step.expect is None:
             if action != step.action:
-                return Verdict(False, False, t("tutorial.follow", self.lang,
-                                               action=action_text(step.action, self.lang))), None
+                return Verdict(
+                    False, False, t("tutorial.follow", self.lang, action=action_text(step.action, self.lang))
+                ), None
             return Verdict(True, True, ""), self._play(step)  # followed the guide: nothing to praise
         if action not in step.expect:
             why = step.why.get(self.lang) if step.why is not None else ""
@@ -177,11 +186,14 @@ class Lesson:
         ``None`` for a card lying face down."""
         from ..actions import Play
 
-        plays = [s for s in self.tutorial.steps[:self.index] if isinstance(s.action, Play)]
+        plays = [s for s in self.tutorial.steps[: self.index] if isinstance(s.action, Play)]
         done = sum(len(tr["cards"]) for tr in self._tricks())
         shown = visible_cards(self.view())
-        return [(s.seat, s.action.card.code if s.seat == self.seat or s.action.card in shown else None)
-                for s in plays[done:] if isinstance(s.action, Play)]
+        return [
+            (s.seat, s.action.card.code if s.seat == self.seat or s.action.card in shown else None)
+            for s in plays[done:]
+            if isinstance(s.action, Play)
+        ]
 
     def _play(self, step: Step) -> Event:
         tricks_before = len(self._tricks())
@@ -216,8 +228,10 @@ class Lesson:
     def trick_text(self, trick: TrickDone) -> str:
         """A completed trick in words: each seat's card, then who takes it."""
         n = self.state.num_players
-        cards = "  ".join(f"{self.seat_name((trick.leader + k) % n)} {card_text(parse_card(c), self.lang)}"
-                          for k, c in enumerate(trick.cards))
+        cards = "  ".join(
+            f"{self.seat_name((trick.leader + k) % n)} {card_text(parse_card(c), self.lang)}"
+            for k, c in enumerate(trick.cards)
+        )
         return f"{cards}  ⇒ {t('tutorial.trick', self.lang, who=self.seat_name(trick.winner))}"
 
     def seat_name(self, seat: int) -> str:

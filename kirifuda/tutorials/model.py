@@ -23,8 +23,7 @@ from ..actions import Action
 from ..errors import KirifudaError
 from ..game import GameInfo, GameState
 
-__all__ = ["FORMAT", "TutorialError", "Text", "Note", "TutorialFile", "Tutorial", "Step",
-           "parse_tutorial", "load_file"]
+__all__ = ["FORMAT", "TutorialError", "Text", "Note", "TutorialFile", "Tutorial", "Step", "parse_tutorial", "load_file"]
 
 FORMAT = "kirifuda-tutorial/1"
 
@@ -132,7 +131,7 @@ def _where(loc: tuple[int | str, ...]) -> str:
 
 def _action(info: GameInfo, data: Any, seat: int, where: str) -> Action:
     if not isinstance(data, dict):
-        raise TutorialError(f"{where}: an action is an object like {{\"play\": \"AS\"}}, got {data!r}")
+        raise TutorialError(f'{where}: an action is an object like {{"play": "AS"}}, got {data!r}')
     try:
         return info.action_from_json(data, seat)
     except KirifudaError as exc:
@@ -152,7 +151,9 @@ def parse_tutorial(data: Any, source: str = "<tutorial>") -> Tutorial:
     except KirifudaError as exc:
         raise TutorialError(f"{source}: record: {exc}") from None
     if rec.game != form.game:
-        raise TutorialError(f"{source}: game: the tutorial is for {form.game!r} but its record is a {rec.game!r} record")
+        raise TutorialError(
+            f"{source}: game: the tutorial is for {form.game!r} but its record is a {rec.game!r} record"
+        )
     if len(rec.deals) != 1:
         raise TutorialError(f"{source}: record.deals: a tutorial holds exactly one deal, not {len(rec.deals)}")
     state = rec.new_state()
@@ -190,15 +191,20 @@ def parse_tutorial(data: Any, source: str = "<tutorial>") -> Tutorial:
         marked = by_step.get(i)
         expect: tuple[Action, ...] | None = None
         if marked is not None and marked.expect is not None:
-            expect = tuple(_action(rec.info, a, seat, f"{source}: notes (step {i}).expect[{j}]")
-                           for j, a in enumerate(marked.expect))
+            expect = tuple(
+                _action(rec.info, a, seat, f"{source}: notes (step {i}).expect[{j}]")
+                for j, a in enumerate(marked.expect)
+            )
             for j, a in enumerate(expect):
                 if not before.is_legal(a, seat):
-                    raise TutorialError(f"{source}: notes (step {i}).expect[{j}]: "
-                                        f"{json.dumps(a.to_json())} is not legal there")
+                    raise TutorialError(
+                        f"{source}: notes (step {i}).expect[{j}]: {json.dumps(a.to_json())} is not legal there"
+                    )
             if action not in expect:
-                raise TutorialError(f"{source}: notes (step {i}).expect: the record's action "
-                                    f"{json.dumps(action.to_json())} must be among the expected ones")
+                raise TutorialError(
+                    f"{source}: notes (step {i}).expect: the record's action "
+                    f"{json.dumps(action.to_json())} must be among the expected ones"
+                )
         steps.append(Step(i, seat, action, expect, marked.why if marked is not None else None))
         before = after
     return Tutorial(source, form, rec, tuple(steps))

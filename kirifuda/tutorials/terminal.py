@@ -37,8 +37,9 @@ class _Stop(Exception):
 class LessonTerminal:
     """Plays a :class:`Lesson` in the terminal."""
 
-    def __init__(self, lesson: Lesson, console: Console | None = None,
-                 input_fn: Callable[[str], str] | None = None) -> None:
+    def __init__(
+        self, lesson: Lesson, console: Console | None = None, input_fn: Callable[[str], str] | None = None
+    ) -> None:
         self.lesson = lesson
         self.lang = lesson.lang
         self.console = console or Console(highlight=False)
@@ -75,8 +76,7 @@ class LessonTerminal:
     # -- showing -------------------------------------------------------------------------
     def _show_notes(self) -> None:
         for text in self.lesson.notes():
-            self.console.print(Panel(escape(text), title=escape(self._step_title()), expand=False,
-                                     border_style="cyan"))
+            self.console.print(Panel(escape(text), title=escape(self._step_title()), expand=False, border_style="cyan"))
 
     def _step_title(self) -> str:
         return t("tutorial.step", self.lang, n=min(self.lesson.index + 1, self.lesson.total), total=self.lesson.total)
@@ -88,24 +88,34 @@ class LessonTerminal:
 
     def _show_table(self) -> list[Action]:
         view = self.lesson.view()
-        lines = [f"[bold]{escape(t('your_hand', self.lang))}[/bold]: "
-                 + escape(cards_text(sorted_hand(view), self.lang))]
+        lines = [
+            f"[bold]{escape(t('your_hand', self.lang))}[/bold]: " + escape(cards_text(sorted_hand(view), self.lang))
+        ]
         table = game_text(self.game_id).extras.get("table")
-        game_lines = table(view, self.lang, self.names) if callable(table) else view_lines(
-            view, self.lang, skip=("last_deal",))
+        game_lines = (
+            table(view, self.lang, self.names) if callable(table) else view_lines(view, self.lang, skip=("last_deal",))
+        )
         lines += [escape(line) for line in game_lines]
         legal: list[Action] = [a for a in sorted_actions(view) if not isinstance(a, Claim)]
         if len(legal) <= MANY_CHOICES:
-            lines.append(f"[bold]{escape(t('legal', self.lang))}[/bold]: " + "  ".join(
-                f"[bold]{k}[/bold] {escape(action_text(a, self.lang))}" for k, a in enumerate(legal, 1)))
+            lines.append(
+                f"[bold]{escape(t('legal', self.lang))}[/bold]: "
+                + "  ".join(f"[bold]{k}[/bold] {escape(action_text(a, self.lang))}" for k, a in enumerate(legal, 1))
+            )
         else:
             size = len(getattr(legal[0], "cards", ())) or 1
-            lines.append(escape(t("many_choices", self.lang, n=len(legal), k=size, example="4h 8d")
-                                if size > 1 else t("name_a_card", self.lang)))
+            lines.append(
+                escape(
+                    t("many_choices", self.lang, n=len(legal), k=size, example="4h 8d")
+                    if size > 1
+                    else t("name_a_card", self.lang)
+                )
+            )
         guide = self.lesson.guide()
         lines.append(f"[yellow]{escape(guide or t('tutorial.choose', self.lang))}[/yellow]")
-        self.console.print(Panel("\n".join(lines), title=escape(f"{self.game_name} — {t('your_turn', self.lang)}"),
-                                 expand=False))
+        self.console.print(
+            Panel("\n".join(lines), title=escape(f"{self.game_name} — {t('your_turn', self.lang)}"), expand=False)
+        )
         return legal
 
     def _ask(self) -> None:

@@ -113,7 +113,8 @@ def parse_assignments(info: GameInfo, items: Sequence[str]) -> dict[str, Any]:
             name = length_option(info)
         spec = specs.get(name)
         if spec is None:
-            raise OptionError(f"unknown option {name!r}; {info.id}'s options are {', '.join(specs)}"
-                              f" (see: kirifuda options {info.id})")
+            raise OptionError(
+                f"unknown option {name!r}; {info.id}'s options are {', '.join(specs)} (see: kirifuda options {info.id})"
+            )
         out[name] = _read(spec, text)
     return out

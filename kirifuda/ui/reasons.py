@@ -13,28 +13,45 @@ from ..i18n import add_terms, t
 
 __all__ = ["reason_text"]
 
-add_terms(messages={
-    "reason.not_held": ("{cards} は手札にありません", "you do not hold {cards}"),
-    "reason.follow": ("台札のスート {suit} を持っているので、それを出してください{extra}",
-                      "you hold {suit}, the led suit: play one{extra}"),
-    "reason.follow_joker": (" (ジョーカーも出せます)", " (or the joker)"),
-    "reason.not_stronger": ("{bid} は今の最高 {high} より強くありません", "{bid} is not stronger than the highest bid {high}"),
-    "reason.claim": ("オープンは成立しません: ほかの人がまだ場を取れます。断られたので続けます",
-                     "the claim does not hold: another seat can still take a trick. It is refused; play goes on"),
-    "reason.bid_form": ("吹きは 6〜10 の数とスート (♠ < ♣ < ♦ < ♥ < トラ) です",
-                        "a bid is a count 6–10 and a strain ♠ < ♣ < ♦ < ♥ < no-trump"),
-    "reason.not_now": ("今その札は出せません", "that card cannot be played now"),
-    "reason.keep_joker": ("ジョーカーは最後まで持っていられません: この回に出してください",
-                          "the joker may not be kept to the end: play it in this trick"),
-    "reason.joker_call": ("♠3 でジョーカーが請求されました: ジョーカーを出してください",
-                          "the ♠3 lead called for the joker: play it"),
-})
+add_terms(
+    messages={
+        "reason.not_held": ("{cards} は手札にありません", "you do not hold {cards}"),
+        "reason.follow": (
+            "台札のスート {suit} を持っているので、それを出してください{extra}",
+            "you hold {suit}, the led suit: play one{extra}",
+        ),
+        "reason.follow_joker": (" (ジョーカーも出せます)", " (or the joker)"),
+        "reason.not_stronger": (
+            "{bid} は今の最高 {high} より強くありません",
+            "{bid} is not stronger than the highest bid {high}",
+        ),
+        "reason.claim": (
+            "オープンは成立しません: ほかの人がまだ場を取れます。断られたので続けます",
+            "the claim does not hold: another seat can still take a trick. It is refused; play goes on",
+        ),
+        "reason.bid_form": (
+            "吹きは 6〜10 の数とスート (♠ < ♣ < ♦ < ♥ < トラ) です",
+            "a bid is a count 6–10 and a strain ♠ < ♣ < ♦ < ♥ < no-trump",
+        ),
+        "reason.not_now": ("今その札は出せません", "that card cannot be played now"),
+        "reason.keep_joker": (
+            "ジョーカーは最後まで持っていられません: この回に出してください",
+            "the joker may not be kept to the end: play it in this trick",
+        ),
+        "reason.joker_call": (
+            "♠3 でジョーカーが請求されました: ジョーカーを出してください",
+            "the ♠3 lead called for the joker: play it",
+        ),
+    }
+)
 
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^seat \d+ does not hold (?P<cards>.+)$"), "reason.not_held"),
     (re.compile(r"^must follow (?P<suit>\S+) \(\w\)(?P<joker>, or play the joker)?"), "reason.follow"),
-    (re.compile(r"^(?P<bid>\S+) is not stronger than the highest (?:bid|declaration) (?P<high>\S+)"),
-     "reason.not_stronger"),
+    (
+        re.compile(r"^(?P<bid>\S+) is not stronger than the highest (?:bid|declaration) (?P<high>\S+)"),
+        "reason.not_stronger",
+    ),
     (re.compile(r"^the claim is not valid"), "reason.claim"),
     (re.compile(r"^a bid is a count 6–10"), "reason.bid_form"),
     (re.compile(r"^not a legal card now$"), "reason.not_now"),

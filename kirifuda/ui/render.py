@@ -14,8 +14,19 @@ from ..game import View
 from ..i18n import field_label, t
 from ..tricks import Trick
 
-__all__ = ["card_text", "cards_text", "action_text", "trick_text", "value_text", "sorted_hand",
-           "view_lines", "match_input", "seat_name", "sorted_actions", "read_card"]
+__all__ = [
+    "card_text",
+    "cards_text",
+    "action_text",
+    "trick_text",
+    "value_text",
+    "sorted_hand",
+    "view_lines",
+    "match_input",
+    "seat_name",
+    "sorted_actions",
+    "read_card",
+]
 
 BASE_FIELDS = {f.name for f in dataclasses.fields(View)}
 
@@ -57,8 +68,7 @@ def action_text(action: Action, lang: str = "en") -> str:
     return action.label(lang)
 
 
-def seat_name(seat: int | None, lang: str = "en", you: int | None = None,
-              names: Sequence[str] | None = None) -> str:
+def seat_name(seat: int | None, lang: str = "en", you: int | None = None, names: Sequence[str] | None = None) -> str:
     if seat is None:
         return "-"
     base = names[seat] if names else t("seat", lang, n=seat)
@@ -99,8 +109,9 @@ def value_text(value: Any, lang: str = "en") -> str:
 def sorted_actions(view: View) -> tuple[Action, ...]:
     """The legal actions with card plays in the order of the sorted hand."""
     order = {c: k for k, c in enumerate(sorted_hand(view))}
-    plays = sorted((a for a in view.legal_actions if isinstance(a, Play)),
-                   key=lambda a: (order.get(a.card, 99), a.request or ""))
+    plays = sorted(
+        (a for a in view.legal_actions if isinstance(a, Play)), key=lambda a: (order.get(a.card, 99), a.request or "")
+    )
     others = [a for a in view.legal_actions if not isinstance(a, Play)]
     return tuple(plays) + tuple(others)
 
@@ -194,7 +205,9 @@ def match_input(text: str, legal: Sequence[Action]) -> list[Action]:
         except InvalidActionError:
             wanted = frozenset()
         if wanted:
-            found: list[Action] = [a for a in legal if isinstance(a, Discard) and frozenset(c.code for c in a.cards) == wanted]
+            found: list[Action] = [
+                a for a in legal if isinstance(a, Discard) and frozenset(c.code for c in a.cards) == wanted
+            ]
             if found:
                 return found
     exact = [a for a in legal if low in _aliases(a)]

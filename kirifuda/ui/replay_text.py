@@ -75,12 +75,16 @@ def account(record: Record, summary: dict[str, Any], lang: str = "en") -> str:
                 lines.append(f"  {k:2d}. {who(a['seat'])} {_action_label(a, info, lang)}")
         for sentence in deal_result(info.id, result, lang, names):
             lines.append(f"  {sentence}")
-        lines.append(f"  {t('score', lang)}: " + "  ".join(
-            f"{state.unit_name(u, lang)} {signed_text(x)}" for u, x in enumerate(result["score"])))
+        lines.append(
+            f"  {t('score', lang)}: "
+            + "  ".join(f"{state.unit_name(u, lang)} {signed_text(x)}" for u, x in enumerate(result["score"]))
+        )
     lines.append("")
-    lines.append(f"{t('totals', lang)}: " + "  ".join(
-        f"{state.unit_name(u, lang)} {number_text(x)}" for u, x in enumerate(summary["totals"]))
-        + f" ({t('finished', lang) if summary['finished'] else t('unfinished', lang)})")
+    lines.append(
+        f"{t('totals', lang)}: "
+        + "  ".join(f"{state.unit_name(u, lang)} {number_text(x)}" for u, x in enumerate(summary["totals"]))
+        + f" ({t('finished', lang) if summary['finished'] else t('unfinished', lang)})"
+    )
     if summary["winner"] is not None:
         winners = summary["winner"] if isinstance(summary["winner"], list) else [summary["winner"]]
         lines.append(t("winner", lang, who=", ".join(state.unit_name(w, lang) for w in winners)))

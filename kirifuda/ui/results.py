@@ -64,8 +64,9 @@ def game_text(game_id: str) -> GameText:
     return _TEXTS[game_id]
 
 
-def deal_result(game_id: str, deal: Mapping[str, Any], lang: str = "en",
-                names: Sequence[str] | None = None) -> list[str]:
+def deal_result(
+    game_id: str, deal: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None
+) -> list[str]:
     """One deal's result in words, one sentence a line.  ``names``: the players' display names
     by seat (default "Seat n")."""
     if deal.get("outcome") == "in-progress":
@@ -74,6 +75,7 @@ def deal_result(game_id: str, deal: Mapping[str, Any], lang: str = "en",
 
 
 # -- helpers for the games' sentences -------------------------------------------------------
+
 
 def who_text(seat: int | None, lang: str, names: Sequence[str] | None = None) -> str:
     """A seat by its player's name, else "Seat n" (席n)."""

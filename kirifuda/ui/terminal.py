@@ -94,11 +94,23 @@ class TerminalGame:
     (resumed from its record) instead of a new one; ``bots``: a kind for every other seat, or
     the bots by seat."""
 
-    def __init__(self, info: GameInfo, options: Any, *, seat: int = 0, bots: str | Mapping[int, Bot] = "heuristic",
-                 seed: int | None = None, lang: str = "en", record_path: Path | None = None,
-                 console: Console | None = None, input_fn: Callable[[str], str] | None = None,
-                 first: int = 0, state: GameState | None = None, name: str | None = None,
-                 names: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        info: GameInfo,
+        options: Any,
+        *,
+        seat: int = 0,
+        bots: str | Mapping[int, Bot] = "heuristic",
+        seed: int | None = None,
+        lang: str = "en",
+        record_path: Path | None = None,
+        console: Console | None = None,
+        input_fn: Callable[[str], str] | None = None,
+        first: int = 0,
+        state: GameState | None = None,
+        name: str | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
         self.info = info
         self.state: GameState = state if state is not None else info.new_state(options, first=first)
         n = self.state.num_players
@@ -125,8 +137,9 @@ class TerminalGame:
                 self.names[seat] = name
         else:
             self.names = [name or t("you", lang) if s == seat else bot_name(kinds[s], s, lang) for s in range(n)]
-        self.display = [self.names[s] if s == seat or not isinstance(bots, str)
-                        else t("bot_short", lang, n=s) for s in range(n)]
+        self.display = [
+            self.names[s] if s == seat or not isinstance(bots, str) else t("bot_short", lang, n=s) for s in range(n)
+        ]
         """Short names on screen (the record keeps the full ones: the bots' kind and level)."""
         self._tricks_shown = 0
         self._last_trick: Trick | None = None
@@ -223,8 +236,9 @@ class TerminalGame:
                 self._show_scores()
                 continue
             if answer in ("rules", "ルール"):
-                self.console.print(Panel(escape(t(f"{self.info.id}.rules", self.lang)),
-                                         title=t("rules", self.lang), expand=False))
+                self.console.print(
+                    Panel(escape(t(f"{self.info.id}.rules", self.lang)), title=t("rules", self.lang), expand=False)
+                )
                 continue
             if answer in ("last", "直前"):
                 self._show_last()
@@ -232,8 +246,13 @@ class TerminalGame:
             if answer in ("h", "hint", "ヒント"):
                 from ..coach.terminal import hint_lines
 
-                self.console.print(Panel(escape("\n".join(hint_lines(self.state, self.seat, self.lang))),
-                                         title=t("coach.hint", self.lang), expand=False))
+                self.console.print(
+                    Panel(
+                        escape("\n".join(hint_lines(self.state, self.seat, self.lang))),
+                        title=t("coach.hint", self.lang),
+                        expand=False,
+                    )
+                )
                 continue
             if answer in ("list", "l", "一覧"):
                 self._show_table(view)
@@ -251,8 +270,9 @@ class TerminalGame:
             if len(found) == 1:
                 return found[0]
             if len(found) > 1:
-                self.console.print(escape(t("ambiguous", self.lang,
-                                            text=", ".join(action_text(a, self.lang) for a in found))))
+                self.console.print(
+                    escape(t("ambiguous", self.lang, text=", ".join(action_text(a, self.lang) for a in found)))
+                )
                 continue
             self.console.print(escape(self._why(text)))
 
@@ -317,37 +337,54 @@ class TerminalGame:
         return roles(view, self.lang, self.display) if roles is not None else []
 
     def _show_table(self, view: View) -> None:
-        lines = [f"[bold]{escape(t('your_hand', self.lang))}[/bold]: "
-                 + escape(cards_text(sorted_hand(view), self.lang))]
+        lines = [
+            f"[bold]{escape(t('your_hand', self.lang))}[/bold]: " + escape(cards_text(sorted_hand(view), self.lang))
+        ]
         lines += [escape(line) for line in self._roles(view)]
         table = self.text.extras.get("table")
-        game_lines = table(view, self.lang, self.display) if callable(table) else view_lines(
-            view, self.lang, skip=("last_deal",))
+        game_lines = (
+            table(view, self.lang, self.display)
+            if callable(table)
+            else view_lines(view, self.lang, skip=("last_deal",))
+        )
         lines += [escape(line) for line in game_lines]
         lines.append(escape(t("hand_sizes_line", self.lang, sizes=" ".join(str(k) for k in view.hand_sizes))))
         lines.append(escape(f"{t('totals', self.lang)}: {self._totals_text(view.totals)}"))
-        self.console.print(Panel("\n".join(lines), title=escape(f"{self._game_name()} — {t('your_turn', self.lang)}"),
-                                 expand=False))
+        self.console.print(
+            Panel("\n".join(lines), title=escape(f"{self._game_name()} — {t('your_turn', self.lang)}"), expand=False)
+        )
 
     def _show_choices(self, view: View, legal: Sequence[Action], claim: bool) -> None:
         note = self.text.extras.get("action_note")
         title = t("legal", self.lang)
         single = [getattr(a, "card", None) for a in legal]
-        if len(legal) > MANY_CHOICES and all(isinstance(c, Card) for c in single) and \
-                len({type(a) for a in legal}) == 1:  # e.g. Napoleon's adjutant: any card of the deck
+        if (
+            len(legal) > MANY_CHOICES
+            and all(isinstance(c, Card) for c in single)
+            and len({type(a) for a in legal}) == 1
+        ):  # e.g. Napoleon's adjutant: any card of the deck
             rows: dict[str, list[str]] = {}
             for c in single:
                 assert isinstance(c, Card)
                 rows.setdefault(c.suit.symbol if c.suit else "", []).append(format_card(c, self.lang))
             suits = "\n".join(" ".join(cards) for cards in rows.values())
-            self.console.print(Panel(escape(f"{action_text(legal[0], self.lang).split()[0]}: "
-                                            f"{t('name_a_card', self.lang)}\n{suits}"), title=title, expand=False))
+            self.console.print(
+                Panel(
+                    escape(f"{action_text(legal[0], self.lang).split()[0]}: {t('name_a_card', self.lang)}\n{suits}"),
+                    title=title,
+                    expand=False,
+                )
+            )
         elif len(legal) > MANY_CHOICES and all(getattr(a, "cards", None) for a in legal):
             # e.g. Napoleon's discard: C(12, 2) = 66, C(17, 5) = 6188 choices; bids stay listed
             size = len(getattr(legal[0], "cards", ()))
-            self.console.print(Panel(escape(t("many_choices", self.lang, n=len(legal), k=size,
-                                              example=self._example(view, size))),
-                                     title=title, expand=False))
+            self.console.print(
+                Panel(
+                    escape(t("many_choices", self.lang, n=len(legal), k=size, example=self._example(view, size))),
+                    title=title,
+                    expand=False,
+                )
+            )
         else:
             labels = []
             for k, a in enumerate(legal, 1):
@@ -369,8 +406,9 @@ class TerminalGame:
         """An example of the typed form that is not a move: cards the user does not hold."""
         held = set(view.hand)
         others = [c for c in deck() if c not in held and not c.is_joker]
-        return " ".join(c.code.lower().replace("t", "10", 1) if c.code.startswith("T") else c.code.lower()
-                        for c in others[:size])
+        return " ".join(
+            c.code.lower().replace("t", "10", 1) if c.code.startswith("T") else c.code.lower() for c in others[:size]
+        )
 
     def _show_help(self) -> None:
         lines = [t("help", self.lang)]
@@ -453,8 +491,12 @@ class TerminalGame:
                     lines.append(escape(f"{self._name(s)}: {cards_text(parse_cards(hand), self.lang)}"))
         score = last.get("score")
         if isinstance(score, list):
-            lines.append(escape(f"{t('score', self.lang)}: " + "  ".join(
-                f"{self._unit(u)} {signed_text(x)}" for u, x in enumerate(score))))
+            lines.append(
+                escape(
+                    f"{t('score', self.lang)}: "
+                    + "  ".join(f"{self._unit(u)} {signed_text(x)}" for u, x in enumerate(score))
+                )
+            )
         lines.append(escape(f"{t('totals', self.lang)}: {self._totals_text(self.state.view(self.seat).totals)}"))
         self.console.print(Panel("\n".join(lines), title=t("deal_over", self.lang), expand=False))
 
@@ -475,8 +517,9 @@ class TerminalGame:
         final = tricks[-1]
         n = len(view.hand_sizes)
         self._final_winner = final.get("winner")
-        return Trick(final["leader"], tuple(((final["leader"] + i) % n, parse_card(c))
-                                            for i, c in enumerate(final["cards"])))
+        return Trick(
+            final["leader"], tuple(((final["leader"] + i) % n, parse_card(c)) for i, c in enumerate(final["cards"]))
+        )
 
     def _show_last(self) -> None:
         view = self.state.view(self.seat)
@@ -500,11 +543,19 @@ class TerminalGame:
             if d["outcome"] == "in-progress":
                 continue
             short = self.text.extras.get("short")
-            words = [short(d, self.lang, self.display)] if callable(short) else deal_result(
-                self.info.id, {kk: v for kk, v in d.items() if kk != "tricks"}, self.lang, self.display)
+            words = (
+                [short(d, self.lang, self.display)]
+                if callable(short)
+                else deal_result(
+                    self.info.id, {kk: v for kk, v in d.items() if kk != "tricks"}, self.lang, self.display
+                )
+            )
             running = [r + float(x) for r, x in zip(running, d["score"], strict=True)]
-            table.add_row(str(k), escape(words[0] if words else ""),
-                          *(f"{signed_text(x)} ({self._number(r)})" for x, r in zip(d["score"], running, strict=True)))
+            table.add_row(
+                str(k),
+                escape(words[0] if words else ""),
+                *(f"{signed_text(x)} ({self._number(r)})" for x, r in zip(d["score"], running, strict=True)),
+            )
         table.add_row("", t("totals", self.lang), *(self._number(x) for x in summary["totals"]))
         self.console.print(table)
 

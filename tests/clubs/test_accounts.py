@@ -65,7 +65,8 @@ async def sign_up(c: httpx.AsyncClient, name: str, password: str = PASSWORD) -> 
 
 
 def test_sign_up_sets_a_secure_httponly_samesite_cookie_and_no_password_is_kept(
-        db_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
 
     async def scenario(browser: Callable[[], httpx.AsyncClient], clock: Clock, store: Store) -> None:
@@ -85,7 +86,9 @@ def test_sign_up_sets_a_secure_httponly_samesite_cookie_and_no_password_is_kept(
         async with store.engine.connect() as conn:
             dump = ""
             for table in ("kf_acc_users", "kf_acc_sessions"):
-                dump += json.dumps([list(map(str, row)) for row in (await conn.execute(text(f"SELECT * FROM {table}"))).all()])
+                dump += json.dumps(
+                    [list(map(str, row)) for row in (await conn.execute(text(f"SELECT * FROM {table}"))).all()]
+                )
         assert PASSWORD not in dump and "$argon2id$" in dump
         assert token not in dump  # only the session token's digest is stored
 
@@ -157,13 +160,23 @@ def test_login_is_rate_limited(db_url: str) -> None:
 
 
 def _unsun_record(players: list[str], tricks: list[int]) -> dict[str, Any]:
-    return {"format": "kirifuda-record/1", "game": "unsun", "options": {"deals": 1},
-            "players": players, "deals": [{"scored": {"tricks_won": tricks}}]}
+    return {
+        "format": "kirifuda-record/1",
+        "game": "unsun",
+        "options": {"deals": 1},
+        "players": players,
+        "deals": [{"scored": {"tricks_won": tricks}}],
+    }
 
 
 def _meitora_record(players: list[str], deals: list[dict[str, Any]], target: int = 5) -> dict[str, Any]:
-    return {"format": "kirifuda-record/1", "game": "meitora", "options": {"target": target},
-            "players": players, "deals": [{"scored": d} for d in deals]}
+    return {
+        "format": "kirifuda-record/1",
+        "game": "meitora",
+        "options": {"target": target},
+        "players": players,
+        "deals": [{"scored": d} for d in deals],
+    }
 
 
 def test_clubs_members_presets_and_what_each_sees(db_url: str) -> None:
@@ -181,16 +194,19 @@ def test_clubs_members_presets_and_what_each_sees(db_url: str) -> None:
             # a non-member sees nothing of the club
             assert (await bo.get(f"/api/clubs/{cid}")).status_code == 403
             assert (await bo.get(f"/api/clubs/{cid}/matches")).status_code == 403
-            r = await admin.put(f"/api/clubs/{cid}/presets/KIT 2002 rules",
-                                json={"game": "meitora", "options": {"target": 11, "claim_failure": "refuse"}})
+            r = await admin.put(
+                f"/api/clubs/{cid}/presets/KIT 2002 rules",
+                json={"game": "meitora", "options": {"target": 11, "claim_failure": "refuse"}},
+            )
             assert r.status_code == 200
             r = await admin.put(f"/api/clubs/{cid}/presets/bad", json={"game": "meitora", "options": {"target": 0}})
             assert r.status_code == 400 and "target" in r.json()["detail"]
             assert (await aki.put(f"/api/clubs/{cid}/presets/mine", json={"game": "unsun"})).status_code == 403
             info = (await aki.get(f"/api/clubs/{cid}")).json()
             assert info["admin"] == "Kan" and info["members"] == ["Aki", "Kan"]
-            assert info["presets"] == [{"name": "KIT 2002 rules", "game": "meitora",
-                                        "options": {"target": 11, "claim_failure": "refuse"}}]
+            assert info["presets"] == [
+                {"name": "KIT 2002 rules", "game": "meitora", "options": {"target": 11, "claim_failure": "refuse"}}
+            ]
             # the administrator sees names, never a password, a hash or a session
             for path in (f"/api/clubs/{cid}", f"/api/clubs/{cid}/matches"):
                 body = (await admin.get(path)).text
@@ -198,7 +214,9 @@ def test_clubs_members_presets_and_what_each_sees(db_url: str) -> None:
             # and cannot act for a member: no endpoint takes another's name for their data
             assert (await admin.get("/api/me")).json()["name"] == "Kan"
             await aki.post("/api/me/seats", json={"table_id": "t1", "seat": 2, "link": "/t/t1#token=SECRET"})
-            assert (await aki.get("/api/me/seats")).json() == [{"table_id": "t1", "seat": 2, "link": "/t/t1#token=SECRET"}]
+            assert (await aki.get("/api/me/seats")).json() == [
+                {"table_id": "t1", "seat": 2, "link": "/t/t1#token=SECRET"}
+            ]
             assert (await admin.get("/api/me/seats")).json() == []
             assert "SECRET" not in (await admin.get("/api/me/profile")).text
             r = await aki.post("/api/me/seats", json={"table_id": "t1", "seat": 2, "link": "/t/other#token=X"})
@@ -217,9 +235,13 @@ def test_matches_ratings_profile_and_exports(db_url: str) -> None:
             for name in ("Aki", "Bo"):
                 await kan.post(f"/api/clubs/{cid}/members", json={"name": name})
             seats = ["Aki", "Bo", "search:strong", "Kan"]
-            meitora = _meitora_record(seats, [
-                {"declarer": 0, "contract": "8H", "tricks": 9},      # Aki declares and makes: 3.5
-                {"declarer": 1, "contract": "7S", "tricks": 5}])      # Bo set: 2 to Aki's team
+            meitora = _meitora_record(
+                seats,
+                [
+                    {"declarer": 0, "contract": "8H", "tricks": 9},  # Aki declares and makes: 3.5
+                    {"declarer": 1, "contract": "7S", "tricks": 5},
+                ],
+            )  # Bo set: 2 to Aki's team
             r = await aki.post(f"/api/clubs/{cid}/matches", json={"record": meitora, "rated": True})
             assert r.status_code == 200 and r.json()["finished"] and r.json()["winner"] == 0
             clock.now += 1
@@ -242,8 +264,10 @@ def test_matches_ratings_profile_and_exports(db_url: str) -> None:
             unsun = _unsun_record(["Aki", "Bo", "Kan", "search:easy"], [6, 2, 2, 2])
             r = await bo.post(f"/api/clubs/{cid}/matches", json={"record": unsun, "rated": True, "abandoned_by": 0})
             assert r.status_code == 200
-            ub = {row["name"]: row for row in
-                  (await kan.get(f"/api/clubs/{cid}/leaderboard", params={"game": "unsun"})).json()}
+            ub = {
+                row["name"]: row
+                for row in (await kan.get(f"/api/clubs/{cid}/leaderboard", params={"game": "unsun"})).json()
+            }
             assert ub["Aki"]["mu"] < ub["Bo"]["mu"]
             # profile: my matches only, statistics counted from the records
             prof = (await aki.get("/api/me/profile")).json()

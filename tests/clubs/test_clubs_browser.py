@@ -25,16 +25,24 @@ from kirifuda.server import messages
 from ..server.conftest import ServerThread
 
 CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SHOTS = Path(os.environ.get("KIRIFUDA_SHOTS", "/tmp/kirifuda-clubs-shots"))
 AXE = Path(__file__).parents[1] / "web" / "node_modules" / "axe-core" / "axe.min.js"
 PASSWORD = "correct horse battery"
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not os.path.exists(CHROMIUM):
-    pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)",
-                allow_module_level=True)
+    pytest.skip(
+        f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True
+    )
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +66,9 @@ def base(srv: ServerThread) -> str:
 
 def open_page(browser: Any, srv: ServerThread, *, phone: bool = False, lang: str = "en") -> tuple[Any, Any, list[str]]:
     size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
-    context = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone,
-                                  locale="ja-JP" if lang == "ja" else "en-US")
+    context = browser.new_context(
+        viewport=size, is_mobile=phone, has_touch=phone, locale="ja-JP" if lang == "ja" else "en-US"
+    )
     context.add_init_script(f"localStorage.setItem('kf:lang', '{lang}')")
     page = context.new_page()
     errors: list[str] = []
@@ -87,8 +96,11 @@ def axe(page: Any, where: str) -> None:
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
     result = page.evaluate("axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})")
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
-           if v["impact"] in ("serious", "critical")]
+    bad = [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
     assert not bad, (where, bad)
 
 
@@ -111,9 +123,19 @@ def test_a_passkey_is_registered_and_signs_in(browser: Any, server: ServerThread
     context, page, errors = open_page(browser, server)
     cdp = context.new_cdp_session(page)
     cdp.send("WebAuthn.enable")
-    auth = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
-        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
-        "isUserVerified": True, "automaticPresenceSimulation": True}})["authenticatorId"]
+    auth = cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )["authenticatorId"]
     assert page.is_visible("#kf-pk-login")  # the browser offers passkeys: the page does
     sign_up_in_page(page, "Kei")
     page.click("#kf-pk-add")
@@ -158,8 +180,9 @@ def _profile_match(players: list[str]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("lang,phone", [("en", False), ("ja", True)])
-def test_presets_first_a_rated_table_and_review_links(browser: Any, server: ServerThread, lang: str,
-                                                      phone: bool) -> None:
+def test_presets_first_a_rated_table_and_review_links(
+    browser: Any, server: ServerThread, lang: str, phone: bool
+) -> None:
     member = f"Mio{lang}"
     admin = Admin(server, f"Admin{lang}")
     club = admin.call("POST", "/api/clubs", json={"name": f"KIT {lang}"})["id"]
@@ -167,8 +190,11 @@ def test_presets_first_a_rated_table_and_review_links(browser: Any, server: Serv
     context, page, errors = open_page(browser, server, phone=phone, lang=lang)
     sign_up_in_page(page, member)
     admin.call("POST", f"/api/clubs/{club}/members", json={"name": member})
-    admin.call("POST", f"/api/clubs/{club}/matches", json={
-        "record": _profile_match([member, f"Admin{lang}", "heuristic", "heuristic"]), "rated": True})
+    admin.call(
+        "POST",
+        f"/api/clubs/{club}/matches",
+        json={"record": _profile_match([member, f"Admin{lang}", "heuristic", "heuristic"]), "rated": True},
+    )
     page.reload()
     page.wait_for_selector("#kf-sign-out")
     # the club's preset is offered first, and choosing it sets the game and its rules
@@ -198,8 +224,11 @@ def test_presets_first_a_rated_table_and_review_links(browser: Any, server: Serv
     assert page.is_visible("#kf-club-panel .club-members") and page.is_visible("#kf-club-panel table.leaderboard")
     assert not page.query_selector("#kf-member-form, #kf-preset-form, [data-member-remove], [data-preset-delete]")
     # the member's own seat: taken while signed in, with no Hint button, the title saying rated
-    page.goto(base(server) + page.eval_on_selector("#created a[data-seat]", "a => a.getAttribute('href')")
-              if page.query_selector("#created a[data-seat]") else base(server) + f"/t/{tid}")
+    page.goto(
+        base(server) + page.eval_on_selector("#created a[data-seat]", "a => a.getAttribute('href')")
+        if page.query_selector("#created a[data-seat]")
+        else base(server) + f"/t/{tid}"
+    )
     rated_word = messages.catalogue(lang)["web.clubs.rated"]
     page.wait_for_function(f"document.querySelector('#title').textContent.includes('{rated_word}')")
     assert not page.query_selector('[data-tool="hint"]')
@@ -218,8 +247,9 @@ def test_presets_first_a_rated_table_and_review_links(browser: Any, server: Serv
 
 
 @pytest.mark.parametrize("lang,phone", [("en", False), ("ja", True)])
-def test_a_club_created_managed_and_ranked_in_the_page(browser: Any, server: ServerThread, lang: str,
-                                                        phone: bool) -> None:
+def test_a_club_created_managed_and_ranked_in_the_page(
+    browser: Any, server: ServerThread, lang: str, phone: bool
+) -> None:
     """Sign up, create a club, add a member (an account made through the API), save the lobby's
     game and rules as a preset, see the leaderboard after a rated match, remove the member and
     delete the preset; refusals of the API shown in the reader's words."""
@@ -268,16 +298,19 @@ def test_a_club_created_managed_and_ranked_in_the_page(browser: Any, server: Ser
     assert preset == [{"name": "KIT 2002 rules", "game": "meitora", "options": {"target": 11}}]
     assert page.eval_on_selector("#kf-preset optgroup", "g => g.label") == club_name
     # a rated match saved through the API: the leaderboard ranks both players and the bots' level
-    saved = page.evaluate("""([club, record]) => fetch(`/api/clubs/${club}/matches`, {method: 'POST',
+    saved = page.evaluate(
+        """([club, record]) => fetch(`/api/clubs/${club}/matches`, {method: 'POST',
         headers: {'Content-Type': 'application/json'}, body: JSON.stringify({record, rated: true})}).then(r => r.status)""",
-                          [club["id"], _profile_match([admin, member, "heuristic", "heuristic"])])
+        [club["id"], _profile_match([admin, member, "heuristic", "heuristic"])],
+    )
     assert saved == 200
     page.click(f"#kf-tab-{club['id']}")
     page.wait_for_selector("#kf-club-panel table.leaderboard")
     heads = page.eval_on_selector_all("#kf-club-panel table.leaderboard thead th", "hs => hs.map(h => h.textContent)")
     assert heads == [words[f"web.clubs.{k}"] for k in ("rank", "player", "rating", "played")]
-    rows = page.eval_on_selector_all("#kf-club-panel table.leaderboard tbody tr",
-                                     "rs => rs.map(r => [...r.children].map(c => c.textContent))")
+    rows = page.eval_on_selector_all(
+        "#kf-club-panel table.leaderboard tbody tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))"
+    )
     api_rows = page.evaluate(f"fetch('/api/clubs/{club['id']}/leaderboard?game=unsun').then(r => r.json())")
     bot = f"{words['web.bot']}: {words['web.bots.heuristic']}"
     assert [r[1] for r in rows] == [bot if a["name"] == "heuristic" else a["name"] for a in api_rows]
@@ -302,6 +335,8 @@ def test_a_club_created_managed_and_ranked_in_the_page(browser: Any, server: Ser
     page.wait_for_function("!document.querySelector('[data-preset-delete]')")
     assert page.text_content("#kf-note-presets") == words["web.clubs.preset_deleted"].format(name="KIT 2002 rules")
     assert page.evaluate(f"fetch('/api/clubs/{club['id']}').then(r => r.json())")["presets"] == []
-    assert page.eval_on_selector_all("#kf-preset optgroup", "gs => gs.map(g => g.label)") == [words["web.clubs.standard_rules"]]
+    assert page.eval_on_selector_all("#kf-preset optgroup", "gs => gs.map(g => g.label)") == [
+        words["web.clubs.standard_rules"]
+    ]
     assert errors == []
     context.close()

@@ -19,14 +19,22 @@ import pytest
 from ..server.conftest import ServerThread
 
 CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SHOTS = Path(os.environ.get("KIRIFUDA_SHOTS", "/tmp/kirifuda-keeper-shots"))
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not os.path.exists(CHROMIUM):
-    pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)",
-                allow_module_level=True)
+    pytest.skip(
+        f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True
+    )
 
 
 SERVER_OPTIONS = {"deal_secret": "3"}
@@ -35,8 +43,9 @@ SERVER_OPTIONS = {"deal_secret": "3"}
 
 @pytest.fixture
 def phone(browser: Any, server: ServerThread) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1,
-                                  is_mobile=True, has_touch=True, locale="ja-JP")
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True, locale="ja-JP"
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -71,19 +80,24 @@ def step_to(page: Any, stepper: str, value: int) -> None:
 def record_deal(page: Any) -> None:
     before = page.evaluate("Keeper.record.deals.length")
     page.click("#k-record")
-    page.wait_for_function(f"Keeper.record.deals.length === {before + 1} && Keeper.sheet.summary.deals.length === {before + 1}")
+    page.wait_for_function(
+        f"Keeper.record.deals.length === {before + 1} && Keeper.sheet.summary.deals.length === {before + 1}"
+    )
 
 
 def replay_json(record: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
     path = tmp_path / "keeper.json"
     path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "kirifuda", "replay", str(path), "--json"],
-                         capture_output=True, text=True, check=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "kirifuda", "replay", str(path), "--json"], capture_output=True, text=True, check=True
+    )
     return dict(json.loads(run.stdout))
 
 
 def sheet_rows(page: Any) -> list[list[str]]:
-    return page.evaluate("[...document.querySelectorAll('#k-sheet tbody tr')].map(r => [...r.cells].slice(1).map(c => c.textContent))")
+    return page.evaluate(
+        "[...document.querySelectorAll('#k-sheet tbody tr')].map(r => [...r.cells].slice(1).map(c => c.textContent))"
+    )
 
 
 def test_a_whole_meitora_match_at_phone_size(phone: Any, tmp_path: Path) -> None:
@@ -152,14 +166,14 @@ def test_unsun_and_kakeya_matches_and_the_english_page(phone: Any, tmp_path: Pat
     page.click("#k-new")
     setup(page, "kakeya", 4, ["A", "B", "C", "D"])
     page.select_option("#k-trump", "S")
-    step_to(page, "k-faces-lead", 12)            # pair 0 leads game 1 and takes 12: 2 chips
+    step_to(page, "k-faces-lead", 12)  # pair 0 leads game 1 and takes 12: 2 chips
     record_deal(page)
-    step_to(page, "k-faces-lead", 8)             # 8 – 8: pair 1 was dealt the rensho, pair 0 wins
+    step_to(page, "k-faces-lead", 8)  # 8 – 8: pair 1 was dealt the rensho, pair 0 wins
     page.select_option("#k-rensho", "1")
-    page.select_option("#k-trump-ace", "1")      # and the trump ace: 2 chips
+    page.select_option("#k-trump-ace", "1")  # and the trump ace: 2 chips
     record_deal(page)
     page.screenshot(path=str(SHOTS / "kakeya-sheet.png"), full_page=True)
-    step_to(page, "k-faces-lead", 13)            # pair 0 takes 13: pair 1 pays 2 and is out of chips
+    step_to(page, "k-faces-lead", 13)  # pair 0 takes 13: pair 1 pays 2 and is out of chips
     record_deal(page)
     page.wait_for_selector("#k-over")
     out = replay_json(page.evaluate("Keeper.record"), tmp_path)
@@ -168,15 +182,18 @@ def test_unsun_and_kakeya_matches_and_the_english_page(phone: Any, tmp_path: Pat
     assert [d["trump"] for d in out["deals"]] == ["S", "S", "S"]  # carried over as the scorer left it
 
 
-def test_a_napoleon_match_saved_to_a_club_by_a_signed_in_member(phone: Any, server: ServerThread,
-                                                                tmp_path: Path) -> None:
+def test_a_napoleon_match_saved_to_a_club_by_a_signed_in_member(
+    phone: Any, server: ServerThread, tmp_path: Path
+) -> None:
     page = phone
     request = page.context.request
     r = request.post(server.url + "/api/accounts", data={"name": "Scorer", "password": "a long password"})
     assert r.ok
     club = request.post(server.url + "/api/clubs", data={"name": "Museum"}).json()
-    r = request.put(server.url + f"/api/clubs/{club['id']}/presets/Museum rules",
-                    data={"game": "napoleon", "options": {"deals": 1, "yoromeki": True}})
+    r = request.put(
+        server.url + f"/api/clubs/{club['id']}/presets/Museum rules",
+        data={"game": "napoleon", "options": {"deals": 1, "yoromeki": True}},
+    )
     assert r.ok
     page.reload()
     page.wait_for_selector("#k-preset")  # the club's rules are offered first
@@ -212,9 +229,18 @@ def test_a_napoleon_match_saved_to_a_club_by_a_signed_in_member(phone: Any, serv
 def test_account_login_logout_and_a_seat_from_a_second_browser(browser: Any, server: ServerThread) -> None:
     """Sign up in one browser, keep a seat of an online table, sign in from a second browser
     context: the seat is there, and its link seats the player; signing out ends the session."""
-    made = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seats": [
-        {"kind": "human", "name": "Mika"}, {"kind": "bot", "bot": "heuristic"},
-        {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]}).json()
+    made = httpx.post(
+        server.url + "/api/tables",
+        json={
+            "game": "unsun",
+            "seats": [
+                {"kind": "human", "name": "Mika"},
+                {"kind": "bot", "bot": "heuristic"},
+                {"kind": "bot", "bot": "heuristic"},
+                {"kind": "bot", "bot": "heuristic"},
+            ],
+        },
+    ).json()
     link = made["links"][0]
     phone_size = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
     first = browser.new_context(**phone_size)
@@ -230,9 +256,11 @@ def test_account_login_logout_and_a_seat_from_a_second_browser(browser: Any, ser
     page.wait_for_selector("#k-me")
     assert "Mika" in page.inner_text("#k-me")
     # the table page (or the player) keeps the seat in the account
-    r = page.evaluate("""async ([table, link]) => (await fetch('/api/me/seats', {method: 'POST',
+    r = page.evaluate(
+        """async ([table, link]) => (await fetch('/api/me/seats', {method: 'POST',
         headers: {'Content-Type': 'application/json'}, body: JSON.stringify({table_id: table, seat: 0, link})})).status""",
-                      [made["id"], link])
+        [made["id"], link],
+    )
     assert r == 200
     second = browser.new_context(**phone_size)
     other = second.new_page()
@@ -285,16 +313,40 @@ def test_an_online_table_saved_to_a_club_rates_its_bots_and_its_members(browser:
     request = context.request
     assert request.post(server.url + "/api/accounts", data={"name": "Rin", "password": "a long password"}).ok
     club = request.post(server.url + "/api/clubs", data={"name": "Online club"}).json()
-    bots = httpx.post(server.url + "/api/tables", json={"game": "unsun", "options": {"deals": 1}, "seats": [
-        {"kind": "bot", "bot": "search"}, {"kind": "bot", "bot": "heuristic"},
-        {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}]}).json()
-    mine = httpx.post(server.url + "/api/tables", json={"game": "unsun", "options": {"deals": 1}, "seats": [
-        {"kind": "human", "name": "guest name"}, {"kind": "bot", "bot": "heuristic"},
-        {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]}).json()
+    bots = httpx.post(
+        server.url + "/api/tables",
+        json={
+            "game": "unsun",
+            "options": {"deals": 1},
+            "seats": [
+                {"kind": "bot", "bot": "search"},
+                {"kind": "bot", "bot": "heuristic"},
+                {"kind": "bot", "bot": "random"},
+                {"kind": "bot", "bot": "heuristic"},
+            ],
+        },
+    ).json()
+    mine = httpx.post(
+        server.url + "/api/tables",
+        json={
+            "game": "unsun",
+            "options": {"deals": 1},
+            "seats": [
+                {"kind": "human", "name": "guest name"},
+                {"kind": "bot", "bot": "heuristic"},
+                {"kind": "bot", "bot": "heuristic"},
+                {"kind": "bot", "bot": "heuristic"},
+            ],
+        },
+    ).json()
     r = request.post(server.url + f"/api/clubs/{club['id']}/tables/{mine['id']}", data={"rated": True})
     assert r.status == 409  # not over, and no seat named as abandoning
-    assert request.post(server.url + "/api/me/seats", data={"table_id": mine["id"], "seat": 0, "link": mine["links"][0]}).ok
-    r = request.post(server.url + f"/api/clubs/{club['id']}/tables/{mine['id']}", data={"rated": True, "abandoned_by": 0})
+    assert request.post(
+        server.url + "/api/me/seats", data={"table_id": mine["id"], "seat": 0, "link": mine["links"][0]}
+    ).ok
+    r = request.post(
+        server.url + f"/api/clubs/{club['id']}/tables/{mine['id']}", data={"rated": True, "abandoned_by": 0}
+    )
     assert r.ok, r.text()
     for _ in range(200):
         if httpx.get(server.url + f"/api/tables/{bots['id']}").json()["over"]:
@@ -305,7 +357,9 @@ def test_an_online_table_saved_to_a_club_rates_its_bots_and_its_members(browser:
     saved = request.get(server.url + f"/api/clubs/{club['id']}/matches").json()
     assert saved[0]["players"][0] == "Rin"  # the seat kept in Rin's account is Rin's
     assert saved[1]["players"] == ["search:normal", "heuristic", "random", "heuristic"]
-    board = {row["name"]: row for row in request.get(server.url + f"/api/clubs/{club['id']}/leaderboard?game=unsun").json()}
+    board = {
+        row["name"]: row for row in request.get(server.url + f"/api/clubs/{club['id']}/leaderboard?game=unsun").json()
+    }
     assert board["Rin"]["mu"] < 25  # abandoned: a loss
     assert {"search:normal", "random", "heuristic"} <= set(board)
     context.close()

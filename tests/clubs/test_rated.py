@@ -53,8 +53,7 @@ class Player:
         return httpx.put(self.srv.url + path, headers={"Cookie": self.cookie}, **kw)
 
     def ws(self, table_id: str) -> Any:
-        return connect(f"ws://127.0.0.1:{self.srv.port}/ws/{table_id}",
-                       additional_headers={"Cookie": self.cookie})
+        return connect(f"ws://127.0.0.1:{self.srv.port}/ws/{table_id}", additional_headers={"Cookie": self.cookie})
 
 
 def _club(srv: ServerThread) -> tuple[Player, Player, Player, str]:
@@ -123,8 +122,17 @@ def test_rated_tables_are_a_clubs_and_bad_requests_are_refused_in_words(tmp_path
 def test_a_rated_match_seats_members_refuses_hints_and_updates_the_ratings_once(db_url: str) -> None:
     with ServerThread(db_url, bot_delay=0) as srv:
         aki, bo, chie, club = _club(srv)
-        made = aki.post("/api/tables", json={"game": "unsun", "options": {"deals": 1}, "club": club, "rated": True,
-                                             "hints": True, "seats": [{"kind": "human"}, {"kind": "human"}] + BOTS3[:2]})
+        made = aki.post(
+            "/api/tables",
+            json={
+                "game": "unsun",
+                "options": {"deals": 1},
+                "club": club,
+                "rated": True,
+                "hints": True,
+                "seats": [{"kind": "human"}, {"kind": "human"}] + BOTS3[:2],
+            },
+        )
         assert made.status_code == 200, made.text
         tid, tokens = made.json()["id"], made.json()["tokens"]
         # shown on the table and in the lobby
@@ -179,8 +187,16 @@ def test_a_rated_match_seats_members_refuses_hints_and_updates_the_ratings_once(
 def test_abandoning_a_rated_match_is_a_loss_and_a_bot_finishes_the_seat(db_url: str) -> None:
     with ServerThread(db_url, bot_delay=0, grace=0.3) as srv:
         aki, bo, chie, club = _club(srv)
-        made = aki.post("/api/tables", json={"game": "unsun", "options": {"deals": 1}, "club": club, "rated": True,
-                                             "seats": [{"kind": "human"}] + BOTS3}).json()
+        made = aki.post(
+            "/api/tables",
+            json={
+                "game": "unsun",
+                "options": {"deals": 1},
+                "club": club,
+                "rated": True,
+                "seats": [{"kind": "human"}] + BOTS3,
+            },
+        ).json()
         tid, token = made["id"], made["tokens"][0]
         with bo.ws(tid) as ws:
             assert _hello(ws, token)["type"] == "welcome"
@@ -200,10 +216,14 @@ def test_abandoning_a_rated_match_is_a_loss_and_a_bot_finishes_the_seat(db_url: 
         assert len(matches) == 1 and matches[0]["rated"] and matches[0]["players"][0] == "Bo"
         board = [r["name"] for r in bo.get(f"/api/clubs/{club}/leaderboard", params={"game": "unsun"}).json()]
         assert board[-1] == "Bo"  # ranked last whatever the totals: the loss of the one who left
-        bot = next(r for r in bo.get(f"/api/clubs/{club}/leaderboard", params={"game": "unsun"}).json()
-                   if r["name"] == "heuristic")
-        mine = next(r for r in bo.get(f"/api/clubs/{club}/leaderboard", params={"game": "unsun"}).json()
-                    if r["name"] == "Bo")
+        bot = next(
+            r
+            for r in bo.get(f"/api/clubs/{club}/leaderboard", params={"game": "unsun"}).json()
+            if r["name"] == "heuristic"
+        )
+        mine = next(
+            r for r in bo.get(f"/api/clubs/{club}/leaderboard", params={"game": "unsun"}).json() if r["name"] == "Bo"
+        )
         assert mine["mu"] < 25 < bot["mu"]
 
 
@@ -211,10 +231,17 @@ def test_presets_of_my_clubs_come_first_and_a_club_lists_its_open_tables(tmp_pat
     with ServerThread(_sqlite(tmp_path), bot_delay=0) as srv:
         aki, bo, chie, club = _club(srv)
         other = chie.post("/api/clubs", json={"name": "Shimane"}).json()["id"]
-        assert chie.put(f"/api/clubs/{other}/presets/Shimane tournament",
-                        json={"game": "napoleon", "options": {"deals": 4}}).status_code == 200
+        assert (
+            chie.put(
+                f"/api/clubs/{other}/presets/Shimane tournament", json={"game": "napoleon", "options": {"deals": 4}}
+            ).status_code
+            == 200
+        )
         for name, opts in (("KIT 2002 rules", {"target": 11}), ("KIT short", {"target": 5})):
-            assert aki.put(f"/api/clubs/{club}/presets/{name}", json={"game": "meitora", "options": opts}).status_code == 200
+            assert (
+                aki.put(f"/api/clubs/{club}/presets/{name}", json={"game": "meitora", "options": opts}).status_code
+                == 200
+            )
         got = bo.get("/api/me/presets").json()
         named = [p["name"] for p in got if p["club"]]
         assert named == ["KIT 2002 rules", "KIT short"]  # mine only, in the order they were set
@@ -224,12 +251,16 @@ def test_presets_of_my_clubs_come_first_and_a_club_lists_its_open_tables(tmp_pat
         assert all(p["club"] is None for p in httpx.get(srv.url + "/api/me/presets").json())  # a guest
 
         plain = httpx.post(srv.url + "/api/tables", json={"game": "meitora", "seats": [{"kind": "human"}] * 4}).json()
-        mine = aki.post("/api/tables", json={"game": "meitora", "options": {"target": 11}, "club": club,
-                                             "seats": [{"kind": "human"}] * 4}).json()
-        rated = bo.post("/api/tables", json={"game": "meitora", "club": club, "rated": True,
-                                             "seats": [{"kind": "human"}] * 4}).json()
-        theirs = chie.post("/api/tables", json={"game": "meitora", "club": other,
-                                                "seats": [{"kind": "human"}] * 4}).json()
+        mine = aki.post(
+            "/api/tables",
+            json={"game": "meitora", "options": {"target": 11}, "club": club, "seats": [{"kind": "human"}] * 4},
+        ).json()
+        rated = bo.post(
+            "/api/tables", json={"game": "meitora", "club": club, "rated": True, "seats": [{"kind": "human"}] * 4}
+        ).json()
+        theirs = chie.post(
+            "/api/tables", json={"game": "meitora", "club": other, "seats": [{"kind": "human"}] * 4}
+        ).json()
         listed = bo.get(f"/api/clubs/{club}/tables").json()
         assert [x["id"] for x in listed] == [rated["id"], mine["id"]]  # newest first; no other club's
         assert listed[0]["rated"] and not listed[1]["rated"] and listed[0]["free"] == [0, 1, 2, 3]
@@ -246,8 +277,16 @@ def test_a_restart_keeps_a_rated_table_rated_and_its_seats_held(tmp_path: Any) -
     db = _sqlite(tmp_path)
     with ServerThread(db, bot_delay=0) as srv:
         aki, bo, chie, club = _club(srv)
-        made = aki.post("/api/tables", json={"game": "unsun", "options": {"deals": 1}, "club": club, "rated": True,
-                                             "seats": [{"kind": "human"}, {"kind": "human"}] + BOTS3[:2]}).json()
+        made = aki.post(
+            "/api/tables",
+            json={
+                "game": "unsun",
+                "options": {"deals": 1},
+                "club": club,
+                "rated": True,
+                "seats": [{"kind": "human"}, {"kind": "human"}] + BOTS3[:2],
+            },
+        ).json()
         tid, tokens = made["id"], made["tokens"]
         with bo.ws(tid) as ws:
             assert _hello(ws, tokens[1])["type"] == "welcome"
@@ -271,8 +310,16 @@ def test_a_restart_keeps_a_rated_table_rated_and_its_seats_held(tmp_path: Any) -
 def test_a_members_seat_given_to_a_bot_by_the_host_counts_as_abandoned(tmp_path: Any) -> None:
     with ServerThread(_sqlite(tmp_path), bot_delay=0) as srv:
         aki, bo, chie, club = _club(srv)
-        made = aki.post("/api/tables", json={"game": "unsun", "options": {"deals": 1}, "club": club, "rated": True,
-                                             "seats": [{"kind": "human"}] + BOTS3}).json()
+        made = aki.post(
+            "/api/tables",
+            json={
+                "game": "unsun",
+                "options": {"deals": 1},
+                "club": club,
+                "rated": True,
+                "seats": [{"kind": "human"}] + BOTS3,
+            },
+        ).json()
         tid, token, host = made["id"], made["tokens"][0], made["host"].split("#host=")[1]
         with bo.ws(tid) as ws:
             assert _hello(ws, token)["type"] == "welcome"

@@ -13,8 +13,9 @@ from kirifuda.games import find_game
 GAMES = ("meitora", "kakeya", "napoleon", "unsun")
 
 
-def played_deal(game: str, seed: int, kinds: tuple[str, ...] = ("heuristic",),
-                stop: Callable[[GameState], bool] | None = None) -> GameState:
+def played_deal(
+    game: str, seed: int, kinds: tuple[str, ...] = ("heuristic",), stop: Callable[[GameState], bool] | None = None
+) -> GameState:
     """A match played by the given bots (one kind per seat, repeated round the table) until a
     deal with card play ends (deals passed out are dealt again: the record's last deal is the
     one played), or until ``stop`` holds."""

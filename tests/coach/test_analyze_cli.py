@@ -22,8 +22,7 @@ def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_analyze_prints_marks_and_a_summary_in_english(record_file: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_analyze_prints_marks_and_a_summary_in_english(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyze", str(record_file), "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "== Review of Meitora" in out and "-- Summary --" in out

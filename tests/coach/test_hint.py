@@ -25,9 +25,11 @@ from .helpers import GAMES, played_deal
 
 def _stop_after(k: int):  # type: ignore[no-untyped-def]
     """Stop at the first decision with a choice after ``k`` actions of the deal."""
+
     def stop(state: GameState) -> bool:
         deal = state.record_deals()[-1]
         return len(deal["actions"]) >= k and len(state.legal_actions()) > 1
+
     return stop
 
 
@@ -68,13 +70,25 @@ def _twin(state: GameState, seat: int, pick: random.Random) -> GameState | None:
                 continue
             for x in deal.hands[a]:
                 for y in deal.hands[b]:
-                    if x[-1] == y[-1] and x[0] not in "JAK" and y[0] not in "JAK" and "JK" not in (x, y) \
-                            and x not in seen and y not in seen and x != y:
+                    if (
+                        x[-1] == y[-1]
+                        and x[0] not in "JAK"
+                        and y[0] not in "JAK"
+                        and "JK" not in (x, y)
+                        and x not in seen
+                        and y not in seen
+                        and x != y
+                    ):
                         hands = [list(h) for h in deal.hands]
                         hands[a][hands[a].index(x)] = y
                         hands[b][hands[b].index(y)] = x
-                        twin = Record(rec.game, rec.options, rec.players, rec.first,
-                                      rec.deals[:-1] + [type(deal)(hands, deal.rest, deal.actions)])
+                        twin = Record(
+                            rec.game,
+                            rec.options,
+                            rec.players,
+                            rec.first,
+                            rec.deals[:-1] + [type(deal)(hands, deal.rest, deal.actions)],
+                        )
                         try:
                             from kirifuda.record import replay
 
@@ -174,8 +188,7 @@ def test_a_hint_is_refused_where_the_seat_is_not_to_act() -> None:
 
 def test_a_single_choice_is_said_to_be_forced() -> None:
     def forced(state: GameState) -> bool:
-        return len([a for a in state.legal_actions() if isinstance(a, Play)]) == 1 \
-            and len(state.legal_actions()) == 1
+        return len([a for a in state.legal_actions() if isinstance(a, Play)]) == 1 and len(state.legal_actions()) == 1
 
     state = played_deal("kakeya", 2, stop=forced)
     seat = state.to_act

@@ -39,6 +39,7 @@ def test_nothing_to_undo_before_ones_first_decision() -> None:
 
 def test_a_bid_is_undone_while_the_bidding_shows_no_card() -> None:
     """Bids reveal no card: the seat's bid and the bots' bids after it are taken back."""
+
     def after_my_bid(s: GameState) -> bool:
         acts = _actions(s)
         return s.phase.value == "bidding" and len(acts) >= 2 and any(a["seat"] == 0 for a in acts[:-1])
@@ -79,8 +80,13 @@ def test_after_a_deal_passed_out_a_card_answered_by_a_bot_is_not_undone() -> Non
         if s.needs_deal or s.deal_number < 1:
             return False
         acts = _actions(s)
-        return s.deal_summaries()[-2]["outcome"] != "played" and len(acts) >= 2 and "play" in acts[-2] \
-            and acts[-2]["seat"] == 0 and acts[-1]["seat"] != 0
+        return (
+            s.deal_summaries()[-2]["outcome"] != "played"
+            and len(acts) >= 2
+            and "play" in acts[-2]
+            and acts[-2]["seat"] == 0
+            and acts[-1]["seat"] != 0
+        )
 
     rng = random.Random(5)
     state = find_game("meitora").new_state()
@@ -115,6 +121,7 @@ def test_a_card_is_undone_before_anyone_answers_it() -> None:
 def test_winning_the_contract_shows_the_agari_so_no_undo() -> None:
     """Meitora: the last bid of a won auction hands the declarer the agari: a card it had not
     seen."""
+
     def declarer_discarding(s: GameState) -> bool:
         return s.phase.value == "discard"
 
@@ -154,7 +161,7 @@ def test_an_allowed_undo_restores_the_seats_decision_and_shows_nothing_new(game:
         # nothing the seat sees now was hidden from it at its decision
         from kirifuda.coach.practice import _cards_in
 
-        seen = set().union(*(_cards_in(w) for w in views[:v.keep + 1]))
+        seen = set().union(*(_cards_in(w) for w in views[: v.keep + 1]))
         assert _cards_in(state.view(seat)) <= seen
 
 

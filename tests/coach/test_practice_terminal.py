@@ -18,14 +18,30 @@ from kirifuda.coach.practice_terminal import PracticeGame
 from kirifuda.games import find_game
 
 
-def _play(tmp_path: Path, answers: list[str], *, game: str = "meitora", seed: int = 1, kind: str | None = None,
-          lang: str = "en") -> tuple[str, records.Record]:
+def _play(
+    tmp_path: Path,
+    answers: list[str],
+    *,
+    game: str = "meitora",
+    seed: int = 1,
+    kind: str | None = None,
+    lang: str = "en",
+) -> tuple[str, records.Record]:
     it = iter(answers)
     out = io.StringIO()
     info = find_game(game)
     path = tmp_path / f"{game}-{seed}-{kind}-{lang}.json"
-    pg = PracticeGame(info, info.options({}), kind=kind, seed=seed, bots="heuristic", lang=lang, record_path=path,
-                      console=Console(file=out, width=120), input_fn=lambda prompt: next(it))
+    pg = PracticeGame(
+        info,
+        info.options({}),
+        kind=kind,
+        seed=seed,
+        bots="heuristic",
+        lang=lang,
+        record_path=path,
+        console=Console(file=out, width=120),
+        input_fn=lambda prompt: next(it),
+    )
     pg.run()
     return out.getvalue(), records.loads(path.read_text(encoding="utf-8"))
 

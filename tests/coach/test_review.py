@@ -32,8 +32,7 @@ def test_card_marks_match_brute_force_in_the_ending(game: str, seed: int) -> Non
     rev = review(rec, nodes=20_000, deals=[last])
     (deal,) = rev.deals
     tricks = {"meitora": 10, "kakeya": 13, "napoleon": 10, "unsun": 12}[game]
-    late = [m for m in deal.marks if m.kind == "play" and m.trick is not None
-            and m.trick > tricks - ENDING[game]]
+    late = [m for m in deal.marks if m.kind == "play" and m.trick is not None and m.trick > tricks - ENDING[game]]
     # replay the record to each late mark and solve the position by brute force
     checked = 0
     before_of: dict[int, GameState] = {}
@@ -93,9 +92,16 @@ def test_the_oracle_loses_nothing_where_it_solves_exactly(game: str) -> None:
         state = played_deal(game, seed, kinds=("oracle", "heuristic"))
         rec = from_state(state)
         (deal,) = review(rec, nodes=200_000, deals=[len(rec.deals) - 1]).deals
-        marks = [m for m in deal.marks if m.kind == "play" and m.seat % 2 == 0 and m.method == "exact"
-                 and m.trick is not None and m.trick > tricks - exact_from
-                 and not (game == "napoleon" and m.before is not None and m.before[1] in (0, 20))]
+        marks = [
+            m
+            for m in deal.marks
+            if m.kind == "play"
+            and m.seat % 2 == 0
+            and m.method == "exact"
+            and m.trick is not None
+            and m.trick > tricks - exact_from
+            and not (game == "napoleon" and m.before is not None and m.before[1] in (0, 20))
+        ]
         assert marks
         assert all(m.loss == 0 for m in marks), [m for m in marks if m.loss]
 
@@ -147,7 +153,9 @@ def test_a_record_that_does_not_replay_is_refused() -> None:
     rec = from_state(state)
     data = rec.to_json()
     data["deals"][0]["actions"][-1], data["deals"][0]["actions"][-2] = (
-        data["deals"][0]["actions"][-2], data["deals"][0]["actions"][-1])
+        data["deals"][0]["actions"][-2],
+        data["deals"][0]["actions"][-1],
+    )
     import json
 
     bad = loads(json.dumps(data))

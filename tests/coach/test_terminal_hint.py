@@ -17,9 +17,16 @@ def _play(tmp_path: Path, answers: list[str], lang: str, name: str) -> tuple[str
     it = iter(answers)
     out = io.StringIO()
     info = find_game("meitora")
-    game = TerminalGame(info, info.options({}), seed=6, bots="heuristic", lang=lang,
-                        record_path=tmp_path / name, console=Console(file=out, width=120),
-                        input_fn=lambda prompt: next(it))
+    game = TerminalGame(
+        info,
+        info.options({}),
+        seed=6,
+        bots="heuristic",
+        lang=lang,
+        record_path=tmp_path / name,
+        console=Console(file=out, width=120),
+        input_fn=lambda prompt: next(it),
+    )
     game.run()
     return out.getvalue(), records.loads((tmp_path / name).read_text(encoding="utf-8"))
 

@@ -29,8 +29,7 @@ def relabel(action: Any, perm: dict[int, int]) -> Any:
     return action
 
 
-def replay_deal(game: str, options: dict[str, Any], first: int, deal: dict[str, Any],
-                perm: dict[int, int]) -> Any:
+def replay_deal(game: str, options: dict[str, Any], first: int, deal: dict[str, Any], perm: dict[int, int]) -> Any:
     """A fresh match's first deal, its cards renamed by ``perm``, replayed; None if an action
     becomes illegal (or the deal is refused)."""
     info = GAMES[game]

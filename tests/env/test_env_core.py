@@ -187,8 +187,8 @@ def test_a_multi_card_discard_is_taken_card_by_card(options):
         if k < size - 1:
             assert env.state.summary() == before and env.to_act == seat
             obs = env.observe(seat)
-            assert sorted(np.flatnonzero(obs[pending_at:pending_at + 53])) == sorted(picks[:k + 1])
-            assert not env.observe((seat + 1) % env.num_players)[pending_at:pending_at + 53].any()
+            assert sorted(np.flatnonzero(obs[pending_at : pending_at + 53])) == sorted(picks[: k + 1])
+            assert not env.observe((seat + 1) % env.num_players)[pending_at : pending_at + 53].any()
             assert start + card not in env.legal_ids()
     assert sorted(c.id for c in env.state.view(seat).discard) == sorted(picks)
     assert env.state.phase.value != "discard"
@@ -209,6 +209,6 @@ def test_the_mask_never_offers_a_claim_that_may_be_refused() -> None:
     for a in ("10H", "pass", "pass", "pass"):
         s.apply(action_from_json({"bid": a}))
     s.apply(next(x for x in s.legal_actions() if isinstance(x, Discard) and x.cards[0].code == rest[30]))
-    assert CLAIM in s.legal_actions()                 # it holds here ...
+    assert CLAIM in s.legal_actions()  # it holds here ...
     ids = Stepper(s, env.catalog).legal_ids()
-    assert env.catalog.index(CLAIM) not in ids        # ... and still is not in the mask
+    assert env.catalog.index(CLAIM) not in ids  # ... and still is not in the mask

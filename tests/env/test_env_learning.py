@@ -42,13 +42,12 @@ def test_recall_holds_every_card_seen_played_this_deal(game, options):
         deal = env.state.record_deals()[-1]
         for seat in range(n):
             obs = env.observe(seat)
-            assert np.array_equal(obs[:plain.encoder.size], plain.observe(seat))
-            block = obs[plain.encoder.size:].reshape(n, 53)
+            assert np.array_equal(obs[: plain.encoder.size], plain.observe(seat))
+            block = obs[plain.encoder.size :].reshape(n, 53)
             for rel in range(n):
                 actor = (seat + rel) % n
                 played = {int(c) for c in np.flatnonzero(block[rel])}
-                record = {parse_card(a["play"]).id for a in deal["actions"]
-                          if a.get("seat") == actor and "play" in a}
+                record = {parse_card(a["play"]).id for a in deal["actions"] if a.get("seat") == actor and "play" in a}
                 assert played <= record
                 if game != "unsun":  # Unsun's face-down plays stay hidden
                     assert played == record
@@ -82,7 +81,7 @@ def test_full_recall_rows_are_openspiels_information_state(game):
         base = env.encoder.size + env.num_players * 53
         for p in range(env.num_players):
             ours = env.observe(p)[base:]
-            theirs = np.asarray(s.information_state_tensor(p))[g.obs_size:]
+            theirs = np.asarray(s.information_state_tensor(p))[g.obs_size :]
             assert np.array_equal(ours, theirs), p
 
 

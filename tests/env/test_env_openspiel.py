@@ -28,8 +28,9 @@ def test_random_sim(game, options):
 
 @pytest.mark.parametrize("game", sorted({g for g, _ in CASES}))
 def test_random_sim_match_mode(game):
-    options = {"meitora": {"target": 2}, "napoleon": {"deals": 2}, "kakeya": {"games": 2},
-               "unsun": {"deals": 2}}.get(game, {})
+    options = {"meitora": {"target": 2}, "napoleon": {"deals": 2}, "kakeya": {"games": 2}, "unsun": {"deals": 2}}.get(
+        game, {}
+    )
     pyspiel.random_sim_test(_load(game, options, match=True), num_sims=1, serialize=False, verbose=False)
 
 
@@ -85,13 +86,13 @@ def test_information_state_hides_other_hands():
     k = s._k
     dealt = list(k.dealt)
     r, sizes = k.rest_size, k.hand_sizes
-    one = r + sizes[0]           # first card of seat 1 in the chance order
+    one = r + sizes[0]  # first card of seat 1 in the chance order
     two = r + sizes[0] + sizes[1]  # first card of seat 2
     swapped = dealt[:]
     swapped[one], swapped[two] = dealt[two], dealt[one]
     begin = len(history) - len(dealt) - len(k.steps)
     t = s.get_game().new_initial_state()
-    for a in history[:begin] + swapped + history[begin + len(dealt):]:
+    for a in history[:begin] + swapped + history[begin + len(dealt) :]:
         t.apply_action(a)
     assert t.information_state_string(0) == s.information_state_string(0)
     assert np.array_equal(t.information_state_tensor(0), s.information_state_tensor(0))
@@ -108,8 +109,7 @@ def test_ismcts_and_mcts_run():
     while s.is_terminal():
         s = _play("meitora", 1, decisions=4)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
-    bot = ismcts.ISMCTSBot(g, evaluator, uct_c=2.0, max_simulations=8,
-                           random_state=np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(g, evaluator, uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(1))
     assert bot.step(s) in s.legal_actions()
     mbot = mcts.MCTSBot(g, 2.0, 8, evaluator, random_state=np.random.RandomState(1))
     assert mbot.step(s) in s.legal_actions()
@@ -225,8 +225,12 @@ def test_the_python_fast_paths_give_what_pyspiel_gives(game, options):
                 assert s.information_state_string() == base.information_state_string(s)
                 s.apply_action(rng.choice(s.legal_actions()))
         assert s.legal_actions() == base.legal_actions(s) == []
-        for call in (s.observation_tensor, s.information_state_string, s.observation_string,
-                     s.information_state_tensor):
+        for call in (
+            s.observation_tensor,
+            s.information_state_string,
+            s.observation_string,
+            s.information_state_tensor,
+        ):
             with pytest.raises(pyspiel.SpielError):
                 call()
             with pytest.raises(pyspiel.SpielError):

@@ -77,8 +77,7 @@ def test_a_policy_plays_a_tournament_through_the_cli(tmp_path, capsys):
     from kirifuda.cli import main
 
     path, _ = tiny_policy(tmp_path, "meitora", claims="auto", scaled=True)
-    main(["tournament", "meitora", "--bots", f"policy:{path},heuristic", "--deals", "2",
-          "--out", str(tmp_path / "t")])
+    main(["tournament", "meitora", "--bots", f"policy:{path},heuristic", "--deals", "2", "--out", str(tmp_path / "t")])
     out = capsys.readouterr().out
     assert f"policy:{path}" in out and "points/deal" in out
     summary = json.loads((tmp_path / "t" / "summary.json").read_text())

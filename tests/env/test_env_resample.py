@@ -111,8 +111,12 @@ def _unplaceable(s: Any, player: int, rng: random.Random, must: list[int]) -> li
     for c in candidates:
         partners = [d for d in cards if place[d] != place[c]]
         for d in partners[:PARTNERS]:
-            if any((t := _swapped(s, c, d, relabel)) is not None and not t.is_terminal()
-                   and t.information_state_string(player) == target for relabel in (False, True)):
+            if any(
+                (t := _swapped(s, c, d, relabel)) is not None
+                and not t.is_terminal()
+                and t.information_state_string(player) == target
+                for relabel in (False, True)
+            ):
                 found.append(c)
                 break
     return found
@@ -121,13 +125,17 @@ def _unplaceable(s: Any, player: int, rng: random.Random, must: list[int]) -> li
 def _named(s: Any) -> list[int]:
     """Cards the table names without placing them (the adjutant's card, the rensho)."""
     view = s._k.stepper.state.view(None)
-    return [c.id for c in (getattr(view, "adjutant_card", None), getattr(view, "rensho", None))
-            if c is not None]
+    return [c.id for c in (getattr(view, "adjutant_card", None), getattr(view, "rensho", None)) if c is not None]
 
 
 @pytest.mark.parametrize(("game", "options"), CASES, ids=CASE_IDS)
-@settings(max_examples=6, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(seed=st.integers(0, 2**31), depth=st.floats(0.0, 0.999), other=st.integers(1, 5))
 def test_resamples_keep_the_information_state_and_hide_every_unplaced_card(game, options, seed, depth, other):
     g = _load(game, options)
@@ -149,5 +157,7 @@ def test_resamples_keep_the_information_state_and_hide_every_unplaced_card(game,
             assert r.current_player() == s.current_player()
             places = _place_of(r)
             unmoved = {c for c in unmoved if places[c] == truth[c]}
-        assert not unmoved, (f"seat {player} cannot place cards {sorted(unmoved)} (true places "
-                             f"{[truth[c] for c in sorted(unmoved)]}), yet every resample puts them there")
+        assert not unmoved, (
+            f"seat {player} cannot place cards {sorted(unmoved)} (true places "
+            f"{[truth[c] for c in sorted(unmoved)]}), yet every resample puts them there"
+        )

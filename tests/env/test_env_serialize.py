@@ -26,16 +26,24 @@ def _load(game: str, options: dict[str, Any], match: bool = False) -> Any:
 
 def _restored(game: Any, state: Any) -> list[tuple[str, Any]]:
     _, by_string = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
-    return [("serialize_game_and_state", by_string), ("pickle", pickle.loads(pickle.dumps(state))),
-            ("clone", state.clone())]
+    return [
+        ("serialize_game_and_state", by_string),
+        ("pickle", pickle.loads(pickle.dumps(state))),
+        ("clone", state.clone()),
+    ]
 
 
 def _everything(game: Any, state: Any) -> dict[str, Any]:
     """What every method of the state gives (tensors as lists)."""
     out: dict[str, Any] = {
-        "str": str(state), "history": list(state.history()), "current_player": state.current_player(),
-        "is_terminal": state.is_terminal(), "is_chance_node": state.is_chance_node(),
-        "returns": state.returns(), "rewards": state.rewards(), "move_number": state.move_number(),
+        "str": str(state),
+        "history": list(state.history()),
+        "current_player": state.current_player(),
+        "is_terminal": state.is_terminal(),
+        "is_chance_node": state.is_chance_node(),
+        "returns": state.returns(),
+        "rewards": state.rewards(),
+        "move_number": state.move_number(),
     }
     if state.is_terminal():
         return out
@@ -81,7 +89,7 @@ def test_a_restored_state_gives_what_the_original_gives(game, options):
                         assert got[key] == want[key], (how, key)
                     # and it plays on the same way
                     if not s.is_terminal():
-                        a = (s.chance_outcomes()[0][0] if s.is_chance_node() else s.legal_actions()[-1])
+                        a = s.chance_outcomes()[0][0] if s.is_chance_node() else s.legal_actions()[-1]
                         t, u = s.child(a), r.child(a)
                         assert _everything(g, t) == _everything(r.get_game(), u), how
                 checked += 1
@@ -95,8 +103,9 @@ def test_a_restored_state_gives_what_the_original_gives(game, options):
 
 @pytest.mark.parametrize("game", sorted({g for g, _ in CASES}))
 def test_a_restored_match_state_gives_what_the_original_gives(game):
-    options = {"meitora": {"target": 2}, "napoleon": {"deals": 2}, "kakeya": {"games": 2},
-               "unsun": {"deals": 2}}.get(game, {})
+    options = {"meitora": {"target": 2}, "napoleon": {"deals": 2}, "kakeya": {"games": 2}, "unsun": {"deals": 2}}.get(
+        game, {}
+    )
     g = _load(game, options, match=True)
     rng = random.Random(4)
     s = g.new_initial_state()

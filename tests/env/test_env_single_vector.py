@@ -27,8 +27,10 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("game", GAMES)
 def test_gymnasium_checker_passes_the_single_agent_env(game):
     check_env(SingleAgentEnv(game, illegal_reward=-1.0), skip_render_check=True)
-    check_env(SingleAgentEnv(game, seat=1, opponents="random", recall="cards", scaled=True,
-                             illegal_reward=-1.0), skip_render_check=True)
+    check_env(
+        SingleAgentEnv(game, seat=1, opponents="random", recall="cards", scaled=True, illegal_reward=-1.0),
+        skip_render_check=True,
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)

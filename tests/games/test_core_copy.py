@@ -50,6 +50,7 @@ def test_every_field_is_copied(cls):
 
 def test_declared_lists_must_be_fields():
     with pytest.raises(TypeError, match="_nothing"):
+
         class Broken(GameState):  # noqa: F841
             __slots__ = ("_a",)
             COPY_LISTS = ("_nothing",)

@@ -20,7 +20,7 @@ from kirifuda.games.kakeya import ChooseLeader, ChooseTrump
 from kirifuda.cards import Suit, parse_card
 from kirifuda.errors import DealError, IllegalActionError, OptionError
 from kirifuda.games import GAMES, find_game
-from kirifuda.games.kakeya import (DECK, KakeyaOptions, KakeyaState, Phase, chip_payment, rensho_of)
+from kirifuda.games.kakeya import DECK, KakeyaOptions, KakeyaState, Phase, chip_payment, rensho_of
 
 C = parse_card
 SUITS = "SHDC"
@@ -32,8 +32,10 @@ def P(code: str) -> Play:
 
 # -- building deals ---------------------------------------------------------------------------
 
-def build_hands(n: int, fixed: dict[int, list[str]], void: dict[int, str] | None = None,
-                sitting: int | None = None) -> list[list[str]]:
+
+def build_hands(
+    n: int, fixed: dict[int, list[str]], void: dict[int, str] | None = None, sitting: int | None = None
+) -> list[list[str]]:
     """Hands for an ``n``-seat table: each active seat gets its ``fixed`` cards and is filled up
     to 13 from the rest of the pack in id order, skipping the suits in its ``void``."""
     half = n // 2
@@ -58,8 +60,13 @@ def build_hands(n: int, fixed: dict[int, list[str]], void: dict[int, str] | None
     return hands
 
 
-def new_game(fixed: dict[int, list[str]], void: dict[int, str] | None = None, trump: str = "keep",
-             leader: int | None = 0, **options: Any) -> KakeyaState:
+def new_game(
+    fixed: dict[int, list[str]],
+    void: dict[int, str] | None = None,
+    trump: str = "keep",
+    leader: int | None = 0,
+    **options: Any,
+) -> KakeyaState:
     s = KakeyaState(KakeyaOptions(**options))
     sitting = s.sitting_out
     s.deal(build_hands(s.num_players, fixed, void, sitting), [])
@@ -77,8 +84,7 @@ def play_trick(s: KakeyaState, *codes: str) -> int:
     return winner
 
 
-def play_single_game(seed: int, players: int = 4, policy: str = "random",
-                     **options: Any) -> KakeyaState:
+def play_single_game(seed: int, players: int = 4, policy: str = "random", **options: Any) -> KakeyaState:
     info = GAMES["kakeya"]
     state = info.new_state(info.options({"players": players, "stop_at_zero": False, "games": 1, **options}))
     rng = random.Random(seed)
@@ -88,8 +94,9 @@ def play_single_game(seed: int, players: int = 4, policy: str = "random",
     return state
 
 
-def find(cond: Callable[[dict[str, Any], list[set[int]]], bool], players: int = 4,
-         limit: int = 3000, **options: Any) -> tuple[dict[str, Any], list[set[int]]]:
+def find(
+    cond: Callable[[dict[str, Any], list[set[int]]], bool], players: int = 4, limit: int = 3000, **options: Any
+) -> tuple[dict[str, Any], list[set[int]]]:
     """The first seeded random game whose result and dealt pair hands meet ``cond``."""
     for seed in range(limit):
         state = play_single_game(seed, players, **options)
@@ -104,21 +111,25 @@ def find(cond: Callable[[dict[str, Any], list[set[int]]], bool], players: int = 
 
 # -- options ----------------------------------------------------------------------------------
 
+
 def test_default_options_follow_the_spec_table():
     o = KakeyaOptions()
     assert (o.players, o.initial_trump, o.stop_at_zero, o.games) == (4, "D", True, None)
 
 
-@pytest.mark.parametrize(("data", "word"), [
-    ({"players": 5}, "players"),
-    ({"players": True}, "players"),
-    ({"initial_trump": "N"}, "initial_trump"),
-    ({"games": 0}, "games"),
-    ({"games": "3"}, "games"),
-    ({"stop_at_zero": False}, "games"),
-    ({"stop_at_zero": "no"}, "stop_at_zero"),
-    ({"target": 3}, "target"),
-])
+@pytest.mark.parametrize(
+    ("data", "word"),
+    [
+        ({"players": 5}, "players"),
+        ({"players": True}, "players"),
+        ({"initial_trump": "N"}, "initial_trump"),
+        ({"games": 0}, "games"),
+        ({"games": "3"}, "games"),
+        ({"stop_at_zero": False}, "games"),
+        ({"stop_at_zero": "no"}, "stop_at_zero"),
+        ({"target": 3}, "target"),
+    ],
+)
 def test_bad_options_are_refused_naming_the_field(data, word):
     with pytest.raises(OptionError, match=word):
         GAMES["kakeya"].options(data)
@@ -136,6 +147,7 @@ def test_registered_with_japanese_names():
 
 
 # -- pairs, dealing and leading ---------------------------------------------------------------
+
 
 def test_four_players_game_one_pair_13_deals_and_decides_trump_pair_02_leads():
     s = KakeyaState()
@@ -303,6 +315,7 @@ def test_six_player_rotation_over_several_games():
 
 # -- trump ------------------------------------------------------------------------------------
 
+
 def test_game_one_trump_is_diamonds_or_the_option_and_the_rensho_follows_it():
     s = KakeyaState()
     assert s.trump is Suit.DIAMONDS and s.rensho == C("AS")
@@ -332,9 +345,11 @@ def test_trump_change_and_carry_over_between_games():
     s.apply(ChooseTrump(Suit.SPADES))
     assert s.rensho == C("AC")
     deals = s.record_deals()
-    assert [d["actions"][0] for d in deals] == [{"seat": 1, "trump": "H"},
-                                                {"seat": deals[1]["actions"][0]["seat"], "trump": "H"},
-                                                {"seat": deals[2]["actions"][0]["seat"], "trump": "S"}]
+    assert [d["actions"][0] for d in deals] == [
+        {"seat": 1, "trump": "H"},
+        {"seat": deals[1]["actions"][0]["seat"], "trump": "H"},
+        {"seat": deals[2]["actions"][0]["seat"], "trump": "S"},
+    ]
 
 
 def test_keep_is_recorded_every_game():
@@ -348,6 +363,7 @@ def test_keep_is_recorded_every_game():
 
 
 # -- play -------------------------------------------------------------------------------------
+
 
 def test_must_follow_the_led_suit_and_a_void_player_plays_anything():
     s = new_game({0: ["2H"], 1: ["3H", "KH", "AS"], 3: ["AD"]}, void={3: "H"})
@@ -412,8 +428,7 @@ def test_under_spade_trump_the_club_ace_is_the_rensho_and_beats_the_spade_ace():
 def test_under_spade_trump_a_club_ace_lead_is_a_club_lead_and_wins():
     """The rensho keeps its printed suit: led under ♠ trump, the ♣A asks for clubs (not for
     trumps), and it wins over the ♠A trumped in by a player void in clubs."""
-    s = new_game({0: ["AC"], 1: ["AS", "2S"], 2: ["2C", "3S"], 3: ["KC"]}, void={1: "C"},
-                 trump="S")
+    s = new_game({0: ["AC"], 1: ["AS", "2S"], 2: ["2C", "3S"], 3: ["KC"]}, void={1: "C"}, trump="S")
     s.apply(P("AC"))
     assert set(s.legal_actions()) == {Play(c) for c in s.hand(1)}  # void in clubs: anything
     s.apply(P("AS"))  # seat 1, void in clubs, trumps with the ♠A
@@ -519,14 +534,17 @@ def _column_of(d: dict[str, Any], pairs: list[set[int]]) -> str:
     return "plain"
 
 
-@pytest.mark.parametrize(("column", "lo", "hi", "pay"), [
-    ("plain", 9, 11, 1),
-    ("plain", 12, 15, 2),
-    ("rensho_trump_ace", 9, 11, 2),
-    ("rensho_trump_ace", 12, 15, 2),
-    ("four_aces", 9, 11, 4),
-    ("four_aces", 12, 15, 4),
-])
+@pytest.mark.parametrize(
+    ("column", "lo", "hi", "pay"),
+    [
+        ("plain", 9, 11, 1),
+        ("plain", 12, 15, 2),
+        ("rensho_trump_ace", 9, 11, 2),
+        ("rensho_trump_ace", 12, 15, 2),
+        ("four_aces", 9, 11, 4),
+        ("four_aces", 12, 15, 4),
+    ],
+)
 def test_each_chip_cell_in_a_played_game(column, lo, hi, pay):
     d, pairs = find(lambda d, p: _column_of(d, p) == column and lo <= _w(d) <= hi)
     assert d["payment_column"] == column
@@ -554,6 +572,7 @@ def test_the_sitting_out_pair_neither_pays_nor_receives():
 
 
 # -- the match --------------------------------------------------------------------------------
+
 
 def _match(seed: int, **options: Any) -> KakeyaState:
     info = GAMES["kakeya"]
@@ -631,8 +650,9 @@ def test_six_player_match_winner_is_the_pair_with_most_chips():
     assert min(chips) <= 0 and sum(chips) == 15
     out = s.outcome()
     best = max(chips)
-    assert out.winner == (chips.index(best) if chips.count(best) == 1
-                          else tuple(p for p, c in enumerate(chips) if c == best))
+    assert out.winner == (
+        chips.index(best) if chips.count(best) == 1 else tuple(p for p, c in enumerate(chips) if c == best)
+    )
 
 
 def test_unit_names_are_pairs():
@@ -642,6 +662,7 @@ def test_unit_names_are_pairs():
 
 
 # -- views ------------------------------------------------------------------------------------
+
 
 def test_no_one_sees_a_hand_before_the_trump_decision():
     s = KakeyaState(KakeyaOptions(players=6))
@@ -666,8 +687,9 @@ def test_the_sitting_out_pair_sees_what_a_spectator_sees():
         for seat in (2, 5):
             mine = s.view(seat).to_json()
             assert mine["hand"] == [] and mine["legal_actions"] == []
-            assert {k: v for k, v in mine.items() if k not in ("seat", "own_pair")} == \
-                {k: v for k, v in spectator.items() if k not in ("seat", "own_pair")}
+            assert {k: v for k, v in mine.items() if k not in ("seat", "own_pair")} == {
+                k: v for k, v in spectator.items() if k not in ("seat", "own_pair")
+            }
 
 
 def test_the_last_trick_of_a_game_keeps_its_seats_after_the_rotation():
@@ -692,13 +714,13 @@ def test_a_view_seat_out_of_range_is_refused():
 
 # -- an independent reference model of a whole match ------------------------------------------
 
+
 def reference_match(rec: dict[str, Any]) -> dict[str, Any]:
     """Spec §2–§7 written plainly over a whole record (its hands and actions only): who deals,
     leads and sits out each game, which seat decides the trump and the leader, the trump carried
     over, every trick, the result, the chips, when the match ends and who wins.  Asserts the
     seats of the trump and leader decisions; returns the replay JSON it expects."""
-    opts = {"players": 4, "initial_trump": "D", "stop_at_zero": True, "games": None,
-            **rec.get("options", {})}
+    opts = {"players": 4, "initial_trump": "D", "stop_at_zero": True, "games": None, **rec.get("options", {})}
     n = opts["players"]
     half = n // 2
     trump = opts["initial_trump"]
@@ -771,25 +793,45 @@ def reference_match(rec: dict[str, Any]) -> dict[str, Any]:
         score[winner], score[loser] = pay, -pay
         chips[winner] += pay
         chips[loser] -= pay
-        deals.append({"outcome": "played", "tricks": tricks, "score": score, "trump": trump,
-                      "rensho": rensho, "face_cards": [faces.get(p) for p in range(half)],
-                      "dealing_pair": dealing, "leading_pair": leading, "sitting_out": sitting,
-                      "leader": actions[1]["leader"], "winning_pair": winner,
-                      "rensho_pair": rensho_pair, "payment": pay, "payment_column": column})
+        deals.append(
+            {
+                "outcome": "played",
+                "tricks": tricks,
+                "score": score,
+                "trump": trump,
+                "rensho": rensho,
+                "face_cards": [faces.get(p) for p in range(half)],
+                "dealing_pair": dealing,
+                "leading_pair": leading,
+                "sitting_out": sitting,
+                "leader": actions[1]["leader"],
+                "winning_pair": winner,
+                "rensho_pair": rensho_pair,
+                "payment": pay,
+                "payment_column": column,
+            }
+        )
         dealing, leading = loser, winner
         if sitting is not None:
             sitting = loser
-        over = ((opts["stop_at_zero"] and min(chips) <= 0)
-                or (opts["games"] is not None and k + 1 >= opts["games"]))
+        over = (opts["stop_at_zero"] and min(chips) <= 0) or (opts["games"] is not None and k + 1 >= opts["games"])
     top = [p for p in range(half) if chips[p] == max(chips)]
-    return {"game": "kakeya", "deals": deals, "totals": chips, "finished": over,
-            "winner": (top[0] if len(top) == 1 else top) if over else None}
+    return {
+        "game": "kakeya",
+        "deals": deals,
+        "totals": chips,
+        "finished": over,
+        "winner": (top[0] if len(top) == 1 else top) if over else None,
+    }
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([4, 6]),
-       initial=st.sampled_from(list(SUITS)),
-       end=st.sampled_from([{}, {"games": 3}, {"stop_at_zero": False, "games": 5}]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.sampled_from([4, 6]),
+    initial=st.sampled_from(list(SUITS)),
+    end=st.sampled_from([{}, {"games": 3}, {"stop_at_zero": False, "games": 5}]),
+)
 def test_whole_matches_agree_with_the_reference_match(seed, players, initial, end):
     s = _match(seed, players=players, initial_trump=initial, **end)
     rec = json.loads(records.dumps(records.from_state(s)))
@@ -809,6 +851,7 @@ def test_the_reference_match_sees_a_rotation_the_engine_could_get_wrong():
 
 
 # -- properties over random matches -----------------------------------------------------------
+
 
 def _walk(seed: int, players: int, check: Callable[[KakeyaState], None], games: int = 2) -> None:
     info = GAMES["kakeya"]
@@ -895,8 +938,15 @@ def test_record_round_trip_through_text(seed):
 
 # -- terminal play ----------------------------------------------------------------------------
 
-def _terminal(tmp_path, options: dict[str, Any], seat: int, lang: str = "en", seed: int = 3,
-              answers: Callable[[str], str] | None = None):
+
+def _terminal(
+    tmp_path,
+    options: dict[str, Any],
+    seat: int,
+    lang: str = "en",
+    seed: int = 3,
+    answers: Callable[[str], str] | None = None,
+):
     import io
 
     from rich.console import Console
@@ -905,9 +955,16 @@ def _terminal(tmp_path, options: dict[str, Any], seat: int, lang: str = "en", se
 
     out = io.StringIO()
     info = find_game("kakeya")
-    game = TerminalGame(info, info.options(options), seat=seat, seed=seed, lang=lang,
-                        record_path=tmp_path / "k.json", console=Console(file=out, width=120),
-                        input_fn=answers or (lambda prompt: "1"))
+    game = TerminalGame(
+        info,
+        info.options(options),
+        seat=seat,
+        seed=seed,
+        lang=lang,
+        record_path=tmp_path / "k.json",
+        console=Console(file=out, width=120),
+        input_fn=answers or (lambda prompt: "1"),
+    )
     game.run()
     return game, out.getvalue()
 

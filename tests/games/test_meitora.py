@@ -12,8 +12,7 @@ from kirifuda.games.meitora import BROKEN
 from kirifuda.cards import JOKER, parse_card, parse_cards
 from kirifuda.errors import DealError, IllegalActionError, OptionError
 from kirifuda.games import find_game
-from kirifuda.games.meitora import (DECK, MeitoraOptions, MeitoraState, Phase, is_weak_hand,
-                                    trick_winner)
+from kirifuda.games.meitora import DECK, MeitoraOptions, MeitoraState, Phase, is_weak_hand, trick_winner
 from kirifuda.tricks import Trick
 
 
@@ -84,6 +83,7 @@ def hearts_game(**options) -> MeitoraState:
 
 # -- §1 deck and options ---------------------------------------------------------------------
 
+
 def test_1_deck_is_41_cards_a_to_5_and_the_joker():
     assert len(DECK) == 41 and len(set(DECK)) == 41
     assert JOKER in DECK
@@ -106,7 +106,7 @@ def test_10_options_defaults_and_errors():
 
 def test_2_deal_is_checked():
     s = MeitoraState()
-    hands = [[c.code for c in DECK[i * 10:(i + 1) * 10]] for i in range(4)]
+    hands = [[c.code for c in DECK[i * 10 : (i + 1) * 10]] for i in range(4)]
     with pytest.raises(DealError, match="twice"):
         s.deal([hands[0], hands[1], hands[2], hands[3][:-1] + [hands[0][0]]], [DECK[40].code])
     with pytest.raises(DealError, match="10 cards"):
@@ -119,6 +119,7 @@ def test_2_deal_is_checked():
 
 
 # -- §3 bidding ------------------------------------------------------------------------------
+
 
 def test_3_one_round_from_the_first_bidder():
     s = MeitoraState(first=2)
@@ -159,15 +160,18 @@ def test_3_all_pass_is_void_and_the_first_bidder_moves_on():
     assert s.first_bidder == 1
 
 
-@pytest.mark.parametrize(("hand", "weak"), [
-    ("9S 8S 7S 6S 5S 9H 8H 7H 6H 5H", True),       # no A K Q J
-    ("QS 8S 7S 6S 5S 9H 8H 7H 6H 5H", True),       # a single Q only
-    ("QS JK 7S 6S 5S 9H 8H 7H 6H 5H", True),       # the joker may be held
-    ("KS 8S 7S 6S 5S 9H 8H 7H 6H 5H", False),      # a K
-    ("QS QH 7S 6S 5S 9H 8H 7H 6H 5H", False),      # two Qs
-    ("QS JH 7S 6S 5S 9H 8H 7H 6H 5H", False),      # Q and J
-    ("AS 8S 7S 6S 5S 9H 8H 7H 6H 5H", False),
-])
+@pytest.mark.parametrize(
+    ("hand", "weak"),
+    [
+        ("9S 8S 7S 6S 5S 9H 8H 7H 6H 5H", True),  # no A K Q J
+        ("QS 8S 7S 6S 5S 9H 8H 7H 6H 5H", True),  # a single Q only
+        ("QS JK 7S 6S 5S 9H 8H 7H 6H 5H", True),  # the joker may be held
+        ("KS 8S 7S 6S 5S 9H 8H 7H 6H 5H", False),  # a K
+        ("QS QH 7S 6S 5S 9H 8H 7H 6H 5H", False),  # two Qs
+        ("QS JH 7S 6S 5S 9H 8H 7H 6H 5H", False),  # Q and J
+        ("AS 8S 7S 6S 5S 9H 8H 7H 6H 5H", False),
+    ],
+)
 def test_3_weak_hand(hand, weak):
     assert is_weak_hand(cards(hand)) is weak
     s = MeitoraState(first=1)
@@ -225,6 +229,7 @@ def test_3_four_jacks_after_taking_the_agari():
 
 # -- §4 agari and negri ----------------------------------------------------------------------
 
+
 def test_4_declarer_takes_the_agari_and_discards_any_one_card():
     s = hearts_game()
     bid_round(s, "7H", "pass", "pass", "pass")
@@ -252,25 +257,29 @@ def test_4_agari_and_negri_are_seen_by_the_declarer_only():
 
 # -- §5 card order ---------------------------------------------------------------------------
 
+
 def T(leader: int, codes: str) -> Trick:
     return Trick(leader, tuple(((leader + i) % 4, C(c)) for i, c in enumerate(codes.split())))
 
 
-@pytest.mark.parametrize(("strain", "trick", "winner"), [
-    ("H", "AH KH QH JH", 3),      # right jack over the ace
-    ("H", "AH KH JD QH", 2),      # left jack (♦J) over the ace
-    ("H", "JD JH 5H AH", 1),      # right over left
-    ("H", "JH JK 5H AH", 1),      # the joker over everything
-    ("H", "AS KS 5H QS", 2),      # a low trump beats the led suit
-    ("H", "AS KS AD QS", 0),      # another suit never wins
-    ("H", "KD AD JD 5D", 2),      # the left jack is a trump: it beats the diamond lead
-    ("S", "9C JC 5C AC", 1),      # spades trump: ♣J is the left jack, a trump
-    ("C", "AS JS KS QS", 1),      # clubs trump: ♠J is the left jack
-    ("N", "QS JS KS 5S", 2),      # no-trump: J ranks between Q and T
-    ("N", "5S AH AD AC", 0),      # no-trump: off-suit never wins
-    ("N", "5S JK AS KS", 1),      # the joker wins in no-trump too
-    ("D", "TD 9D 8D JH", 3),      # diamonds trump: ♥J left jack
-])
+@pytest.mark.parametrize(
+    ("strain", "trick", "winner"),
+    [
+        ("H", "AH KH QH JH", 3),  # right jack over the ace
+        ("H", "AH KH JD QH", 2),  # left jack (♦J) over the ace
+        ("H", "JD JH 5H AH", 1),  # right over left
+        ("H", "JH JK 5H AH", 1),  # the joker over everything
+        ("H", "AS KS 5H QS", 2),  # a low trump beats the led suit
+        ("H", "AS KS AD QS", 0),  # another suit never wins
+        ("H", "KD AD JD 5D", 2),  # the left jack is a trump: it beats the diamond lead
+        ("S", "9C JC 5C AC", 1),  # spades trump: ♣J is the left jack, a trump
+        ("C", "AS JS KS QS", 1),  # clubs trump: ♠J is the left jack
+        ("N", "QS JS KS 5S", 2),  # no-trump: J ranks between Q and T
+        ("N", "5S AH AD AC", 0),  # no-trump: off-suit never wins
+        ("N", "5S JK AS KS", 1),  # the joker wins in no-trump too
+        ("D", "TD 9D 8D JH", 3),  # diamonds trump: ♥J left jack
+    ],
+)
 def test_5_trick_winner(strain, trick, winner):
     assert trick_winner(T(0, trick), strain) == winner
 
@@ -281,6 +290,7 @@ def test_5_joker_request_sets_the_led_suit():
 
 
 # -- §6 play ---------------------------------------------------------------------------------
+
 
 def play_phase(discard: str = "5C", **options) -> MeitoraState:
     s = hearts_game(**options)
@@ -353,8 +363,11 @@ def test_6_a_left_jack_lead_asks_for_trumps():
     # hearts trump: ♦J led is a trump lead; seat 1 (diamonds, no hearts) plays anything,
     # seat 2 must play its heart
     s = MeitoraState()
-    deal(s, {0: "JD AS KS QS AH KH QH TH 9H 8H", 1: "5D 6D 7D 8D 5S 6S 7S 8S 9S TS",
-             2: "7H 5C 6C 7C 8C 9C TC JC QC KC"}, agari="AC")
+    deal(
+        s,
+        {0: "JD AS KS QS AH KH QH TH 9H 8H", 1: "5D 6D 7D 8D 5S 6S 7S 8S 9S TS", 2: "7H 5C 6C 7C 8C 9C TC JC QC KC"},
+        agari="AC",
+    )
     bid_round(s, "6H", "pass", "pass", "pass")
     s.apply(Discard((C("AC"),)))
     play_to(s, "JD")
@@ -388,12 +401,15 @@ def test_6_a_joker_played_to_follow_carries_no_request():
     assert s.view(2).trick.plays[-1][1] == JOKER
 
 
-@pytest.mark.parametrize(("req", "expected"), [
-    ("S", {"KS", "QS", "TS", "9S"}),
-    ("H", {"9H", "8H", "7H"}),
-    ("C", {"KC", "QC", "TC"}),
-    ("any", {"9H", "8H", "7H", "KS", "QS", "TS", "9S", "KC", "QC", "TC"}),
-])
+@pytest.mark.parametrize(
+    ("req", "expected"),
+    [
+        ("S", {"KS", "QS", "TS", "9S"}),
+        ("H", {"9H", "8H", "7H"}),
+        ("C", {"KC", "QC", "TC"}),
+        ("any", {"9H", "8H", "7H", "KS", "QS", "TS", "9S", "KC", "QC", "TC"}),
+    ],
+)
 def test_6_joker_lead_request(req, expected):
     s = play_phase()
     assert s.is_legal(Play(JOKER, req))
@@ -468,6 +484,7 @@ def test_6_joker_must_be_led_in_trick_9_by_the_leader_who_holds_it():
 
 
 # -- §6 claims (オープン) ---------------------------------------------------------------------
+
 
 def claim_deal(**options) -> MeitoraState:
     """Seat 0 holds every top trump and the joker: a claim from the first lead is valid."""
@@ -550,10 +567,16 @@ def test_6_claim_depends_on_the_order_of_play():
     # seat 1 is void in spades and holds ♥9: leading ♠A first loses a trick, drawing trumps
     # first wins them all. A claim is valid if SOME order wins every trick.
     s = MeitoraState()
-    deal(s, {0: "JK JH JD AH KH QH TH AS KS QS",
-             1: "9H 5C 6C 7C 8C 9C TC JC QC KC",
-             2: "JS TS 9S 8S 7S 6S 5S 5D 6D 7D",
-             3: "AD KD QD TD 9D 8D AC 8H 7H 6H"}, agari="5H")
+    deal(
+        s,
+        {
+            0: "JK JH JD AH KH QH TH AS KS QS",
+            1: "9H 5C 6C 7C 8C 9C TC JC QC KC",
+            2: "JS TS 9S 8S 7S 6S 5S 5D 6D 7D",
+            3: "AD KD QD TD 9D 8D AC 8H 7H 6H",
+        },
+        agari="5H",
+    )
     bid_round(s, "10H", "pass", "pass", "pass")
     s.apply(Discard((C("5H"),)))
     s.apply(CLAIM)
@@ -565,9 +588,11 @@ def test_6_a_failed_claim_while_following_is_a_chombo_by_the_claimant():
     # spades trump; seat 0 leads ♣A and seat 1, void in clubs, claims: its joker wins this
     # trick and its hearts are the best, but seat 0 (no hearts) ruffs a heart with a spade
     s = MeitoraState()
-    deal(s, {0: "AC 5S 6S 7S 8S 9S TS 5D 6D 7D",
-             1: "JK JH JD AH KH QH TH 9H 8H 7H",
-             2: "KC QC JC TC 9C 8C 7C 6C 5H 6H"}, agari="5C")
+    deal(
+        s,
+        {0: "AC 5S 6S 7S 8S 9S TS 5D 6D 7D", 1: "JK JH JD AH KH QH TH 9H 8H 7H", 2: "KC QC JC TC 9C 8C 7C 6C 5H 6H"},
+        agari="5C",
+    )
     bid_round(s, "6S", "pass", "pass", "pass")
     s.apply(Discard((C("5C"),)))
     play_to(s, "AC")
@@ -581,9 +606,11 @@ def test_6_a_failed_claim_while_following_is_a_chombo_by_the_claimant():
 def test_6_a_valid_claim_while_following():
     # no-trump; seat 0 leads ♣5; seat 1 holds the joker and every other top card of its suits
     s = MeitoraState()
-    deal(s, {0: "5C 5S 6S 7S 8S 9S 5D 6D 7D 8D",
-             1: "JK AC KC AH KH QH JH TH 9H 8H",
-             2: "QC JC TC 9C 8C 7C 6C 5H 6H 7H"}, agari="9D")
+    deal(
+        s,
+        {0: "5C 5S 6S 7S 8S 9S 5D 6D 7D 8D", 1: "JK AC KC AH KH QH JH TH 9H 8H", 2: "QC JC TC 9C 8C 7C 6C 5H 6H 7H"},
+        agari="9D",
+    )
     bid_round(s, "6N", "pass", "pass", "pass")
     s.apply(Discard((C("9D"),)))
     play_to(s, "5C")
@@ -596,8 +623,7 @@ def test_6_a_valid_claim_while_following():
 def test_6_a_claim_fails_when_the_current_trick_is_already_lost():
     # seat 0 leads the joker; seat 1 holds the best of everything else but cannot win this trick
     s = MeitoraState()
-    deal(s, {0: "JK 5S 6S 7S 8S 9S 5D 6D 7D 8D",
-             1: "AC KC QC AH KH QH JH TH 9H 8H"}, agari="9D")
+    deal(s, {0: "JK 5S 6S 7S 8S 9S 5D 6D 7D 8D", 1: "AC KC QC AH KH QH JH TH 9H 8H"}, agari="9D")
     bid_round(s, "6N", "pass", "pass", "pass")
     s.apply(Discard((C("9D"),)))
     play_to(s, "JK:any")
@@ -607,10 +633,20 @@ def test_6_a_claim_fails_when_the_current_trick_is_already_lost():
 
 # -- §7 scoring ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("x", "y", "made", "points"), [
-    (7, 7, True, 2), (7, 8, True, 2.5), (8, 10, True, 4), (6, 6, True, 1), (10, 10, True, 5),
-    (7, 6, False, 1), (9, 5, False, 4), (10, 0, False, 10),
-])
+
+@pytest.mark.parametrize(
+    ("x", "y", "made", "points"),
+    [
+        (7, 7, True, 2),
+        (7, 8, True, 2.5),
+        (8, 10, True, 4),
+        (6, 6, True, 1),
+        (10, 10, True, 5),
+        (7, 6, False, 1),
+        (9, 5, False, 4),
+        (10, 0, False, 10),
+    ],
+)
 def test_7_scoring_formula(x, y, made, points):
     from kirifuda.games.meitora import BIDS, MeitoraState as MS
 
@@ -647,6 +683,7 @@ def test_6_the_hearts_deal_claim_is_valid_by_drawing_trumps():
 
 # -- §8 chombo -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("when", ["bidding", "discard", "play"])
 def test_8_referee_chombo_at_any_point_of_the_deal(when):
     s = hearts_game()
@@ -670,6 +707,7 @@ def test_8_chombo_needs_a_deal_in_progress():
 
 # -- §9 match --------------------------------------------------------------------------------
 
+
 def test_9_match_ends_at_the_target():
     s = MeitoraState(MeitoraOptions(target=5))
     for _ in range(1):
@@ -686,26 +724,27 @@ def test_9_first_bidder_rotation_over_deals():
     s = MeitoraState(MeitoraOptions(target=50), first=1)
     deal(s, HEARTS_DEAL, agari="5C")
     assert s.to_act == 1
-    bid_round(s, "pass", "pass", "pass", "pass")        # all pass: moves on
+    bid_round(s, "pass", "pass", "pass", "pass")  # all pass: moves on
     deal(s, HEARTS_DEAL, agari="5C")
     assert s.to_act == 2
-    s.apply(Chombo(0, "x"))                            # chombo: moves on
+    s.apply(Chombo(0, "x"))  # chombo: moves on
     deal(s, {3: "QS 8S 7S 6S 5S 9H 8H 7H 6H 5H"})
     assert s.to_act == 3
-    s.apply(BROKEN)                                    # broken: stays
+    s.apply(BROKEN)  # broken: stays
     deal(s, HEARTS_DEAL, agari="5C")
     assert s.to_act == 3
 
 
 # -- views -----------------------------------------------------------------------------------
 
+
 def test_views_hide_the_other_hands_and_the_other_teams_tricks():
     s = play_phase()
-    play_to(s, "AS", "KS", "JS", "KD")   # team 0 wins
-    play_to(s, "AC", "QC", "9C", "JC")   # ♣A wins (♣J is no trump under hearts)
+    play_to(s, "AS", "KS", "JS", "KD")  # team 0 wins
+    play_to(s, "AC", "QC", "9C", "JC")  # ♣A wins (♣J is no trump under hearts)
     v1 = s.view(1)
     assert v1.hand == s.hand(1)
-    assert v1.own_team_tricks == ()   # team 1 has taken nothing
+    assert v1.own_team_tricks == ()  # team 1 has taken nothing
     assert v1.team_tricks == s.team_tricks
     v0 = s.view(0)
     assert len(v0.own_team_tricks) == 2
@@ -723,14 +762,14 @@ def test_views_show_a_joker_leads_request_with_the_trick_it_led():
     """The request is public: it stays with the trick just taken (until the next card) and
     with the taking team's own tricks; the other team sees neither once the trick is turned."""
     s = play_phase()
-    play_to(s, "JK:C", "KC", "9C", "6C")   # seat 0's joker asks for clubs: team 0 takes it
+    play_to(s, "JK:C", "KC", "9C", "6C")  # seat 0's joker asks for clubs: team 0 takes it
     for seat in range(4):
         v = s.view(seat)
         assert v.last_trick is not None and v.last_trick.plays[0][1] == JOKER
         assert v.last_trick_request == "C"
     assert s.view(0).own_team_requests == ("C",) and s.view(2).own_team_requests == ("C",)
     assert s.view(1).own_team_requests == ()
-    play_to(s, "AS", "KS", "JS", "KD")     # the next trick: the joker's is only team 0's now
+    play_to(s, "AS", "KS", "JS", "KD")  # the next trick: the joker's is only team 0's now
     v0, v1 = s.view(0), s.view(1)
     assert v0.last_trick_request is None and v1.last_trick_request is None
     assert v0.own_team_requests == ("C", None)

@@ -35,10 +35,12 @@ def test_the_c_core_is_built_where_a_compiler_is():
 
 @needs_c
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1),
-       claim_failure=st.sampled_from(["chombo", "refuse"]),
-       joker_lead=st.sampled_from(["request", "trump"]),
-       claim_rate=st.sampled_from([0.0, 0.03]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    claim_failure=st.sampled_from(["chombo", "refuse"]),
+    joker_lead=st.sampled_from(["request", "trump"]),
+    claim_rate=st.sampled_from([0.0, 0.03]),
+)
 def test_c_and_python_cores_agree_action_by_action(seed, claim_failure, joker_lead, claim_rate):
     options = MeitoraOptions(target=6, claim_failure=claim_failure, joker_lead=joker_lead)
     fast, pure = MeitoraState(options, first=seed % 4), PureMeitoraState(options, first=seed % 4)
@@ -52,8 +54,11 @@ def test_c_and_python_cores_agree_action_by_action(seed, claim_failure, joker_le
         legal = fast.legal_actions()
         assert legal == pure.legal_actions()
         plays = [a for a in legal if not isinstance(a, Claim)]
-        action = (next(a for a in legal if isinstance(a, Claim))
-                  if len(plays) < len(legal) and choose.random() < claim_rate else choose.choice(plays))
+        action = (
+            next(a for a in legal if isinstance(a, Claim))
+            if len(plays) < len(legal) and choose.random() < claim_rate
+            else choose.choice(plays)
+        )
         fast.apply(action)
         pure.apply(action)
         steps += 1
@@ -66,8 +71,7 @@ def test_c_and_python_cores_agree_action_by_action(seed, claim_failure, joker_le
 
 @needs_c
 @settings(max_examples=200, deadline=None)
-@given(randomness=st.one_of(st.binary(min_size=320, max_size=320),
-                            st.sampled_from([b"\xff" * 320, b"\x00" * 320])))
+@given(randomness=st.one_of(st.binary(min_size=320, max_size=320), st.sampled_from([b"\xff" * 320, b"\x00" * 320])))
 @example(randomness=(0x3E7063E7FFFFFFFF).to_bytes(8, "little") * 40)
 def test_the_c_core_shuffles_as_the_python_core(randomness):
     """A seed deals the same cards whichever core runs: the C core's shuffle draws each swap as
@@ -93,10 +97,27 @@ def test_copies_of_a_c_state_are_independent():
 
 def test_the_rules_hold_on_the_pure_python_core():
     env = dict(os.environ, KIRIFUDA_PURE_PYTHON="1")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", "--hypothesis-seed=0",
-                           "tests/games/test_meitora.py", "tests/games/test_meitora_properties.py",
-                           "tests/test_conformance.py", "-k", "meitora or Meitora or test_"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-x",
+            "--hypothesis-seed=0",
+            "tests/games/test_meitora.py",
+            "tests/games/test_meitora_properties.py",
+            "tests/test_conformance.py",
+            "-k",
+            "meitora or Meitora or test_",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert " passed" in done.stdout and " failed" not in done.stdout
 

@@ -180,8 +180,9 @@ def _wins_every_trick(state: MeitoraState, claimant: int) -> bool:
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), joker_lead=st.sampled_from(["request", "trump"]),
-       cards_played=st.integers(28, 38))
+@given(
+    seed=st.integers(0, 2**32 - 1), joker_lead=st.sampled_from(["request", "trump"]), cards_played=st.integers(28, 38)
+)
 def test_a_claim_holds_exactly_when_the_game_tree_says_so(seed, joker_lead, cards_played):
     """§6 オープン: the engine's claim check (a search with the defenders' cards merged) against
     the plain game tree, late in random deals."""

@@ -81,8 +81,20 @@ class Ref:
     def deal(self, hands, rest):
         assert self.cur is None and not self.over
         hands = [set(h) for h in hands]
-        d = dict(hands=hands, agari=rest[0], phase="bidding", to_act=self.fb, bids=0, high=None,
-                 declarer=None, tricks=[], trick=[], led=None, team=[0, 0], fb=self.fb)
+        d = dict(
+            hands=hands,
+            agari=rest[0],
+            phase="bidding",
+            to_act=self.fb,
+            bids=0,
+            high=None,
+            declarer=None,
+            tricks=[],
+            trick=[],
+            led=None,
+            team=[0, 0],
+            fb=self.fb,
+        )
         self.cur = d
         for s in range(4):
             if JACKS <= hands[s]:
@@ -93,12 +105,22 @@ class Ref:
         d = self.cur
         # four jacks after the agari (a redeal with a broken seat once the bidding is over)
         # keeps the declarer and contract
-        decided = d["declarer"] is not None and d["phase"] in ("discard", "play") and (
-            outcome != "redeal" or broken is not None)
-        self.deals.append(dict(outcome=outcome, tricks=d["tricks"], score=score,
-                               declarer=d["declarer"] if decided else None,
-                               contract=d["high"] if decided else None,
-                               team_tricks=list(d["team"]) if decided else None, broken=broken))
+        decided = (
+            d["declarer"] is not None
+            and d["phase"] in ("discard", "play")
+            and (outcome != "redeal" or broken is not None)
+        )
+        self.deals.append(
+            dict(
+                outcome=outcome,
+                tricks=d["tricks"],
+                score=score,
+                declarer=d["declarer"] if decided else None,
+                contract=d["high"] if decided else None,
+                team_tricks=list(d["team"]) if decided else None,
+                broken=broken,
+            )
+        )
         self.totals = [self.totals[0] + score[0], self.totals[1] + score[1]]
         if broken is None:
             self.fb = (self.fb + 1) % 4
@@ -271,7 +293,7 @@ class Ref:
                 if trick:
                     leds = [led]
                 elif c == "JK":
-                    leds = ([None, "S", "H", "D", "C"] if self.joker_lead == "request" else [trump])
+                    leds = [None, "S", "H", "D", "C"] if self.joker_lead == "request" else [trump]
                 else:
                     leds = [eff(c, trump)]
                 for nl in leds:
@@ -292,18 +314,26 @@ class Ref:
         if self.cur is not None:
             d = self.cur
             decided = d["phase"] in ("discard", "play")
-            deals.append(dict(outcome="in-progress", tricks=d["tricks"], score=[0, 0],
-                              declarer=d["declarer"] if decided else None,
-                              contract=d["high"] if decided else None,
-                              team_tricks=list(d["team"]) if decided else None, broken=None))
+            deals.append(
+                dict(
+                    outcome="in-progress",
+                    tricks=d["tricks"],
+                    score=[0, 0],
+                    declarer=d["declarer"] if decided else None,
+                    contract=d["high"] if decided else None,
+                    team_tricks=list(d["team"]) if decided else None,
+                    broken=None,
+                )
+            )
         pts = lambda h: h // 2 if h % 2 == 0 else h / 2
         for x in deals:
             x["score"] = [pts(v) for v in x["score"]]
         winner = None
         if self.over:
             winner = 0 if self.totals[0] >= 2 * self.target else 1
-        return dict(game="meitora", deals=deals, totals=[pts(v) for v in self.totals],
-                    finished=self.over, winner=winner)
+        return dict(
+            game="meitora", deals=deals, totals=[pts(v) for v in self.totals], finished=self.over, winner=winner
+        )
 
 
 KEYS = ("outcome", "tricks", "score", "declarer", "contract", "team_tricks", "broken")
@@ -328,8 +358,11 @@ def _reference_legal(ref: Ref, late: bool) -> set[str]:
 
 def play_against_the_reference(seed: int, max_deals: int = 6) -> MeitoraState:
     rng = random.Random(seed)
-    options = dict(target=rng.choice([3, 6, 17]), claim_failure=rng.choice(["chombo", "refuse"]),
-                   joker_lead=rng.choice(["request", "trump"]))
+    options = dict(
+        target=rng.choice([3, 6, 17]),
+        claim_failure=rng.choice(["chombo", "refuse"]),
+        joker_lead=rng.choice(["request", "trump"]),
+    )
     first = rng.randrange(4)
     state = MeitoraState(MeitoraOptions(**options), first=first)
     ref = Ref(options, first)

@@ -57,23 +57,25 @@ def test_a_refused_claim_shows_the_hand_for_the_rest_of_the_deal(seed: int) -> N
     seat = state.to_act
     assert seat is not None
     with pytest.raises(IllegalActionError, match="not valid"):
-        state.apply(CLAIM, seat)                          # the plain claim: refused, nothing changes
+        state.apply(CLAIM, seat)  # the plain claim: refused, nothing changes
     assert state.view(0).shown_hands == ()
     before = state.view(seat).hand
     state.apply(REFUSED_CLAIM, seat)
-    assert state.to_act == seat                           # play goes on
+    assert state.to_act == seat  # play goes on
     for other in [None, 0, 1, 2, 3]:
         assert state.view(other).shown_hands == tuple(before if s == seat else () for s in range(4))
     with pytest.raises(IllegalActionError, match="already lies face up"):
         state.apply(REFUSED_CLAIM, seat)
     deal = state.deal_number
-    while state.deal_number == deal and not state.is_over:   # the rest of the deal: always shown
+    while state.deal_number == deal and not state.is_over:  # the rest of the deal: always shown
         if state.needs_deal:
             break
         assert state.view(None).shown_hands[seat] == state.view(seat).hand
-        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, RefusedClaim)
-                                and a != CLAIM]), state.to_act)
-    assert state.view(None).shown_hands == ()             # a new deal hides it again
+        state.apply(
+            rng.choice([a for a in state.legal_actions() if not isinstance(a, RefusedClaim) and a != CLAIM]),
+            state.to_act,
+        )
+    assert state.view(None).shown_hands == ()  # a new deal hides it again
     # records: the refused claim replays; written as a plain claim it is an invalid record
     text = records.dumps(records.from_state(state))
     assert '"claim": true, "refused": true' in text
@@ -83,7 +85,7 @@ def test_a_refused_claim_shows_the_hand_for_the_rest_of_the_deal(seed: int) -> N
 
 
 def test_a_refused_claim_needs_refuse_and_a_failing_claim() -> None:
-    state = to_play({}, 3)                                # claim_failure = chombo
+    state = to_play({}, 3)  # claim_failure = chombo
     with pytest.raises(IllegalActionError, match="only under claim_failure=refuse"):
         state.apply(REFUSED_CLAIM, state.to_act)
     state = to_play({"claim_failure": "refuse"}, 3)

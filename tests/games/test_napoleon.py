@@ -16,8 +16,15 @@ from kirifuda.bots import make_bot
 from kirifuda.cards import CARDS, JOKER, parse_card
 from kirifuda.errors import DealError, IllegalActionError, OptionError
 from kirifuda.games import GAMES, find_game
-from kirifuda.games.napoleon import (FACE_MASK, NapoleonOptions, NapoleonState, Phase, deal_points,
-                                     napoleon_army_wins, trick_winner)
+from kirifuda.games.napoleon import (
+    FACE_MASK,
+    NapoleonOptions,
+    NapoleonState,
+    Phase,
+    deal_points,
+    napoleon_army_wins,
+    trick_winner,
+)
 
 
 def c(code: str) -> Any:
@@ -39,8 +46,12 @@ S, H, D, C = 0, 1, 2, 3
 # building deals
 
 
-def make_deal(players: int = 5, joker: bool = False, fixed: dict[int, Sequence[str]] | None = None,
-              middle: Sequence[str] | None = None) -> tuple[list[list[str]], list[str]]:
+def make_deal(
+    players: int = 5,
+    joker: bool = False,
+    fixed: dict[int, Sequence[str]] | None = None,
+    middle: Sequence[str] | None = None,
+) -> tuple[list[list[str]], list[str]]:
     """Hands with the given cards, the rest of the deck filled in order; the middle as given
     (or the last cards left)."""
     fixed = fixed or {}
@@ -63,15 +74,22 @@ def new_state(players: int = 5, joker: bool = False, first: int = 0, **opts: Any
     return NapoleonState(NapoleonOptions(players=players, joker=joker, **opts), first=first)  # type: ignore[arg-type]
 
 
-def dealt(players: int = 5, joker: bool = False, fixed: dict[int, Sequence[str]] | None = None,
-          middle: Sequence[str] | None = None, first: int = 0, **opts: Any) -> NapoleonState:
+def dealt(
+    players: int = 5,
+    joker: bool = False,
+    fixed: dict[int, Sequence[str]] | None = None,
+    middle: Sequence[str] | None = None,
+    first: int = 0,
+    **opts: Any,
+) -> NapoleonState:
     s = new_state(players, joker, first, **opts)
     s.deal(*make_deal(players, joker, fixed, middle))
     return s
 
 
-def to_play(s: NapoleonState, bid: str = "11S", adjutant: str = "AH",
-            discard: Sequence[str] | None = None) -> NapoleonState:
+def to_play(
+    s: NapoleonState, bid: str = "11S", adjutant: str = "AH", discard: Sequence[str] | None = None
+) -> NapoleonState:
     """The first bidder declares ``bid``, everyone passes, the adjutant is named, Napoleon
     discards (by default the middle cards), no re-declaration."""
     nap = s.to_act
@@ -101,18 +119,32 @@ def play_trick(s: NapoleonState, *codes: str) -> int:
 
 def test_options_defaults_follow_the_spec_table():
     o = NapoleonOptions()
-    assert (o.players, o.joker, o.yoromeki, o.first_trick_plain, o.strategy_b, o.redeclare, o.deals) == \
-        (5, False, False, False, True, True, None)
+    assert (o.players, o.joker, o.yoromeki, o.first_trick_plain, o.strategy_b, o.redeclare, o.deals) == (
+        5,
+        False,
+        False,
+        False,
+        True,
+        True,
+        None,
+    )
     assert o.match_length == 10
     assert NapoleonOptions(players=4).match_length == 8
     assert NapoleonOptions(players=4, deals=3).match_length == 3
 
 
-@pytest.mark.parametrize("data, word", [
-    ({"players": 6}, "players"), ({"players": "5"}, "players"), ({"joker": 1}, "joker"),
-    ({"deals": 0}, "deals"), ({"deals": 2.5}, "deals"), ({"yoromeki": "yes"}, "yoromeki"),
-    ({"colour": True}, "colour"),
-])
+@pytest.mark.parametrize(
+    "data, word",
+    [
+        ({"players": 6}, "players"),
+        ({"players": "5"}, "players"),
+        ({"joker": 1}, "joker"),
+        ({"deals": 0}, "deals"),
+        ({"deals": 2.5}, "deals"),
+        ({"yoromeki": "yes"}, "yoromeki"),
+        ({"colour": True}, "colour"),
+    ],
+)
 def test_bad_options_are_refused_naming_the_field(data, word):
     with pytest.raises(OptionError, match=word):
         GAMES["napoleon"].options(data)
@@ -133,8 +165,9 @@ def test_registry_and_aliases():
 # dealing
 
 
-@pytest.mark.parametrize("players, joker, size, middle", [(5, False, 10, 2), (5, True, 10, 3),
-                                                          (4, False, 12, 4), (4, True, 12, 5)])
+@pytest.mark.parametrize(
+    "players, joker, size, middle", [(5, False, 10, 2), (5, True, 10, 3), (4, False, 12, 4), (4, True, 12, 5)]
+)
 def test_deal_sizes(players, joker, size, middle):
     s = new_state(players, joker)
     s.deal_random(random.Random(1))
@@ -194,20 +227,20 @@ def test_suit_order_at_the_same_count():
 def test_re_entry_raising_and_the_end_after_all_pass_in_succession():
     s = dealt(first=2)
     assert s.to_act == 2
-    s.apply(PASS)                 # 2 passes
-    s.apply(Bid(11, "C"))         # 3
-    s.apply(PASS)                 # 4
-    s.apply(Bid(11, "H"))         # 0
-    s.apply(PASS)                 # 1
-    s.apply(Bid(12, "C"))         # 2 re-enters after a pass
+    s.apply(PASS)  # 2 passes
+    s.apply(Bid(11, "C"))  # 3
+    s.apply(PASS)  # 4
+    s.apply(Bid(11, "H"))  # 0
+    s.apply(PASS)  # 1
+    s.apply(Bid(12, "C"))  # 2 re-enters after a pass
     for _ in range(4):
-        s.apply(PASS)             # 3 4 0 1
+        s.apply(PASS)  # 3 4 0 1
     assert s.phase is Phase.BIDDING and s.to_act == 2
-    s.apply(Bid(12, "S"))         # the highest bidder raises their own declaration
+    s.apply(Bid(12, "S"))  # the highest bidder raises their own declaration
     for _ in range(4):
         s.apply(PASS)
     assert s.phase is Phase.BIDDING  # four passes are not all five
-    s.apply(PASS)                 # the highest bidder stands
+    s.apply(PASS)  # the highest bidder stands
     assert s.phase is Phase.ADJUTANT and s.napoleon == 2 and s.to_act == 2
     assert s.contract == Bid(12, "S")
 
@@ -368,7 +401,7 @@ def tw(codes: str, led: int, trump: int = S, **kw: Any) -> str:
 
 def test_rule1_the_almighty_wins_everything():
     assert tw("2H AH JS JC AS", H, trump=S) == "AS"
-    assert tw("2S 3S 4S 5S AS", S, trump=H) == "AS"        # over same-2
+    assert tw("2S 3S 4S 5S AS", S, trump=H) == "AS"  # over same-2
     assert tw("KH AH QH JH AS", H, trump=H, first=True) == "AS"  # over the first-trick ace
 
 
@@ -394,11 +427,11 @@ def test_rule2_spade_king_when_spades_are_led_first():
 
 def test_rule3_same_two():
     assert tw("5C KC 2C QC AC", C, trump=H) == "2C"
-    assert tw("5C KC 2C QC AC", C, trump=C) == "2C"        # over the trump ace
-    assert tw("5C KC 2C JC AC", C, trump=S) == "2C"        # over the back jack (printed ♣)
-    assert tw("5C KC 2C JC AC", C, trump=C) == "2C"        # over the main jack
-    assert tw("5C KC 2C QC 3H", C, trump=D) == "KC"        # not every card is ♣
-    assert tw("5C KC 3C QC 4C", C, trump=D) == "KC"        # no 2 in the trick
+    assert tw("5C KC 2C QC AC", C, trump=C) == "2C"  # over the trump ace
+    assert tw("5C KC 2C JC AC", C, trump=S) == "2C"  # over the back jack (printed ♣)
+    assert tw("5C KC 2C JC AC", C, trump=C) == "2C"  # over the main jack
+    assert tw("5C KC 2C QC 3H", C, trump=D) == "KC"  # not every card is ♣
+    assert tw("5C KC 3C QC 4C", C, trump=D) == "KC"  # no 2 in the trick
 
 
 def test_rule3_same_two_not_with_the_joker():
@@ -408,15 +441,15 @@ def test_rule3_same_two_not_with_the_joker():
 
 def test_rule4_main_jack():
     assert tw("AH KH JH QH 3D", H, trump=H) == "JH"
-    assert tw("AD KH JH JD 3D", D, trump=H) == "JH"        # over the back jack
+    assert tw("AD KH JH JD 3D", D, trump=H) == "JH"  # over the back jack
 
 
 def test_rule5_back_jack():
-    assert tw("AH KH JD AD 3C", H, trump=H) == "JD"        # over the trump ace
+    assert tw("AH KH JD AD 3C", H, trump=H) == "JD"  # over the trump ace
     assert tw("AS KS JC 2D 3D", S, trump=S) == "AS"
-    assert tw("KS QS JC 2D 3D", S, trump=S) == "JC"        # ♣J is the back jack of ♠
-    assert tw("KC QC JS 2D 3D", C, trump=C) == "JS"        # ♠J is the back jack of ♣
-    assert tw("KC QC JH 2D 3D", C, trump=C) == "KC"        # another colour's jack is plain
+    assert tw("KS QS JC 2D 3D", S, trump=S) == "JC"  # ♣J is the back jack of ♠
+    assert tw("KC QC JS 2D 3D", C, trump=C) == "JS"  # ♠J is the back jack of ♣
+    assert tw("KC QC JH 2D 3D", C, trump=C) == "KC"  # another colour's jack is plain
 
 
 def test_rule6_highest_trump():
@@ -427,7 +460,7 @@ def test_rule6_highest_trump():
 
 def test_rule7_highest_of_the_led_suit_others_never_win():
     assert tw("9H KH JH 3C AD", H, trump=S) == "KH"
-    assert tw("9H TH JH 3C AD", H, trump=S) == "JH"        # plain J above T
+    assert tw("9H TH JH 3C AD", H, trump=S) == "JH"  # plain J above T
     assert tw("9H 2H AC AD KS", H, trump=C) == "AC"
     assert tw("5H 2H AC AD KD", H, trump=S) == "5H"
 
@@ -441,8 +474,8 @@ def test_rule8_the_joker_takes_a_trick_nothing_else_qualifies_for():
 def test_first_trick_plain_only_the_almighty_keeps_its_power():
     kw = {"first": True, "first_trick_plain": True}
     assert tw("3H AH JS JC KS", H, trump=S, **kw) == "AH"
-    assert tw("3H KH JH 2H 5H", H, trump=H, **kw) == "KH"   # no same-2, no main jack
-    assert tw("3H QH JD AD 2S", H, trump=D, **kw) == "QH"   # no back jack, no trumps
+    assert tw("3H KH JH 2H 5H", H, trump=H, **kw) == "KH"  # no same-2, no main jack
+    assert tw("3H QH JD AD 2S", H, trump=D, **kw) == "QH"  # no back jack, no trumps
     assert tw("3S KS AS 2S 4S", S, trump=S, **kw) == "AS"
     assert tw("QH AS 2C 3C 4C", H, trump=C, yoromeki=True, **kw) == "QH"
     assert tw("JK 2C 3C 4C 5C", H, trump=C, **kw) == "JK"
@@ -450,11 +483,16 @@ def test_first_trick_plain_only_the_almighty_keeps_its_power():
 
 
 def test_the_engine_applies_the_first_trick_rules_only_to_the_first_trick():
-    fixed = {1: ["AH", "AD"], 2: ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "2C"],
-             3: ["4H", "2D"], 4: ["5H", "3D"], 0: ["3H"]}
+    fixed = {
+        1: ["AH", "AD"],
+        2: ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "2C"],
+        3: ["4H", "2D"],
+        4: ["5H", "3D"],
+        0: ["3H"],
+    }
     s = to_play(dealt(fixed=fixed, middle=["3C", "4C"]), bid="11S", adjutant="AH")
-    assert play_trick(s, "3H", "AH", "2S", "4H", "5H") == 1   # the first-trick ace beats a trump
-    assert play_trick(s, "AD", "3S", "2D", "3D", "2H") == 2   # later, the trump wins
+    assert play_trick(s, "3H", "AH", "2S", "4H", "5H") == 1  # the first-trick ace beats a trump
+    assert play_trick(s, "AD", "3S", "2D", "3D", "2H") == 2  # later, the trump wins
 
 
 # ---------------------------------------------------------------------------------------
@@ -517,8 +555,8 @@ def test_the_spade_three_calls_the_joker_out():
     s = _joker_state({0: ["3S"], 2: ["JK", "4S", "5S"]})
     assert P("3S", call_joker=True) in s.legal_actions() and P("3S") in s.legal_actions()
     s.apply(P("3S", call_joker=True))
-    s.apply(s.legal_actions()[0])                 # seat 1 follows
-    assert s.legal_actions() == (Play(JOKER),)    # seat 2 must play the joker, spades or not
+    s.apply(s.legal_actions()[0])  # seat 1 follows
+    assert s.legal_actions() == (Play(JOKER),)  # seat 2 must play the joker, spades or not
     with pytest.raises(IllegalActionError, match="must play it"):
         s.apply(P("4S"))
     s.apply(Play(JOKER))
@@ -557,8 +595,12 @@ def _play_until(s: NapoleonState, predicate: Callable[[NapoleonState], bool]) ->
 
 def test_the_joker_as_the_last_card_must_be_played():
     # seat 1 holds the joker and spades only; nobody leads the joker out or calls it
-    s = _joker_state({0: ["2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "QD"],
-                      1: ["JK", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"]})
+    s = _joker_state(
+        {
+            0: ["2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "QD"],
+            1: ["JK", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"],
+        }
+    )
     _play_until(s, lambda st: st.to_act == 1 and len(st.hand(1)) == 1)
     assert s.hand(1) == (JOKER,)
     assert s.legal_actions() and all(a.card.is_joker for a in s.legal_actions())  # type: ignore[union-attr]
@@ -569,10 +611,30 @@ def test_the_joker_as_the_last_card_must_be_played():
 
 SCORES = {
     # players, solo: [(napoleon, adjutant, each ally) for d = 11 … 20]
-    (5, False): [(2, 1, 1), (4, 2, 2), (6, 3, 3), (8, 4, 4), (10, 5, 5), (12, 6, 6), (14, 7, 7),
-                 (16, 8, 8), (18, 9, 9), (20, 10, 10)],
-    (5, True): [(4, 0, 1), (8, 0, 2), (12, 0, 3), (16, 0, 4), (20, 0, 5), (24, 0, 6), (28, 0, 7),
-                (32, 0, 8), (36, 0, 9), (40, 0, 10)],
+    (5, False): [
+        (2, 1, 1),
+        (4, 2, 2),
+        (6, 3, 3),
+        (8, 4, 4),
+        (10, 5, 5),
+        (12, 6, 6),
+        (14, 7, 7),
+        (16, 8, 8),
+        (18, 9, 9),
+        (20, 10, 10),
+    ],
+    (5, True): [
+        (4, 0, 1),
+        (8, 0, 2),
+        (12, 0, 3),
+        (16, 0, 4),
+        (20, 0, 5),
+        (24, 0, 6),
+        (28, 0, 7),
+        (32, 0, 8),
+        (36, 0, 9),
+        (40, 0, 10),
+    ],
     (4, False): [(3, 3, 3), (4, 4, 4), (5, 5, 5), (6, 6, 6), (7, 7, 7), (8, 8, 8), (9, 9, 9), (10, 10, 10)],
     (4, True): [(9, 0, 3), (12, 0, 4), (15, 0, 5), (18, 0, 6), (21, 0, 7), (24, 0, 8), (27, 0, 9), (30, 0, 10)],
 }
@@ -686,7 +748,7 @@ def test_face_cards_in_the_discard_belong_to_the_allies():
 def test_the_army_count_is_napoleon_and_adjutant_only():
     s = dealt(fixed={0: ["2D"], 1: ["AD"], 2: ["KD"], 3: ["3D"], 4: ["4D"]}, middle=["2C", "3C"])
     to_play(s, bid="11C", adjutant="KD")
-    play_trick(s, "2D", "AD", "KD", "3D", "4D")     # seat 1 takes ♦A ♦K
+    play_trick(s, "2D", "AD", "KD", "3D", "4D")  # seat 1 takes ♦A ♦K
     assert s.army_face_cards() == 0
     assert s.view(None).face_cards_taken[1] == (c("KD"), c("AD"))
     assert s.summary()["deals"][0]["army_face_cards"] == 0
@@ -807,7 +869,8 @@ def _check_invariants(s: NapoleonState) -> None:
         data.pop("legal_actions")
         assert not (_codes(data) & hidden), (seat, _codes(data) & hidden)
         played = any(s.adjutant_card in t.cards for t, _ in s.tricks) or any(
-            cid == (s.adjutant_card.id if s.adjutant_card else -1) for _, cid in s._trick)
+            cid == (s.adjutant_card.id if s.adjutant_card else -1) for _, cid in s._trick
+        )
         if not played:
             if seat is None or (seat != s.adjutant and seat != nap) or (seat == nap and not s.solo):
                 assert v.adjutant is None, seat
@@ -834,10 +897,14 @@ def _check_deal_results(s: NapoleonState) -> None:
 
 
 @settings(max_examples=24, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), config=st.sampled_from(CONFIGS),
-       bots=st.sampled_from(["random", "heuristic"]),
-       rules=st.fixed_dictionaries({k: st.booleans() for k in
-                                    ("yoromeki", "first_trick_plain", "strategy_b", "redeclare")}))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    config=st.sampled_from(CONFIGS),
+    bots=st.sampled_from(["random", "heuristic"]),
+    rules=st.fixed_dictionaries(
+        {k: st.booleans() for k in ("yoromeki", "first_trick_plain", "strategy_b", "redeclare")}
+    ),
+)
 def test_random_matches_keep_the_invariants(seed, config, bots, rules):
     s = NapoleonState(NapoleonOptions(deals=2, **config, **rules))
     rng = random.Random(seed)
@@ -879,8 +946,15 @@ def test_a_whole_match_in_the_terminal_with_a_typed_discard(tmp_path, lang):
             return "none"
         return next(answers, "1")
 
-    game = TerminalGame(info, info.options({"players": 4, "joker": True, "deals": 1}), seed=2, lang=lang,
-                        record_path=tmp_path / "n.json", console=Console(file=out, width=100), input_fn=ask)
+    game = TerminalGame(
+        info,
+        info.options({"players": 4, "joker": True, "deals": 1}),
+        seed=2,
+        lang=lang,
+        record_path=tmp_path / "n.json",
+        console=Console(file=out, width=100),
+        input_fn=ask,
+    )
     game.run()
     text = out.getvalue()
     assert game.state.is_over
@@ -893,16 +967,26 @@ def test_a_whole_match_in_the_terminal_with_a_typed_discard(tmp_path, lang):
 
 @pytest.mark.parametrize("plain, winner", [(False, 2), (True, 1)])
 def test_the_engine_applies_first_trick_plain(plain, winner):
-    fixed = {0: ["3H"], 1: ["KH"], 2: ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "2C"],
-             3: ["4H"], 4: ["5H"]}
+    fixed = {
+        0: ["3H"],
+        1: ["KH"],
+        2: ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "2C"],
+        3: ["4H"],
+        4: ["5H"],
+    }
     s = to_play(dealt(fixed=fixed, middle=["3C", "4C"], first_trick_plain=plain), bid="11S", adjutant="AD")
     assert play_trick(s, "3H", "KH", "2S", "4H", "5H") == winner
 
 
 @pytest.mark.parametrize("yoromeki, winner", [(False, 0), (True, 1)])
 def test_the_engine_applies_yoromeki(yoromeki, winner):
-    fixed = {0: ["AS"], 1: ["QH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH"],
-             2: ["2S"], 3: ["3S"], 4: ["4S"]}
+    fixed = {
+        0: ["AS"],
+        1: ["QH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH"],
+        2: ["2S"],
+        3: ["3S"],
+        4: ["4S"],
+    }
     s = to_play(dealt(fixed=fixed, middle=["3C", "4C"], yoromeki=yoromeki), bid="11C", adjutant="AD")
     assert play_trick(s, "AS", "QH", "2S", "3S", "4S") == winner
 
@@ -976,8 +1060,13 @@ def test_a_rejected_redeclaration_leaves_the_old_count_for_the_result_and_the_sc
 @pytest.mark.parametrize("answers, winner", [([True] * 4, 1), ([False], 2)])
 def test_the_trump_of_an_approved_redeclaration_rules_the_tricks(answers, winner):
     # 11♠ re-declared as 12♥: with the approval ♥2 trumps the trick, without it ♠K does
-    fixed = {0: ["2D"], 1: ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "2C"],
-             2: ["KS", "QS", "TS", "9S", "8S", "7S", "3C", "4C", "5C", "6C"], 3: ["3D"], 4: ["4D"]}
+    fixed = {
+        0: ["2D"],
+        1: ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "2C"],
+        2: ["KS", "QS", "TS", "9S", "8S", "7S", "3C", "4C", "5C", "6C"],
+        3: ["3D"],
+        4: ["4D"],
+    }
     s = dealt(fixed=fixed, middle=["7C", "8C"])
     s.apply(Bid(11, "S"))
     for _ in range(5):
@@ -998,15 +1087,18 @@ def test_a_redeclaration_needs_a_higher_count_not_only_a_stronger_suit():
     assert not s.is_legal(Redeclare(21, "S"))
 
 
-@pytest.mark.parametrize("request_, plays, winner", [("H", ("3H", "AH", "JS", "JH"), 2),
-                                                     ("D", ("3H", "2D", "JS", "AD"), 4)])
+@pytest.mark.parametrize(
+    "request_, plays, winner", [("H", ("3H", "AH", "JS", "JH"), 2), ("D", ("3H", "2D", "JS", "AD"), 4)]
+)
 def test_a_joker_lead_makes_its_named_suit_the_led_suit_of_the_first_trick_ace(request_, plays, winner):
     # spec §5/§6: the named suit is the led suit, so in the first trick its ace beats the main jack
-    hands = [["JK", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC"],
-             ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JC", "QC"],
-             ["AH", "2H", "KH", "QH", "KC", "AC", "2D", "3D", "4D", "5D"],
-             ["JS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"],
-             ["JH", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"]]
+    hands = [
+        ["JK", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC"],
+        ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JC", "QC"],
+        ["AH", "2H", "KH", "QH", "KC", "AC", "2D", "3D", "4D", "5D"],
+        ["JS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"],
+        ["JH", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"],
+    ]
     s = new_state(joker=True)
     s.deal(hands, ["QS", "KS", "AS"])
     to_play(s, bid="11S", adjutant="AC")

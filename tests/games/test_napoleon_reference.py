@@ -25,15 +25,13 @@ BACK_JACK_SUIT = {"S": "C", "C": "S", "H": "D", "D": "H"}
 TRUMP_RANKS = "23456789TQKA"  # §6 rule 6: the trump jack is the main jack, not a plain trump
 
 
-def reference_winner(cards: list[str], led: str, trump: str, first: bool, yoromeki: bool,
-                     plain_first: bool) -> int:
+def reference_winner(cards: list[str], led: str, trump: str, first: bool, yoromeki: bool, plain_first: bool) -> int:
     """§6: the index in ``cards`` of the winning card."""
     if "AS" in cards:  # 1. the almighty, unless yoromeki
         return cards.index("QH") if yoromeki and "QH" in cards else cards.index("AS")
 
     def highest(suit: str, order: str) -> int | None:
-        found = [(order.index(c[0]), i) for i, c in enumerate(cards)
-                 if c != "JK" and c[1] == suit and c[0] in order]
+        found = [(order.index(c[0]), i) for i, c in enumerate(cards) if c != "JK" and c[1] == suit and c[0] in order]
         return max(found)[1] if found else None
 
     if first and plain_first:  # the chemistry club's first trick
@@ -58,8 +56,9 @@ def reference_winner(cards: list[str], led: str, trump: str, first: bool, yorome
     return cards.index("JK")  # 8. nothing else qualifies
 
 
-def reference_plays(hand: list[str], trick: list[str], led: str | None, called: bool,
-                    joker_in_use: bool) -> set[tuple[str, str | None, bool]]:
+def reference_plays(
+    hand: list[str], trick: list[str], led: str | None, called: bool, joker_in_use: bool
+) -> set[tuple[str, str | None, bool]]:
     """§5: every play as (card, joker request, ♠3 call)."""
     if not trick:
         out: set[tuple[str, str | None, bool]] = set()
@@ -97,8 +96,13 @@ def play_and_compare(seed: int, options: NapoleonOptions) -> dict[str, int]:
         if state.needs_deal:
             assert state.first_bidder == first_bidder
             state.deal_random(rng)
-            ctx = {"hands": [{c.code for c in state.hand(s)} for s in range(n)], "trick": [],
-                   "taken": [set() for _ in range(n)], "tricks": 0, "contract": None}
+            ctx = {
+                "hands": [{c.code for c in state.hand(s)} for s in range(n)],
+                "trick": [],
+                "taken": [set() for _ in range(n)],
+                "tricks": 0,
+                "contract": None,
+            }
             first_bidder = (first_bidder + 1) % n
             continue
         seat = state.to_act
@@ -136,8 +140,11 @@ def play_and_compare(seed: int, options: NapoleonOptions) -> dict[str, int]:
         trick: list[str] = ctx["trick"]
         hand = [c.code for c in state.hand(seat)]
         engine = {(a.card.code, a.request, a.call_joker) for a in legal if isinstance(a, Play)}
-        assert engine == reference_plays(hand, trick, ctx.get("led"), ctx.get("called", False),
-                                         options.joker), (seed, hand, trick)
+        assert engine == reference_plays(hand, trick, ctx.get("led"), ctx.get("called", False), options.joker), (
+            seed,
+            hand,
+            trick,
+        )
         action = rng.choice(legal)
         assert isinstance(action, Play)
         if not trick:
@@ -148,8 +155,12 @@ def play_and_compare(seed: int, options: NapoleonOptions) -> dict[str, int]:
         if len(trick) < n:
             continue
         trump = ctx["contract"][-1]
-        winner = (ctx["leader"] + reference_winner(trick, ctx["led"], trump, ctx["tricks"] == 0,
-                                                   options.yoromeki, options.first_trick_plain)) % n
+        winner = (
+            ctx["leader"]
+            + reference_winner(
+                trick, ctx["led"], trump, ctx["tricks"] == 0, options.yoromeki, options.first_trick_plain
+            )
+        ) % n
         ctx["taken"][winner] |= {c for c in trick if c != "JK" and c[0] in "TJQKA"}
         ctx["tricks"] += 1
         seen["tricks"] += 1
@@ -177,9 +188,15 @@ def play_and_compare(seed: int, options: NapoleonOptions) -> dict[str, int]:
 
 def _options(seed: int) -> NapoleonOptions:
     r = random.Random(seed)
-    return NapoleonOptions(players=r.choice([4, 5]), joker=r.random() < 0.6,  # type: ignore[arg-type]
-                           yoromeki=r.random() < 0.5, first_trick_plain=r.random() < 0.5,
-                           strategy_b=r.random() < 0.7, redeclare=r.random() < 0.7, deals=2)
+    return NapoleonOptions(
+        players=r.choice([4, 5]),
+        joker=r.random() < 0.6,  # type: ignore[arg-type]
+        yoromeki=r.random() < 0.5,
+        first_trick_plain=r.random() < 0.5,
+        strategy_b=r.random() < 0.7,
+        redeclare=r.random() < 0.7,
+        deals=2,
+    )
 
 
 @pytest.mark.parametrize("block", range(4))

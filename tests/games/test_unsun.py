@@ -21,8 +21,18 @@ from kirifuda.bots import make_bot
 from kirifuda.cards import JOKER, Suit, parse_card, parse_cards
 from kirifuda.errors import DealError, IllegalActionError, OptionError
 from kirifuda.games import GAMES, find_game
-from kirifuda.games.unsun import (DEAL_SIZES, DECK, GROUP_BLACK, GROUP_RED, GROUP_TRUMP, UnsunOptions,
-                                  UnsunState, group_of, is_face_down, trick_winner)
+from kirifuda.games.unsun import (
+    DEAL_SIZES,
+    DECK,
+    GROUP_BLACK,
+    GROUP_RED,
+    GROUP_TRUMP,
+    UnsunOptions,
+    UnsunState,
+    group_of,
+    is_face_down,
+    trick_winner,
+)
 
 from ..conftest import play_random
 
@@ -31,8 +41,9 @@ OTHER_COLOUR = {"S": ("H", "D"), "C": ("H", "D"), "H": ("S", "C"), "D": ("S", "C
 TRUMPS = ["S", "H", "D", "C"]
 
 
-def build_deal(n: int, fixed: dict[int, list[str]], indicator: str, tenka: int | None = None,
-               rest: Sequence[str] = ()) -> tuple[list[list[str]], list[str]]:
+def build_deal(
+    n: int, fixed: dict[int, list[str]], indicator: str, tenka: int | None = None, rest: Sequence[str] = ()
+) -> tuple[list[list[str]], list[str]]:
     """Hands holding the ``fixed`` cards (the rest filled from the pack), the indicator first in
     the left-over cards, and ♣J with seat ``tenka`` or (``None``) among the left-over cards."""
     size, left = DEAL_SIZES[n]
@@ -76,7 +87,7 @@ def first_trick(trump: str, plays: list[str], n: int = 4, dealer: int = 0, **opt
 
 def winner_of_first(trump: str, plays: list[str], n: int = 4) -> int:
     s = first_trick(trump, plays, n)
-    (_, winner), = s.tricks
+    ((_, winner),) = s.tricks
     assert s.tricks_won[winner] == 1
     return winner
 
@@ -198,9 +209,9 @@ def test_rule3_switching_away_loses_and_the_others_group_decides(trump):
 def test_rules_at_three_and_five_players(trump, n):
     same, a, b = cards(trump)
     if n == 3:  # seats 1 2, last player 0
-        assert winner_of_first(trump, ["5" + a, "9" + b, "A" + same], n) == 2          # rule 3
-        assert winner_of_first(trump, ["5" + a, "9" + same, "K" + same], n) == 0      # rule 2
-        assert winner_of_first(trump, ["5" + a, "3" + trump, "K" + same], n) == 2     # rule 1
+        assert winner_of_first(trump, ["5" + a, "9" + b, "A" + same], n) == 2  # rule 3
+        assert winner_of_first(trump, ["5" + a, "9" + same, "K" + same], n) == 0  # rule 2
+        assert winner_of_first(trump, ["5" + a, "3" + trump, "K" + same], n) == 2  # rule 1
     else:  # seats 1 2 3 4, last player 0
         assert winner_of_first(trump, ["5" + a, "9" + b, "T" + a, "6" + b, "A" + same], n) == 3
         assert winner_of_first(trump, ["K" + a, "9" + same, "T" + b, "6" + b, "Q" + same], n) == 0
@@ -247,8 +258,7 @@ def test_without_the_clubs_jack_in_play_the_dealer_is_the_last_player(n):
 
 def _after_a_trumped_first_trick() -> UnsunState:
     """Four players, ♥ trump, two cards each: seats 1 2 3 0 play ♠5 ♥3 ♠A ♠K, seat 2 trumps."""
-    hands, rest = build_deal(4, {1: ["5S", "9C"], 2: ["3H", "8S"], 3: ["AS", "6C"], 0: ["KS", "2D"]},
-                             indicator="2H")
+    hands, rest = build_deal(4, {1: ["5S", "9C"], 2: ["3H", "8S"], 3: ["AS", "6C"], 0: ["KS", "2D"]}, indicator="2H")
     s = UnsunState(UnsunOptions(), first=0)
     s.deal(hands, rest)
     for c in ["5S", "3H", "AS", "KS"]:
@@ -421,8 +431,16 @@ def test_terminal_shows_a_face_down_play_hidden():
 
     info = find_game("unsun")
     console = Console(file=io.StringIO(), width=120, record=True)
-    game = TerminalGame(info, info.options({"players": 3, "all_trumps_face_down": True}), seat=0,
-                        bots="random", seed=11, lang="en", console=console, input_fn=lambda _: "q")
+    game = TerminalGame(
+        info,
+        info.options({"players": 3, "all_trumps_face_down": True}),
+        seat=0,
+        bots="random",
+        seed=11,
+        lang="en",
+        console=console,
+        input_fn=lambda _: "q",
+    )
     state = game.state
     state.deal_random(random.Random(11))
     hidden = shown = 0
@@ -457,8 +475,16 @@ def test_a_whole_match_in_the_terminal(tmp_path, n, lang):
     info = find_game("unsun")
     out = io.StringIO()
     path = tmp_path / "u.json"
-    game = TerminalGame(info, info.options({"players": n}), seat=1, seed=n, lang=lang, record_path=path,
-                        console=Console(file=out, width=110), input_fn=lambda _: "1")
+    game = TerminalGame(
+        info,
+        info.options({"players": n}),
+        seat=1,
+        seed=n,
+        lang=lang,
+        record_path=path,
+        console=Console(file=out, width=110),
+        input_fn=lambda _: "1",
+    )
     game.run()
     text = out.getvalue()
     assert game.state.is_over and len(game.state.summary()["deals"]) == n
@@ -537,18 +563,31 @@ def test_options_defaults_and_errors():
     assert info.options({"players": 5, "deals": 2}).deals == 2
     assert info.options({}).deals == 4
     assert UnsunOptions(players=3) == UnsunOptions(players=3, deals=3)
-    for bad in ({"players": 6}, {"players": 2}, {"players": True}, {"players": "4"}, {"deals": 0},
-                {"deals": -1}, {"deals": True}, {"deals": "3"}, {"reflip_face_card": 1},
-                {"all_trumps_face_down": "yes"}, {"target": 17}):
+    for bad in (
+        {"players": 6},
+        {"players": 2},
+        {"players": True},
+        {"players": "4"},
+        {"deals": 0},
+        {"deals": -1},
+        {"deals": True},
+        {"deals": "3"},
+        {"reflip_face_card": 1},
+        {"all_trumps_face_down": "yes"},
+        {"target": 17},
+    ):
         with pytest.raises(OptionError):
             info.options(bad)
     with pytest.raises(OptionError, match="deals"):
         UnsunOptions(deals=0)
     # the options object itself refuses bad values (not only the JSON reader), naming the option
-    for kwargs, name in (({"players": 6}, "players"), ({"players": True}, "players"),
-                         ({"reflip_face_card": 1}, "reflip_face_card"),
-                         ({"all_trumps_face_down": "yes"}, "all_trumps_face_down"),
-                         ({"deals": 2.0}, "deals")):
+    for kwargs, name in (
+        ({"players": 6}, "players"),
+        ({"players": True}, "players"),
+        ({"reflip_face_card": 1}, "reflip_face_card"),
+        ({"all_trumps_face_down": "yes"}, "all_trumps_face_down"),
+        ({"deals": 2.0}, "deals"),
+    ):
         with pytest.raises(OptionError, match=name):
             UnsunOptions(**kwargs)
     with pytest.raises(OptionError, match="first"):
@@ -568,13 +607,20 @@ def test_options_written_to_records_name_the_number_of_deals():
 def _whole_state(s: UnsunState) -> str:
     """Everything a state holds, hidden cards included, as text."""
     n = s.num_players
-    return json.dumps({
-        "summary": s.summary(), "record": s.record_deals(), "to_act": s.to_act,
-        "phase": s.phase.value, "deal": s.deal_number, "dealer": s.dealer,
-        "hands": [[c.code for c in s.hand(p)] for p in range(n)],
-        "trick": [c.code for c in s.current_trick.cards], "legal": [a.to_json() for a in s.legal_actions()],
-        "views": [s.view(p).to_json() for p in [*range(n), None]],
-    })
+    return json.dumps(
+        {
+            "summary": s.summary(),
+            "record": s.record_deals(),
+            "to_act": s.to_act,
+            "phase": s.phase.value,
+            "deal": s.deal_number,
+            "dealer": s.dealer,
+            "hands": [[c.code for c in s.hand(p)] for p in range(n)],
+            "trick": [c.code for c in s.current_trick.cards],
+            "legal": [a.to_json() for a in s.legal_actions()],
+            "views": [s.view(p).to_json() for p in [*range(n), None]],
+        }
+    )
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -703,6 +749,7 @@ def test_heuristic_bot_plays_legal_cards_and_beats_random_play():
 
 def reference_winner(plays: list[tuple[int, str]], trump: str) -> int:
     """Spec §5 read literally, on card codes (independent of the engine's tables)."""
+
     def group(code: str) -> str:
         suit = code[1]
         if suit == trump:
@@ -751,7 +798,11 @@ def _check_match(n: int, seed: int, options: dict) -> None:
         everything = held + played + [c.code for c in state.rest]
         assert len(everything) == 52 and set(everything) == all_codes
         # the views: face-down cards of others hidden, the left-over cards never seen
-        fd = {c.code for c in trick_before.cards if is_face_down(c, state.trump, options.get("all_trumps_face_down", False))}
+        fd = {
+            c.code
+            for c in trick_before.cards
+            if is_face_down(c, state.trump, options.get("all_trumps_face_down", False))
+        }
         for viewer in [*range(n), None]:
             v = state.view(viewer)
             data = v.to_json()
@@ -810,8 +861,7 @@ def _check_match(n: int, seed: int, options: dict) -> None:
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4, 5]),
-       all_down=st.booleans(), reflip=st.booleans())
+@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4, 5]), all_down=st.booleans(), reflip=st.booleans())
 def test_random_matches_keep_the_invariants(seed, n, all_down, reflip):
     _check_match(n, seed, {"all_trumps_face_down": all_down, "reflip_face_card": reflip, "deals": 2})
 

@@ -50,6 +50,7 @@ class Refused(Exception):
 
 # -- §3 groups and §5 the trick winner ------------------------------------------------------
 
+
 def group(card: str, trump: str) -> str:
     if card[1] == trump:
         return "trump"
@@ -90,6 +91,7 @@ def face_down(card: str, trump: str, all_trumps: bool) -> bool:
 
 
 # -- the reference ------------------------------------------------------------------------
+
 
 class Ref:
     def __init__(self, options: dict, first: int):
@@ -134,9 +136,19 @@ class Ref:
         trump = rest[0][1]
         holders = [s for s in range(self.n) if "JC" in hands[s]]
         last = holders[0] if holders else dealer
-        self.cur = dict(hands=[set(h) for h in hands], dealer=dealer, indicator=rest[0], trump=trump,
-                        rest=list(rest), start=(last + 1) % self.n, last=last, to_act=(last + 1) % self.n,
-                        trick=[], tricks=[], won=[0] * self.n)
+        self.cur = dict(
+            hands=[set(h) for h in hands],
+            dealer=dealer,
+            indicator=rest[0],
+            trump=trump,
+            rest=list(rest),
+            start=(last + 1) % self.n,
+            last=last,
+            to_act=(last + 1) % self.n,
+            trick=[],
+            tricks=[],
+            won=[0] * self.n,
+        )
         self.before_hidden = set(self.log[-1]["rest"][1:]) if self.log else set()
         self.log.append(dict(hands=[list(h) for h in hands], rest=list(rest), actions=[]))
         self.last_trick = None
@@ -150,8 +162,8 @@ class Ref:
             if not (self.reflip and pack[0][0] in FACE):
                 break
         indicator, pack = pack[0], pack[1:]
-        hands = [pack[s * size:(s + 1) * size] for s in range(self.n)]
-        rest = [indicator] + pack[self.n * size:]
+        hands = [pack[s * size : (s + 1) * size] for s in range(self.n)]
+        rest = [indicator] + pack[self.n * size :]
         assert len(rest) == left
         return hands, rest
 
@@ -206,8 +218,7 @@ class Ref:
     # what is seen
     def table(self, viewer: int | None) -> list[tuple[int, str | None]]:
         d = self.cur
-        return [(s, None if face_down(c, d["trump"], self.all_down) and viewer != s else c)
-                for s, c in d["trick"]]
+        return [(s, None if face_down(c, d["trump"], self.all_down) and viewer != s else c) for s, c in d["trick"]]
 
     def hidden_from(self, viewer: int | None) -> set[str]:
         d = self.cur
@@ -215,14 +226,20 @@ class Ref:
         for s in range(self.n):
             if s != viewer:
                 hidden |= d["hands"][s]
-        return hidden | {c for s, c in d["trick"]
-                         if s != viewer and face_down(c, d["trump"], self.all_down)}
+        return hidden | {c for s, c in d["trick"] if s != viewer and face_down(c, d["trump"], self.all_down)}
 
     # the replay JSON
     def deal_summary(self, d: dict, outcome: str, score: list[int], winners: list[int] | None) -> dict:
-        return dict(outcome=outcome, tricks=[dict(t) for t in d["tricks"]], score=score,
-                    trump=d["trump"], tricks_won=list(d["won"]), dealer=d["dealer"],
-                    indicator=d["indicator"], winners=winners)
+        return dict(
+            outcome=outcome,
+            tricks=[dict(t) for t in d["tricks"]],
+            score=score,
+            trump=d["trump"],
+            tricks_won=list(d["won"]),
+            dealer=d["dealer"],
+            indicator=d["indicator"],
+            winners=winners,
+        )
 
     def summary(self) -> dict:
         deals = list(self.finished)
@@ -233,19 +250,31 @@ class Ref:
             top = max(self.totals)
             best = [s for s in range(self.n) if self.totals[s] == top]
             winner = best[0] if len(best) == 1 else best
-        return dict(game="unsun", deals=deals, totals=list(self.totals), finished=self.over,
-                    winner=winner, deals_won=list(self.deals_won))
+        return dict(
+            game="unsun",
+            deals=deals,
+            totals=list(self.totals),
+            finished=self.over,
+            winner=winner,
+            deals_won=list(self.deals_won),
+        )
 
     def record(self, rng: random.Random) -> dict:
         """The record of the match so far, as another implementation might write it: card codes
         sometimes in lower case or with ``10``, ``first`` left out when 0, names or not."""
+
         def code(c: str) -> str:
             c = "10" + c[1] if c[0] == "T" and rng.random() < 0.3 else c
             return c.lower() if rng.random() < 0.2 else c
 
-        deals = [dict(hands=[[code(c) for c in h] for h in d["hands"]], rest=[code(c) for c in d["rest"]],
-                      actions=[dict(seat=a["seat"], play=code(a["play"])) for a in d["actions"]])
-                 for d in self.log]
+        deals = [
+            dict(
+                hands=[[code(c) for c in h] for h in d["hands"]],
+                rest=[code(c) for c in d["rest"]],
+                actions=[dict(seat=a["seat"], play=code(a["play"])) for a in d["actions"]],
+            )
+            for d in self.log
+        ]
         data = dict(format="kirifuda-record/1", game="unsun", options=dict(self.options), deals=deals)
         if self.first or rng.random() < 0.5:
             data["first"] = self.first
@@ -268,13 +297,15 @@ def reference_replay(data: dict) -> dict:
     at the first deal or action the spec refuses (record.md §1, §3 "Errors")."""
     options = data.get("options") or {}
     n, deals = options.get("players", 4), options.get("deals")
-    if (set(options) - {"players", "reflip_face_card", "all_trumps_face_down", "deals"}
-            or n not in (3, 4, 5) or isinstance(n, bool)
-            or any(not isinstance(options.get(k, False), bool)
-                   for k in ("reflip_face_card", "all_trumps_face_down"))
-            or not (deals is None or isinstance(deals, int) and not isinstance(deals, bool) and deals >= 1)
-            or data.get("first", 0) not in range(n)
-            or len(data.get("players") or range(n)) != n):
+    if (
+        set(options) - {"players", "reflip_face_card", "all_trumps_face_down", "deals"}
+        or n not in (3, 4, 5)
+        or isinstance(n, bool)
+        or any(not isinstance(options.get(k, False), bool) for k in ("reflip_face_card", "all_trumps_face_down"))
+        or not (deals is None or isinstance(deals, int) and not isinstance(deals, bool) and deals >= 1)
+        or data.get("first", 0) not in range(n)
+        or len(data.get("players") or range(n)) != n
+    ):
         return {"error": {"deal": None, "action": None}}
     ref = Ref(options, data.get("first", 0))
     for i, d in enumerate(data["deals"]):
@@ -295,13 +326,21 @@ def reference_replay(data: dict) -> dict:
 
 # -- playing the engine against it ----------------------------------------------------------
 
+
 def _canon(action: dict) -> str:
     return json.dumps(action, sort_keys=True)
 
 
 def _state_text(state) -> str:
-    return json.dumps([state.summary(), state.record_deals(), state.to_act, state.needs_deal,
-                       [a.to_json() for a in state.legal_actions()]])
+    return json.dumps(
+        [
+            state.summary(),
+            state.record_deals(),
+            state.to_act,
+            state.needs_deal,
+            [a.to_json() for a in state.legal_actions()],
+        ]
+    )
 
 
 def _spoil(rng: random.Random, hands: list[list[str]], rest: list[str]) -> tuple[list, list]:
@@ -345,8 +384,9 @@ def _check_views(state, ref: Ref, viewers) -> None:
             assert [c.code for c in v.last_trick.cards] == cards and v.last_trick_winner == win
             assert v.last_trick_last_player == d["tricks"][-1]["last_player"]
         # won tricks lie face up: public, every card
-        assert [([c.code for c in t.cards], t.leader, w) for t, w in v.tricks] == \
-            [(t["cards"], t["leader"], t["winner"]) for t in d["tricks"]]
+        assert [([c.code for c in t.cards], t.leader, w) for t, w in v.tricks] == [
+            (t["cards"], t["leader"], t["winner"]) for t in d["tricks"]
+        ]
         assert list(v.deals_won) == ref.deals_won
         data = v.to_json()
         last_deal = json.dumps(data.pop("last_deal"))  # the previous deal's result
@@ -438,8 +478,10 @@ def play_against_the_reference(seed: int, n: int, options: dict, stop: int | Non
         assert state.is_over and ref.over
     if state.is_over:  # no deal and no card after the match
         before = _state_text(state)
-        for attempt in (lambda: state.deal(*ref.random_deal(rng)),
-                        lambda: state.apply(INFO.action_from_json({"seat": 0, "play": "2S"}, 0), 0)):
+        for attempt in (
+            lambda: state.deal(*ref.random_deal(rng)),
+            lambda: state.apply(INFO.action_from_json({"seat": 0, "play": "2S"}, 0), 0),
+        ):
             try:
                 attempt()
             except KirifudaError:
@@ -507,11 +549,12 @@ def _spoil_record(rng: random.Random, data: dict, n: int) -> dict:
             a.update(rng.choice([{"request": "H"}, {"call_joker": True}]))
     elif how == 5 and deals:
         d = rng.choice(deals)
-        d["hands"], d["rest"] = _spoil(rng, [[read_code(c) for c in h] for h in d["hands"]],
-                                       [read_code(c) for c in d["rest"]])
+        d["hands"], d["rest"] = _spoil(
+            rng, [[read_code(c) for c in h] for h in d["hands"]], [read_code(c) for c in d["rest"]]
+        )
     elif how == 6 and len(deals) > 1:
         d = rng.choice(deals[:-1])
-        del d["actions"][rng.randrange(len(d["actions"]) + 1):]
+        del d["actions"][rng.randrange(len(d["actions"]) + 1) :]
     elif deals:
         deals.append(json.loads(json.dumps(deals[-1])))
     return bad
@@ -531,10 +574,14 @@ def _assert_replay_json(ours: dict, theirs: dict) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4, 5]),
-       reflip=st.sampled_from([None, False, True]), all_down=st.sampled_from([None, False, True]),
-       deals=st.one_of(st.none(), st.just("null"), st.integers(1, 6)),
-       stop=st.one_of(st.none(), st.integers(0, 120)))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.sampled_from([3, 4, 5]),
+    reflip=st.sampled_from([None, False, True]),
+    all_down=st.sampled_from([None, False, True]),
+    deals=st.one_of(st.none(), st.just("null"), st.integers(1, 6)),
+    stop=st.one_of(st.none(), st.integers(0, 120)),
+)
 def test_the_engine_agrees_with_a_plain_reference(seed, n, reflip, all_down, deals, stop):
     options: dict = {"players": n} if n != 4 or seed % 2 else {}  # players left out: 4
     for name, value in (("reflip_face_card", reflip), ("all_trumps_face_down", all_down), ("deals", deals)):
@@ -546,10 +593,10 @@ def test_the_engine_agrees_with_a_plain_reference(seed, n, reflip, all_down, dea
 def test_the_reference_reads_section_5_as_written():
     # ♥ trump: groups {♥}, {♦}, {♠ ♣}; seats 1 2 3 then the last player 0
     plays = lambda cards: [((1 + i) % 4, c) for i, c in enumerate(cards)]
-    assert trick_winner(plays(["AS", "3H", "AD", "KS"]), "H") == 2       # any trump
-    assert trick_winner(plays(["AD", "5S", "3C", "7S"]), "H") == 0       # black contested
-    assert trick_winner(plays(["2D", "8S", "8C", "4S"]), "H") == 2       # tie: the earlier
-    assert trick_winner(plays(["5S", "QC", "9S", "AD"]), "H") == 2       # switching away loses
+    assert trick_winner(plays(["AS", "3H", "AD", "KS"]), "H") == 2  # any trump
+    assert trick_winner(plays(["AD", "5S", "3C", "7S"]), "H") == 0  # black contested
+    assert trick_winner(plays(["2D", "8S", "8C", "4S"]), "H") == 2  # tie: the earlier
+    assert trick_winner(plays(["5S", "QC", "9S", "AD"]), "H") == 2  # switching away loses
     assert face_down("JH", "H", False) and not face_down("TH", "H", False)
     assert face_down("TH", "H", True) and not face_down("AS", "H", True)
 

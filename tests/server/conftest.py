@@ -57,9 +57,13 @@ class _Postgres:
         self.port = free_port()
         data = os.path.join(self.dir, "data")
         try:
-            subprocess.run(self.as_user + [f"{self.bin}/initdb", "-D", data, "--auth=trust", "-U", "postgres",
-                                           "--encoding=UTF8", "--no-sync"],
-                           check=True, capture_output=True, timeout=120)
+            subprocess.run(
+                self.as_user
+                + [f"{self.bin}/initdb", "-D", data, "--auth=trust", "-U", "postgres", "--encoding=UTF8", "--no-sync"],
+                check=True,
+                capture_output=True,
+                timeout=120,
+            )
             self.start_server()
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
             out = getattr(exc, "stderr", b"") or b""
@@ -74,17 +78,35 @@ class _Postgres:
 
     def start_server(self) -> None:
         assert self.dir is not None and self.bin is not None
-        subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", os.path.join(self.dir, "data"), "-l",
-                                       os.path.join(self.dir, "log"), "-w", "-t", "60", "-o",
-                                       f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
-                                       + ("" if self.fsync else " -c fsync=off"),
-                                       "start"], check=True, capture_output=True, timeout=90)
+        subprocess.run(
+            self.as_user
+            + [
+                f"{self.bin}/pg_ctl",
+                "-D",
+                os.path.join(self.dir, "data"),
+                "-l",
+                os.path.join(self.dir, "log"),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1" + ("" if self.fsync else " -c fsync=off"),
+                "start",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=90,
+        )
 
     def stop_server(self) -> None:
         """Stop the server (fast: connections are cut), keeping its data for ``start_server``."""
         assert self.dir is not None and self.bin is not None
-        subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", os.path.join(self.dir, "data"),
-                                       "-m", "fast", "-w", "stop"], check=True, capture_output=True, timeout=60)
+        subprocess.run(
+            self.as_user + [f"{self.bin}/pg_ctl", "-D", os.path.join(self.dir, "data"), "-m", "fast", "-w", "stop"],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
 
     def new_database(self) -> str:
         assert self.url is not None
@@ -106,8 +128,11 @@ class _Postgres:
 
     def stop(self) -> None:
         if self.dir and self.bin and self.url:
-            subprocess.run(self.as_user + [f"{self.bin}/pg_ctl", "-D", os.path.join(self.dir, "data"),
-                                           "-m", "immediate", "stop"], capture_output=True, timeout=60)
+            subprocess.run(
+                self.as_user + [f"{self.bin}/pg_ctl", "-D", os.path.join(self.dir, "data"), "-m", "immediate", "stop"],
+                capture_output=True,
+                timeout=60,
+            )
         if self.dir:
             shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -139,16 +164,33 @@ class _Redis:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        binary = shutil.which("redis-server") or ("/usr/bin/redis-server" if os.path.exists("/usr/bin/redis-server")
-                                                   else None)
+        binary = shutil.which("redis-server") or (
+            "/usr/bin/redis-server" if os.path.exists("/usr/bin/redis-server") else None
+        )
         if binary is None:
             self.reason = "no redis-server installed (apt-get install redis-server)"
             return
         port = free_port()
         self.dir = tempfile.mkdtemp(prefix="kirifuda-redis-")
-        self.proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                      "--appendonly", "no", "--dir", self.dir, "--protected-mode", "no"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                self.dir,
+                "--protected-mode",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.time() + 20
         while time.time() < deadline:
             try:

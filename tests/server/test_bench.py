@@ -12,7 +12,7 @@ from kirifuda.server.bench import run, table_seats
 def test_tables_have_the_games_seats_with_bots_last() -> None:
     assert table_seats("meitora", 0) == [{"kind": "human"}] * 4
     assert table_seats("napoleon", 2) == [{"kind": "human"}] * 3 + [{"kind": "bot", "bot": "search"}] * 2
-    assert table_seats("ナポレオン", 9)[0] == {"kind": "human"}      # at least one human seat
+    assert table_seats("ナポレオン", 9)[0] == {"kind": "human"}  # at least one human seat
     with pytest.raises(OptionError, match="unknown game 'whist'"):
         table_seats("whist", 0)
 
@@ -29,4 +29,4 @@ def test_a_short_run_with_bot_seats_at_five_seat_tables() -> None:
     assert r["client_errors"] == 0
     assert r["bot_seats"] == 2 and r["matches"] >= 2
     assert r["actions"] > 0
-    assert r["committed"] > r["actions"]      # the bots' actions and the deals besides the clients'
+    assert r["committed"] > r["actions"]  # the bots' actions and the deals besides the clients'

@@ -13,8 +13,12 @@ from kirifuda.games.meitora import Broken
 from kirifuda.server.store import Store
 from kirifuda.server.tables import LiveTable, TableManager
 
-SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "search:easy"}, {"kind": "human"},
-         {"kind": "bot", "bot": "search:easy"}]
+SEATS = [
+    {"kind": "human"},
+    {"kind": "bot", "bot": "search:easy"},
+    {"kind": "human"},
+    {"kind": "bot", "bot": "search:easy"},
+]
 
 
 def played_this_deal(table: LiveTable) -> set[int]:
@@ -50,9 +54,9 @@ def test_bots_and_stand_ins_see_every_card_played(db_url: str) -> None:
         async with table.lock:
             seen = played_this_deal(table)
             assert len(seen) >= 14
-            for seat in (1, 3):   # the bots, whichever team took the tricks
+            for seat in (1, 3):  # the bots, whichever team took the tricks
                 assert set(memory(table._bots[seat]).played) == seen  # type: ignore[attr-defined]
-            for seat in (0, 2):   # the humans' stand-ins, when first needed (they follow from then on)
+            for seat in (0, 2):  # the humans' stand-ins, when first needed (they follow from then on)
                 table._catch_up(seat)
                 assert set(memory(table._standins[seat]).played) == seen  # type: ignore[attr-defined]
             tid, version = table.id, table.version

@@ -20,31 +20,44 @@ from kirifuda.games import GAMES
 from .conftest import ServerThread
 
 CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not os.path.exists(CHROMIUM):
-    pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)",
-                allow_module_level=True)
+    pytest.skip(
+        f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True
+    )
 
 
 SERVER_OPTIONS = {"deal_secret": "7"}
 """Over the shared ``server`` fixture's (tests/conftest.py): this module's deal secret."""
 
 
-def new_table(server: ServerThread, game: str, humans: set[int], options: dict[str, Any] | None = None) -> dict[str, Any]:
+def new_table(
+    server: ServerThread, game: str, humans: set[int], options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     info = GAMES[game]
     n = info.new_state(info.options(options or {})).num_players
-    seats = [{"kind": "human", "name": f"P{s}"} if s in humans else {"kind": "bot", "bot": "heuristic"}
-             for s in range(n)]
+    seats = [
+        {"kind": "human", "name": f"P{s}"} if s in humans else {"kind": "bot", "bot": "heuristic"} for s in range(n)
+    ]
     r = httpx.post(server.url + "/api/tables", json={"game": game, "seats": seats, "options": options or {}})
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
 
 
 def frame(page: Any) -> Any:
-    return page.evaluate("Table.frame && {version: Table.frame.version, view: Table.frame.view, hand: Table.frame.hand, legal: Table.frame.legal, over: Table.frame.table.over}")
+    return page.evaluate(
+        "Table.frame && {version: Table.frame.version, view: Table.frame.view, hand: Table.frame.hand, legal: Table.frame.legal, over: Table.frame.table.over}"
+    )
 
 
 def wait_my_turn_or(page: Any, done: str) -> None:
@@ -95,7 +108,9 @@ def test_a_whole_deal_through_the_page(server: ServerThread, browser: Any, game:
             break
         before = f["version"]
         act_once(page)
-        page.wait_for_function(f"Table.frame.version > {before} || document.querySelector('#overlay:not([hidden])')", timeout=20000)
+        page.wait_for_function(
+            f"Table.frame.version > {before} || document.querySelector('#overlay:not([hidden])')", timeout=20000
+        )
     f = frame(page)
     assert f["view"]["deal_number"] >= 1 or f["over"]
     # the deal's result with every hand face up
@@ -135,7 +150,10 @@ def test_two_humans_in_two_browsers(server: ServerThread, browser: Any) -> None:
             if moves >= 8:
                 break
         else:
-            pages[0].wait_for_function(f"Table.frame.version > {f[0]['version']} || Table.frame.view.to_act === 0 || Table.frame.view.to_act === 1", timeout=20000)
+            pages[0].wait_for_function(
+                f"Table.frame.version > {f[0]['version']} || Table.frame.view.to_act === 0 || Table.frame.view.to_act === 1",
+                timeout=20000,
+            )
     assert moves >= 2
     # never the other's hand: the page holds only its own cards
     for s, p in enumerate(pages):
@@ -175,8 +193,9 @@ def test_reload_in_the_middle_of_a_trick(server: ServerThread, browser: Any) -> 
 
 def test_phone_layout(server: ServerThread, browser: Any) -> None:
     made = new_table(server, "meitora", {0})
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                              has_touch=True, locale="ja-JP")
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True, locale="ja-JP"
+    )
     page = ctx.new_page()
     page.goto(server.url + "/")
     page.wait_for_selector("#create")
@@ -184,7 +203,9 @@ def test_phone_layout(server: ServerThread, browser: Any) -> None:
     open_seat(page, server, made["links"][0])
     page.wait_for_selector("#hand .card")
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 391
-    boxes = page.locator("#hand .card").evaluate_all("els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right, r.width])")
+    boxes = page.locator("#hand .card").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right, r.width])"
+    )
     assert len(boxes) == 10
     assert all(left >= -1 and right <= 391 and width >= 40 for left, right, width in boxes)
     for s in range(4):

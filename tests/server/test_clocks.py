@@ -15,6 +15,7 @@ from kirifuda.server.tables import Client, TableManager
 
 def client(seat: int | None, frames: list[dict[str, Any]]) -> Client:
     """A connection that keeps the state frames it is sent (decoded)."""
+
     async def send(text: str) -> None:
         frame = json.loads(text)
         if frame["type"] == "state":

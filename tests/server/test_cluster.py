@@ -33,8 +33,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.redis]
 SECRET = "cluster-test-secret"
 HUMANS = [{"kind": "human"}] * 4
 OPTIONS = {"target": 2}
-LIFTED = {"KIRIFUDA_LIMIT_TABLES_PER_MINUTE": "100000", "KIRIFUDA_LIMIT_OPEN_TABLES_PER_CLIENT": "100000",
-          "KIRIFUDA_LIMIT_CONNECTIONS_PER_CLIENT": "100000"}
+LIFTED = {
+    "KIRIFUDA_LIMIT_TABLES_PER_MINUTE": "100000",
+    "KIRIFUDA_LIMIT_OPEN_TABLES_PER_CLIENT": "100000",
+    "KIRIFUDA_LIMIT_CONNECTIONS_PER_CLIENT": "100000",
+}
 
 
 class Process:
@@ -44,10 +47,27 @@ class Process:
         self.name = name
         self.port = free_port()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kirifuda", "serve", "--port", str(self.port), "--db", db, "--redis", redis,
-             "--process", name, "--bot-delay", "0.002", *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            env={**os.environ, **LIFTED, "KIRIFUDA_DEAL_SECRET": SECRET})
+            [
+                sys.executable,
+                "-m",
+                "kirifuda",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                db,
+                "--redis",
+                redis,
+                "--process",
+                name,
+                "--bot-delay",
+                "0.002",
+                *extra,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **LIFTED, "KIRIFUDA_DEAL_SECRET": SECRET},
+        )
         deadline = time.time() + 30
         while time.time() < deadline:
             try:
@@ -146,8 +166,9 @@ class Seat:
                             return
                         if m["legal"]:
                             action = choose(m["version"], [e["action"] for e in m["legal"]])
-                            await ws.send(orjson.dumps({"type": "act", "version": m["version"],
-                                                        "action": action}).decode())
+                            await ws.send(
+                                orjson.dumps({"type": "act", "version": m["version"], "action": action}).decode()
+                            )
             except (OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException):
                 pass
             self.reconnects += 1
@@ -169,14 +190,13 @@ def test_owner_killed_mid_trick_the_other_takes_over(pg_url: str, redis_url: str
     a = Process("a", pg_url, redis_url)
     b = Process("b", pg_url, redis_url)
     try:
-        made = httpx.post(a.url + "/api/tables", json={"game": "meitora", "options": OPTIONS,
-                                                       "seats": HUMANS}).json()
+        made = httpx.post(a.url + "/api/tables", json={"game": "meitora", "options": OPTIONS, "seats": HUMANS}).json()
         tid = made["id"]
         other = httpx.post(b.url + "/api/tables", json={"game": "meitora", "seats": HUMANS}).json()["id"]
-        for proc in (a, b):                                  # each lobby lists every table
+        for proc in (a, b):  # each lobby lists every table
             wait_lobby(proc, {tid, other})
-        assert httpx.get(f"{b.url}/api/tables/{tid}").json()["id"] == tid   # forwarded to the owner
-        host = made["host"].split("#host=", 1)[1]                          # the host's routes too
+        assert httpx.get(f"{b.url}/api/tables/{tid}").json()["id"] == tid  # forwarded to the owner
+        host = made["host"].split("#host=", 1)[1]  # the host's routes too
         hosted = httpx.post(f"{b.url}/api/tables/{tid}/host", json={"host": host})
         assert hosted.status_code == 200 and len(hosted.json()["seats"]) == 4
         assert httpx.post(f"{b.url}/api/tables/{tid}/host", json={"host": "wrong"}).status_code == 403
@@ -202,7 +222,7 @@ def test_owner_killed_mid_trick_the_other_takes_over(pg_url: str, redis_url: str
         print(f"take-over after kill -9: {took:.2f} s; reconnects {[s.reconnects for s in seats]}")
         assert took < 5.0, f"the take-over took {took:.1f} s"
         assert all(s.over for s in seats)
-        assert all(s.reconnects >= 1 for s in seats)         # every client went through a reconnect
+        assert all(s.reconnects >= 1 for s in seats)  # every client went through a reconnect
         info = httpx.get(f"{b.url}/api/tables/{tid}").json()
         assert info["over"]
         text = httpx.get(f"{b.url}/api/tables/{tid}/record").text
@@ -230,9 +250,10 @@ def test_bot_decision_made_elsewhere_applied_once(pg_url: str, redis_url: str) -
     r = sync_redis.Redis.from_url(redis_url)
     try:
         seats = [{"kind": "bot", "bot": "heuristic"}] * 4
-        tid = httpx.post(a.url + "/api/tables", json={"game": "meitora", "options": {"target": 1},
-                                                      "seats": seats}).json()["id"]
-        got = r.brpop([BOT_QUEUE], timeout=10)     # this test is the worker of the first decision
+        tid = httpx.post(
+            a.url + "/api/tables", json={"game": "meitora", "options": {"target": 1}, "seats": seats}
+        ).json()["id"]
+        got = r.brpop([BOT_QUEUE], timeout=10)  # this test is the worker of the first decision
         assert got is not None, "no bot job was queued"
         job = orjson.loads(got[1])
         assert job["table"] == tid and job["reply"] == "a"
@@ -240,18 +261,21 @@ def test_bot_decision_made_elsewhere_applied_once(pg_url: str, redis_url: str) -
         action = Decider().decide(job)
         answer = {"op": "bot", "job": job["job"], "table": tid, "version": job["version"], "action": action}
         stale = {**answer, "version": job["version"] - 1}
-        r.publish(job["channel"], pack(stale))       # made on another version: dropped
+        r.publish(job["channel"], pack(stale))  # made on another version: dropped
         r.publish(job["channel"], pack(answer))
-        r.publish(job["channel"], pack(answer))      # the same answer again: dropped
+        r.publish(job["channel"], pack(answer))  # the same answer again: dropped
         deadline = time.time() + 10
         while httpx.get(f"{a.url}/api/tables/{tid}").json()["version"] <= job["version"] and time.time() < deadline:
             time.sleep(0.05)
         time.sleep(0.5)
         assert httpx.get(f"{a.url}/api/tables/{tid}").json()["version"] == job["version"] + 1
-        nxt = orjson.loads(r.lindex(BOT_QUEUE, 0) or b"{}")     # the next decision waits for a worker
+        nxt = orjson.loads(r.lindex(BOT_QUEUE, 0) or b"{}")  # the next decision waits for a worker
         assert nxt.get("version") == job["version"] + 1
-        worker = subprocess.Popen([sys.executable, "-m", "kirifuda", "bot-worker", "--redis", redis_url,
-                                   "--threads", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "kirifuda", "bot-worker", "--redis", redis_url, "--threads", "2"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.time() + 120
         while not httpx.get(f"{a.url}/api/tables/{tid}").json()["over"]:
             assert time.time() < deadline
@@ -259,7 +283,7 @@ def test_bot_decision_made_elsewhere_applied_once(pg_url: str, redis_url: str) -
         text = httpx.get(f"{a.url}/api/tables/{tid}/record").text
         rec = records.loads(text)
         assert records.replay(rec).is_over
-        first = rec.deals[0].actions[job["version"] - 1]     # version 0 is the deal
+        first = rec.deals[0].actions[job["version"] - 1]  # version 0 is the deal
         assert {k: v for k, v in first.items() if k != "seat"} == action
         # the same table with the bots deciding in the server itself: the same record
         straight = asyncio.run(_straight_bots(seats))
@@ -292,18 +316,29 @@ async def _straight_bots(seats: list[dict[str, Any]]) -> str:
 
 def test_several_processes_refuse_sqlite(tmp_path: Any) -> None:
     db = f"sqlite+aiosqlite:///{tmp_path / 'one.db'}"
-    out = subprocess.run([sys.executable, "-m", "kirifuda", "serve", "--port", "0", "--db", db,
-                          "--redis", "redis://127.0.0.1:1"], capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "kirifuda", "serve", "--port", "0", "--db", db, "--redis", "redis://127.0.0.1:1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 2 and "PostgreSQL and Redis" in out.stderr
-    first = subprocess.Popen([sys.executable, "-m", "kirifuda", "serve", "--port", str(free_port()), "--db", db],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    first = subprocess.Popen(
+        [sys.executable, "-m", "kirifuda", "serve", "--port", str(free_port()), "--db", db],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         deadline = time.time() + 30
         while not (tmp_path / "one.db.lock").exists() or not (tmp_path / "one.db.lock").read_text():
             assert time.time() < deadline and first.poll() is None
             time.sleep(0.05)
-        second = subprocess.run([sys.executable, "-m", "kirifuda", "serve", "--port", "0", "--db", db],
-                                capture_output=True, text=True, timeout=60)
+        second = subprocess.run(
+            [sys.executable, "-m", "kirifuda", "serve", "--port", "0", "--db", db],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert second.returncode == 2
         assert f"pid {first.pid}" in second.stderr and "PostgreSQL and Redis" in second.stderr
     finally:

@@ -46,17 +46,29 @@ def _store_table(db: str, table_id: str, state: GameState, humans: set[int], tok
         events.append({"deal": {"hands": d.hands, "rest": d.rest}})
         events += [{"action": a} for a in d.actions]
     n = state.num_players
-    seats = [{"kind": "human", "name": f"P{s}"} if s in humans else {"kind": "bot", "bot": "heuristic",
-                                                                        "name": f"B{s}"} for s in range(n)]
+    seats = [
+        {"kind": "human", "name": f"P{s}"} if s in humans else {"kind": "bot", "bot": "heuristic", "name": f"B{s}"}
+        for s in range(n)
+    ]
     info = GAMES[state.game_id]
 
     async def go() -> None:
         store = await Store.open(db)
         try:
-            await store.create_table(StoredTable(
-                id=table_id, game=info.id, options=options_to_json(state.options), first=rec.first, seed=7,
-                seats=seats, token_hashes=[hash_token(f"{token}{s}") if s in humans else None for s in range(n)],
-                timer=0, created=time.time(), finished=False))
+            await store.create_table(
+                StoredTable(
+                    id=table_id,
+                    game=info.id,
+                    options=options_to_json(state.options),
+                    first=rec.first,
+                    seed=7,
+                    seats=seats,
+                    token_hashes=[hash_token(f"{token}{s}") if s in humans else None for s in range(n)],
+                    timer=0,
+                    created=time.time(),
+                    finished=False,
+                )
+            )
             await store.append_events(table_id, 0, events)
         finally:
             await store.close()

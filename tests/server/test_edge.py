@@ -33,7 +33,7 @@ def test_a_surrogate_in_a_name_is_refused_and_nothing_freezes(db_url: str) -> No
     to be taken, and then every frame of the table and the lobby failed)."""
     with ServerThread(db_url, bot_delay=0) as srv:
         body = json.dumps({"game": "meitora", "seats": [{"kind": "human", "name": "\ud800"}] + HUMANS[1:]})
-        assert "\\ud800" in body                 # valid JSON text, escaped
+        assert "\\ud800" in body  # valid JSON text, escaped
         r = httpx.post(srv.url + "/api/tables", content=body, headers={"content-type": "application/json"})
         assert r.status_code == 400 and "surrogate" in r.json()["detail"]
         made = create(srv)
@@ -43,8 +43,12 @@ def test_a_surrogate_in_a_name_is_refused_and_nothing_freezes(db_url: str) -> No
             err = recv_until(ws, "error")
             assert err["code"] == "malformed" and "surrogate" in err["message"]
             # control and format characters, blank and overlong names: refused, naming why
-            for name, why in (("a\u0000b", "U+0000"), ("\u202eevil", "U+202E"), ("   ", "visible"),
-                              ("x" * 41, "at most 40")):
+            for name, why in (
+                ("a\u0000b", "U+0000"),
+                ("\u202eevil", "U+202E"),
+                ("   ", "visible"),
+                ("x" * 41, "at most 40"),
+            ):
                 ws.send(json.dumps({"type": "hello", "token": tokens[0], "name": name}))
                 err = recv_until(ws, "error")
                 assert err["code"] == "malformed" and why in err["message"], (name, err)
@@ -61,8 +65,11 @@ def test_the_python_api_refuses_a_surrogate_name_too(db_url: str) -> None:
         store = await Store.open(db_url)
         manager = TableManager(store, bot_delay=0)
         with pytest.raises(OptionError, match="seat 1: .*U\\+D800"):
-            await manager.create("meitora", {}, [{"kind": "human"}, {"kind": "human", "name": "\ud800"},
-                                                 {"kind": "human"}, {"kind": "human"}])
+            await manager.create(
+                "meitora",
+                {},
+                [{"kind": "human"}, {"kind": "human", "name": "\ud800"}, {"kind": "human"}, {"kind": "human"}],
+            )
         assert manager.tables == {}
         await manager.close()
         await store.close()
@@ -97,32 +104,46 @@ def test_binary_frames_deep_json_and_big_numbers_get_words(db_url: str) -> None:
         made = create(srv)
         ws = hello(stack.enter_context(connect(f"ws://127.0.0.1:{srv.port}/ws/{made['id']}")), made["tokens"][0])
         version = recv_until(ws, "state", lambda m: m["version"] >= 1)["version"]
-        for raw in (b"\x00\x01binary", b'{"type": "ping"}', "[" * 4000, '{"type": "act", "version": %d, "action": %s}'
-                    % (version, "[" * 3000 + "]" * 3000),
-                    '{"type": "act", "version": 99999999999999999999999, "action": {"bid": "pass"}}',
-                    '{"type": "act", "version": 1e400, "action": {"bid": "pass"}}'):
+        for raw in (
+            b"\x00\x01binary",
+            b'{"type": "ping"}',
+            "[" * 4000,
+            '{"type": "act", "version": %d, "action": %s}' % (version, "[" * 3000 + "]" * 3000),
+            '{"type": "act", "version": 99999999999999999999999, "action": {"bid": "pass"}}',
+            '{"type": "act", "version": 1e400, "action": {"bid": "pass"}}',
+        ):
             ws.send(raw)
             err = recv_until(ws, "error")
             assert err["code"] == "malformed" and err["message"], raw[:40]
         ws.send(json.dumps({"type": "ping"}))
-        assert recv_until(ws, "pong")            # still connected: no grace started
+        assert recv_until(ws, "pong")  # still connected: no grace started
         assert srv.app.state.manager.tables[made["id"]].connected()[0]
         ws.close()
-        for body in ("[" * 60000, '{"game": "meitora", "seats": ' + "[" * 5000 + "]" * 5000 + "}",
-                     '{"game": "meitora", "seats": [], "first": 18446744073709551616}',
-                     json.dumps({"game": "meitora", "seats": HUMANS, "options": {"target": 10**30}}),
-                     json.dumps({"game": "meitora", "seats": HUMANS, "options": {"target": 10**9}}),
-                     json.dumps({"game": "meitora", "seats": HUMANS, "first": True}),
-                     '{"game": "meitora", "seats": [{"kind": "human", "name": "\\udfff"}]}', b"\xff\xfe{}", ""):
-            r = httpx.post(srv.url + "/api/tables", content=body if isinstance(body, bytes) else body.encode(),
-                           headers={"content-type": "application/json"})
+        for body in (
+            "[" * 60000,
+            '{"game": "meitora", "seats": ' + "[" * 5000 + "]" * 5000 + "}",
+            '{"game": "meitora", "seats": [], "first": 18446744073709551616}',
+            json.dumps({"game": "meitora", "seats": HUMANS, "options": {"target": 10**30}}),
+            json.dumps({"game": "meitora", "seats": HUMANS, "options": {"target": 10**9}}),
+            json.dumps({"game": "meitora", "seats": HUMANS, "first": True}),
+            '{"game": "meitora", "seats": [{"kind": "human", "name": "\\udfff"}]}',
+            b"\xff\xfe{}",
+            "",
+        ):
+            r = httpx.post(
+                srv.url + "/api/tables",
+                content=body if isinstance(body, bytes) else body.encode(),
+                headers={"content-type": "application/json"},
+            )
             assert r.status_code == 400 and r.json()["detail"], (body[:60], r.status_code, r.text)
         r = httpx.post(srv.url + "/api/replay", content=b"[" * 100000)
         assert r.status_code == 400 and "JSON" in r.json()["detail"]["message"]
         assert httpx.get(srv.url + "/api/tables").status_code == 200
 
 
-def test_a_policy_bot_sits_only_where_the_server_keeps_policy_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_policy_bot_sits_only_where_the_server_keeps_policy_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``policy:PATH`` would let a client make the server open any file (and tell by the answer
     whether it exists): refused unless the host names a directory of policy files."""
     monkeypatch.delenv("KIRIFUDA_POLICY_DIR", raising=False)

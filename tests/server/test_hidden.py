@@ -82,14 +82,14 @@ def secret_cards(state: GameState, seat: int | None) -> set[str]:
     deal = state.record_deals()[-1]
     n = len(deal["hands"])
     dealt = {c for h in deal["hands"] for c in h} | set(deal["rest"])
-    may = set(deal["rest"][:PUBLIC_REST.get(state.game_id, 0)])
+    may = set(deal["rest"][: PUBLIC_REST.get(state.game_id, 0)])
     if seat is not None:
         may |= set(deal["hands"][seat])
         may |= {c.code for c in state.view(seat).hand}
     for a in deal["actions"]:
         if a["seat"] == seat or "discard" not in a:
             may |= action_cards(a)
-        if a.get("refused"):      # the claimant's hand lies face up for the rest of the deal
+        if a.get("refused"):  # the claimant's hand lies face up for the rest of the deal
             may |= {c.code for c in state.view(a["seat"]).hand}
     assert n == state.num_players
     return dealt - may
@@ -106,7 +106,9 @@ def finished_subtrees(state: GameState) -> frozenset[str]:
 
 
 class Recorder(Client):
-    def __init__(self, seat: int | None, table: Any, log: list[tuple[int | None, dict[str, Any], set[str], frozenset[str]]]) -> None:
+    def __init__(
+        self, seat: int | None, table: Any, log: list[tuple[int | None, dict[str, Any], set[str], frozenset[str]]]
+    ) -> None:
         async def send(frame: str) -> None:
             return None
 
@@ -142,7 +144,8 @@ async def _play(tmp: str, game: str, seed: int) -> list[tuple[int | None, dict[s
                 last, since = table.version, loop.time()
             assert loop.time() - since < 10, (
                 f"{game}: the table stopped at state {table.version} ({table.state.phase}, "
-                f"to act {table.state.to_act}); driver {table._driver}")
+                f"to act {table.state.to_act}); driver {table._driver}"
+            )
             await asyncio.sleep(0.002)
         await manager.close()
     finally:
@@ -191,7 +194,9 @@ def test_the_check_catches_a_leak() -> None:
     assert cards_in({"view": {"hand": deal["hands"][1]}}) & secret
 
 
-async def _refused_claims(tmp: str, seed: int) -> tuple[list[tuple[int | None, dict[str, Any], set[str], frozenset[str]]], int]:
+async def _refused_claims(
+    tmp: str, seed: int
+) -> tuple[list[tuple[int | None, dict[str, Any], set[str], frozenset[str]]], int]:
     """Four human seats under ``claim_failure=refuse``, played by the test: in the play, the
     seat to act often claims (a failing claim becomes a refused one: its hand is shown)."""
     store = await Store.open(f"sqlite+aiosqlite:///{tmp}/refused-{seed}.db")
@@ -200,8 +205,9 @@ async def _refused_claims(tmp: str, seed: int) -> tuple[list[tuple[int | None, d
     rng = random.Random(seed)
     try:
         manager = TableManager(store, grace=60, bot_delay=0)
-        table, _ = await manager.create("meitora", {"target": 6, "claim_failure": "refuse"},
-                                        [{"kind": "human"}] * 4, secret=str(seed))
+        table, _ = await manager.create(
+            "meitora", {"target": 6, "claim_failure": "refuse"}, [{"kind": "human"}] * 4, secret=str(seed)
+        )
         for s in [None, 0, 1, 2, 3]:
             table.join(Recorder(s, table, log))
         while not table.state.is_over and table.version < MAX_EVENTS:

@@ -27,8 +27,13 @@ def limits(**kw: Any) -> Limits:
 
 
 def test_limits_come_from_the_environment() -> None:
-    got = Limits.from_env({"KIRIFUDA_LIMIT_TABLES_PER_MINUTE": "3", "KIRIFUDA_LIMIT_OPENAPI": "yes",
-                           "KIRIFUDA_LIMIT_HELLO_SECONDS": "1.5"})
+    got = Limits.from_env(
+        {
+            "KIRIFUDA_LIMIT_TABLES_PER_MINUTE": "3",
+            "KIRIFUDA_LIMIT_OPENAPI": "yes",
+            "KIRIFUDA_LIMIT_HELLO_SECONDS": "1.5",
+        }
+    )
     assert (got.tables_per_minute, got.openapi, got.hello_seconds) == (3, True, 1.5)
     assert got.max_deals == Limits().max_deals
     with pytest.raises(ValueError, match="KIRIFUDA_LIMIT_MAX_DEALS must be a int"):
@@ -50,7 +55,7 @@ def test_tables_per_minute_and_open_tables_per_client(db_url: str) -> None:
         assert len(srv.app.state.manager.tables) == 3
     with ServerThread(db_url, bot_delay=0, limits=limits(open_tables_per_client=2)) as srv:
         open_before = srv.app.state.manager.open_tables_of("127.0.0.1")
-        assert open_before == 0                      # a restart forgets who opened what
+        assert open_before == 0  # a restart forgets who opened what
         create(srv)
         create(srv)
         r = httpx.post(srv.url + "/api/tables", json={"game": "meitora", "seats": HUMANS})
@@ -62,10 +67,14 @@ def test_deals_per_match(db_url: str) -> None:
     limit lowered since it began, as after a restart with a new setting) is cut between deals,
     marked finished, and its record (nothing is hidden between deals) is given."""
     with ServerThread(db_url, bot_delay=0, limits=limits(max_deals=2)) as srv:
-        for game, options, n in (("napoleon", {"deals": 3}, 5), ("meitora", {"target": 3}, 4),
-                                 ("kakeya", {"games": 10**9}, 4)):
-            r = httpx.post(srv.url + "/api/tables", json={"game": game, "seats": [{"kind": "human"}] * n,
-                                                           "options": options})
+        for game, options, n in (
+            ("napoleon", {"deals": 3}, 5),
+            ("meitora", {"target": 3}, 4),
+            ("kakeya", {"games": 10**9}, 4),
+        ):
+            r = httpx.post(
+                srv.url + "/api/tables", json={"game": game, "seats": [{"kind": "human"}] * n, "options": options}
+            )
             assert r.status_code == 400 and "at most 2 deals" in r.json()["detail"], r.text
     with ServerThread(db_url, bot_delay=0) as srv:
         made = create(srv, BOTS)
@@ -77,7 +86,7 @@ def test_deals_per_match(db_url: str) -> None:
         assert t.cut and not t.state.is_over and t.state.deal_number == 2 and t.state.needs_deal
         version = t.version
         time.sleep(0.3)
-        assert t.version == version                  # no third deal
+        assert t.version == version  # no third deal
         info = httpx.get(f"{srv.url}/api/tables/{made['id']}").json()
         assert info["over"] and info["cut"]
         rec = httpx.get(f"{srv.url}/api/tables/{made['id']}/record")
@@ -133,18 +142,18 @@ def test_frame_and_body_sizes_are_refused_before_reading(db_url: str) -> None:
             with pytest.raises(ConnectionClosed):
                 for _ in range(50):
                     ws.recv(timeout=10)
-            assert ws.close_code == 1009            # "message too big", said by the protocol
+            assert ws.close_code == 1009  # "message too big", said by the protocol
         body = json.dumps({"game": "meitora", "seats": HUMANS, "options": {}, "pad": "x" * 2000})
         r = httpx.post(srv.url + "/api/tables", content=body, headers={"content-type": "application/json"})
         assert r.status_code == 413 and "at most 1000 bytes" in r.json()["detail"]
 
-        def chunks() -> Any:                         # no Content-Length: counted as it comes
+        def chunks() -> Any:  # no Content-Length: counted as it comes
             for _ in range(20):
                 yield b"x" * 100
 
         r = httpx.post(srv.url + "/api/tables", content=chunks())
         assert r.status_code == 413
-        big = httpx.post(srv.url + "/api/replay", content=b"{}" * 1000)   # its own, larger limit
+        big = httpx.post(srv.url + "/api/replay", content=b"{}" * 1000)  # its own, larger limit
         assert big.status_code == 400
 
 
@@ -152,11 +161,11 @@ def test_frame_and_body_sizes_are_refused_before_reading(db_url: str) -> None:
 def test_idle_bot_tables_end(db_url: str) -> None:
     """A table of bots only that nobody watches ends at the end of its deal: marked finished
     (it does not come back at a restart), its record given, the lobby saying why."""
-    heuristic = [{"kind": "bot", "bot": "heuristic"}] * 4   # no random claims: no quick end
+    heuristic = [{"kind": "bot", "bot": "heuristic"}] * 4  # no random claims: no quick end
     with ServerThread(db_url, bot_delay=0.002, limits=limits(idle_bot_table_seconds=0.3)) as srv:
         made = create(srv, heuristic)
         watched = create(srv, heuristic)
-        with connect(f"ws://127.0.0.1:{srv.port}/ws/{watched['id']}") as ws:   # someone watches
+        with connect(f"ws://127.0.0.1:{srv.port}/ws/{watched['id']}") as ws:  # someone watches
             ws.send(json.dumps({"type": "hello", "token": None}))
             deadline = time.time() + 60
             info: dict[str, Any] = {}
@@ -168,13 +177,13 @@ def test_idle_bot_tables_end(db_url: str) -> None:
             assert info["over"] and info["cut"] and info["end_reason"] == "idle"
             assert not httpx.get(f"{srv.url}/api/tables/{watched['id']}").json()["over"]
         t = srv.app.state.manager.tables[made["id"]]
-        assert t.state.needs_deal and not t.state.is_over          # ended between deals
+        assert t.state.needs_deal and not t.state.is_over  # ended between deals
         version = t.version
         time.sleep(0.2)
-        assert t.version == version                                 # and plays no more
+        assert t.version == version  # and plays no more
         r = httpx.get(f"{srv.url}/api/tables/{made['id']}/record")
         assert r.status_code == 200 and len(r.json()["deals"]) == t.state.deal_number
-    with ServerThread(db_url, bot_delay=0.002) as srv:            # a restart keeps it ended
+    with ServerThread(db_url, bot_delay=0.002) as srv:  # a restart keeps it ended
         info = httpx.get(f"{srv.url}/api/tables/{made['id']}").json()
         assert info["over"] and info["cut"] and info["version"] == version
 
@@ -198,7 +207,7 @@ def test_finished_tables_leave_memory(db_url: str) -> None:
         assert httpx.get(f"{srv.url}/api/tables/{made['id']}/replay").status_code == 200
         assert httpx.get(f"{srv.url}/api/tables/0123456789ab").status_code == 404
         deadline = time.time() + 10
-        while made["id"] in manager.tables and time.time() < deadline:   # and leaves again
+        while made["id"] in manager.tables and time.time() < deadline:  # and leaves again
             time.sleep(0.05)
         assert made["id"] not in manager.tables
         again = httpx.get(f"{srv.url}/api/tables/{made['id']}/record")

@@ -38,7 +38,7 @@ def outage(db_url: str, request: pytest.FixtureRequest) -> tuple[Callable[[], No
                 conn.execute("ROLLBACK")
                 conn.close()
 
-        return lock, unlock, 7.0          # past the 5 s busy timeout
+        return lock, unlock, 7.0  # past the 5 s busy timeout
     pg = request.getfixturevalue("postgres")
     if not pg.own:
         pytest.skip("PostgreSQL from KIRIFUDA_TEST_PG: not ours to stop")

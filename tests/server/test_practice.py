@@ -40,8 +40,9 @@ def _seats(game: str, human: int = 0, n: int = 4) -> list[dict[str, Any]]:
 
 def _create(srv: ServerThread, game: str = "meitora", kind: str | None = None, **body: Any) -> dict[str, Any]:
     n = GAMES[game].new_state(GAMES[game].options({})).num_players
-    r = httpx.post(srv.url + "/api/tables", json={"game": game, "seats": _seats(game, 0, n),
-                                                   "practice": {"kind": kind}, **body})
+    r = httpx.post(
+        srv.url + "/api/tables", json={"game": game, "seats": _seats(game, 0, n), "practice": {"kind": kind}, **body}
+    )
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
     return out
@@ -83,15 +84,18 @@ class _Seat:
 
     def my_turn(self, seat: int = 0) -> dict[str, Any]:
         """The latest frame if it is the seat's decision, else the next such frame."""
-        if self.frames and self.frames[-1]["view"]["to_act"] == seat and self.frames[-1]["legal"] \
-                and self.frames[-1]["version"] == self.seen:
+        if (
+            self.frames
+            and self.frames[-1]["view"]["to_act"] == seat
+            and self.frames[-1]["legal"]
+            and self.frames[-1]["version"] == self.seen
+        ):
             return self.frames[-1]
         return self.until(lambda m: m["view"]["to_act"] == seat and m.get("legal"))
 
     def act(self, frame: dict[str, Any], pick: int = 0) -> None:
         self.seen = -1
-        self.ws.send(json.dumps({"type": "act", "version": frame["version"],
-                                 "action": frame["legal"][pick]["action"]}))
+        self.ws.send(json.dumps({"type": "act", "version": frame["version"], "action": frame["legal"][pick]["action"]}))
 
     def close(self) -> None:
         self.ws.close()
@@ -99,6 +103,7 @@ class _Seat:
 
 def test_a_practice_table_is_checked_when_created(db_url: str) -> None:
     with ServerThread(db_url, bot_delay=0) as srv:
+
         def refused(body: dict[str, Any], word: str) -> None:
             r = httpx.post(srv.url + "/api/tables", json={"game": "meitora", **body})
             assert r.status_code == 400 and word in r.text, r.text
@@ -147,10 +152,12 @@ def test_undo_restores_the_exact_earlier_view_and_is_refused_in_words(db_url: st
             assert again["legal"] == frame["legal"] and again["hand"] == frame["hand"]
             # bad input: words, nothing changed
             version = srv.app.state.manager.tables[tid].version
-            for body, status, code in [({"token": "nope"}, 403, "unauthenticated"),
-                                       ({"token": token, "version": version + 5}, 409, "stale"),
-                                       ({"token": token, "extra": 1}, 400, "malformed"),
-                                       ({"token": 7}, 400, "malformed")]:
+            for body, status, code in [
+                ({"token": "nope"}, 403, "unauthenticated"),
+                ({"token": token, "version": version + 5}, 409, "stale"),
+                ({"token": token, "extra": 1}, 400, "malformed"),
+                ({"token": 7}, 400, "malformed"),
+            ]:
                 r = _post(srv, tid, "undo", body)
                 assert (r.status_code, _detail(r)["code"]) == (status, code), (body, r.text)
             r = httpx.post(f"{srv.url}/api/tables/{tid}/undo", content=b"{nope")
@@ -178,7 +185,7 @@ def test_undo_is_refused_once_a_bot_has_shown_a_card_after_it(db_url: str) -> No
                 seat.my_turn()
                 actions = table.state.record_deals()[-1]["actions"]
                 mine = max(j for j, a in enumerate(actions) if a["seat"] == 0)
-                if any("play" in a for a in actions[mine + 1:]):  # a bot's card came after mine
+                if any("play" in a for a in actions[mine + 1 :]):  # a bot's card came after mine
                     r = _post(srv, tid, "undo", {"token": token})
                     assert r.status_code == 409 and _detail(r)["code"] == "undo_refused"
                     assert "shown to you" in _detail(r)["message"]
@@ -211,10 +218,12 @@ def test_a_deal_is_played_again_from_its_start_or_a_trick(db_url: str) -> None:
             assert not table.state.view(None).trick
             r = _post(srv, tid, "replay", {"token": token, "trick": 0})
             assert r.status_code == 200 and table.state.record_deals()[-1]["actions"] == []
-            for body, code in [({"token": token, "trick": 9}, "bad_point"),
-                               ({"token": token, "deal": 5}, "bad_point"),
-                               ({"token": token, "trick": -1}, "bad_point"),
-                               ({"token": token, "trick": "2"}, "malformed")]:
+            for body, code in [
+                ({"token": token, "trick": 9}, "bad_point"),
+                ({"token": token, "deal": 5}, "bad_point"),
+                ({"token": token, "trick": -1}, "bad_point"),
+                ({"token": token, "trick": "2"}, "malformed"),
+            ]:
                 r = _post(srv, tid, "replay", body)
                 assert r.status_code == 400 and _detail(r)["code"] == code, r.text
             # the table's record is its final line: it replays through the engine
@@ -258,8 +267,10 @@ def test_practice_frames_show_no_hidden_card(db_url: str, game: str) -> None:
                 if roll < 0.2 and _post(srv, tid, "undo", {"token": token}).status_code == 200:
                     seat.seen = -1  # the rewound frame is on its way
                     continue
-                if roll < 0.3 and _post(srv, tid, "replay", {"token": token,
-                                                             "trick": rng.randint(0, 2)}).status_code == 200:
+                if (
+                    roll < 0.3
+                    and _post(srv, tid, "replay", {"token": token, "trick": rng.randint(0, 2)}).status_code == 200
+                ):
                     seat.seen = -1
                     continue
                 seat.act(frame, rng.randrange(len(frame["legal"])))
@@ -369,9 +380,11 @@ def test_old_databases_keep_their_hints_setting(tmp_path: Path) -> None:
     con.execute("ALTER TABLE kf_tables DROP COLUMN settings")
     con.execute("UPDATE kf_schema SET version = 2")
     con.execute("CREATE TABLE kf_coach (table_id VARCHAR(32) PRIMARY KEY, hints BOOLEAN NOT NULL)")
-    con.execute("INSERT INTO kf_tables (id, game, options, first, seed, seats, token_hashes, timer, created, "
-                "finished, secret) VALUES ('old1', 'meitora', '{}', 0, 0, ?, ?, 0, 0, 0, 'abc')",
-                (json.dumps([{"kind": "bot", "bot": "heuristic"}] * 4), json.dumps([None] * 4)))
+    con.execute(
+        "INSERT INTO kf_tables (id, game, options, first, seed, seats, token_hashes, timer, created, "
+        "finished, secret) VALUES ('old1', 'meitora', '{}', 0, 0, ?, ?, 0, 0, 0, 'abc')",
+        (json.dumps([{"kind": "bot", "bot": "heuristic"}] * 4), json.dumps([None] * 4)),
+    )
     con.execute("INSERT INTO kf_coach VALUES ('old1', 0)")
     con.commit()
     con.close()

@@ -43,11 +43,11 @@ def test_join_and_leave_send_presence_frames(db_url: str) -> None:
             mine: list[dict[str, Any]] = []
             player = Counter(1, mine, [])
             table.join(player)
-            assert [f["type"] for f in mine] == ["state"] and mine[0]["seat"] == 1   # the newcomer: its view
+            assert [f["type"] for f in mine] == ["state"] and mine[0]["seat"] == 1  # the newcomer: its view
             table.leave(player)
             await player.close()
         assert len(watched) == 50 * 2 * 200 and {f["type"] for f in watched} == {"presence"}
-        assert max(sizes) < 300 and sum(sizes) < 5_000_000          # about 4 MB, not 79 MB
+        assert max(sizes) < 300 and sum(sizes) < 5_000_000  # about 4 MB, not 79 MB
         joined, left = watched[0], watched[200]
         assert joined["seats"][1]["connected"] and not left["seats"][1]["connected"]
         assert joined["spectators"] == left["spectators"] == 200

@@ -102,12 +102,18 @@ def test_refusals_change_nothing(db_url: str) -> None:
         assert recv_until(ws[1], "state", lambda m: m["version"] == version + 1)["view"]["to_act"] == 1
 
 
-_JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 60) | st.text(max_size=6),
-                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-                     max_leaves=6)
+_JUNK = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=6,
+)
 _KEYS = st.sampled_from(["play", "bid", "discard", "broken", "claim", "request", "adjutant", "trump", "seat", "chombo"])
-_ACTIONISH = st.dictionaries(_KEYS, st.sampled_from(["AS", "JK", "5H", "7H", "pass", "any", True, False, 3, ["5C"], None, "10N"]),
-                             min_size=1, max_size=3)
+_ACTIONISH = st.dictionaries(
+    _KEYS,
+    st.sampled_from(["AS", "JK", "5H", "7H", "pass", "any", True, False, 3, ["5C"], None, "10N"]),
+    min_size=1,
+    max_size=3,
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -137,11 +143,20 @@ async def _fuzz(db_url: str, data: st.DataObject) -> None:
                 action = data.draw(_ACTIONISH)
             else:
                 action = data.draw(_JUNK)
-            version = data.draw(st.sampled_from([table.version, table.version, table.version - 1,
-                                                 table.version + 1, 0]))
-            raw = (data.draw(st.text(max_size=30)) if kind == "text" else
-                   json.dumps({"type": data.draw(st.sampled_from(["act", "act", "hello", "ping", "x"])),
-                               "version": version, "action": action}))
+            version = data.draw(
+                st.sampled_from([table.version, table.version, table.version - 1, table.version + 1, 0])
+            )
+            raw = (
+                data.draw(st.text(max_size=30))
+                if kind == "text"
+                else json.dumps(
+                    {
+                        "type": data.draw(st.sampled_from(["act", "act", "hello", "ping", "x"])),
+                        "version": version,
+                        "action": action,
+                    }
+                )
+            )
             before_version, before_record = table.version, records.dumps(table.record())
             before_rows = await store.count_events(table.id)
             to_act = state.to_act
@@ -155,8 +170,14 @@ async def _fuzz(db_url: str, data: st.DataObject) -> None:
                     accepted = False
             except ProtocolError as err:
                 accepted = False
-                assert err.message and err.code in {"malformed", "stale", "not_your_turn", "illegal",
-                                                    "spectator", "over"}
+                assert err.message and err.code in {
+                    "malformed",
+                    "stale",
+                    "not_your_turn",
+                    "illegal",
+                    "spectator",
+                    "over",
+                }
             if accepted:
                 assert table.version == before_version + 1
                 assert await store.count_events(table.id) == before_rows + 1
@@ -213,13 +234,18 @@ def test_tables_offer_the_seatable_bots_and_refuse_the_oracle(db_url: str) -> No
         games = {g["id"]: g for g in httpx.get(srv.url + "/api/games").json()}
         assert "oracle" not in games["meitora"]["bots"]
         assert games["meitora"]["default_bot"] == "search" and "search" in games["meitora"]["bots"]
-        r = httpx.post(srv.url + "/api/tables", json={"game": "meitora", "seats": [
-            {"kind": "human"}, {"kind": "bot", "bot": "oracle"}, {"kind": "human"}, {"kind": "human"}]})
+        r = httpx.post(
+            srv.url + "/api/tables",
+            json={
+                "game": "meitora",
+                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "oracle"}, {"kind": "human"}, {"kind": "human"}],
+            },
+        )
         assert r.status_code == 400 and "sees every card" in r.text
         made = create(srv, [{"kind": "bot"}] * 4)
         t = srv.app.state.manager.tables[made["id"]]
         assert {s["bot"] for s in t.seats} == {"search"}
         deadline = time.time() + 60
-        while t.version < 12 and time.time() < deadline:   # bidding, the negri, cards
+        while t.version < 12 and time.time() < deadline:  # bidding, the negri, cards
             time.sleep(0.05)
         assert t.version >= 12

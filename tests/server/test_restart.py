@@ -29,9 +29,12 @@ SEED = 424242
 
 
 def start(db: str, port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([sys.executable, "-m", "kirifuda", "serve", "--port", str(port), "--db", db,
-                             "--bot-delay", "0.005"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            env={**os.environ, "KIRIFUDA_DEAL_SECRET": str(SEED)})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kirifuda", "serve", "--port", str(port), "--db", db, "--bot-delay", "0.005"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "KIRIFUDA_DEAL_SECRET": str(SEED)},
+    )
     deadline = time.time() + 30
     while time.time() < deadline:
         try:
@@ -69,8 +72,9 @@ def test_kill_and_restart_resumes(db_url: str, tmp_path: Path) -> None:
     port = free_port()
     proc = start(db_url, port)
     try:
-        made = httpx.post(f"http://127.0.0.1:{port}/api/tables",
-                          json={"game": "meitora", "options": OPTIONS, "seats": SEATS}).json()
+        made = httpx.post(
+            f"http://127.0.0.1:{port}/api/tables", json={"game": "meitora", "options": OPTIONS, "seats": SEATS}
+        ).json()
         tid = made["id"]
         info = wait_for(port, tid, lambda i: i["version"] >= 10)
         assert not info["over"]

@@ -21,8 +21,12 @@ from .conftest import free_port
 
 
 def start(db: str, port: int) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen([sys.executable, "-m", "kirifuda", "serve", "--port", str(port), "--db", db],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kirifuda", "serve", "--port", str(port), "--db", db],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline()
     m = re.search(r"http://localhost:(\d+)/", line)
@@ -54,21 +58,24 @@ def test_a_restart_takes_the_same_port(tmp_path: Path) -> None:
     proc, got = start(db, port)
     assert got == port
     try:
-        made = httpx.post(f"http://127.0.0.1:{port}/api/tables",
-                          json={"game": "meitora", "seats": [{"kind": "human"}] * 4}).json()
-        with connect(f"ws://127.0.0.1:{port}/ws/{made['id']}") as ws, \
-                socket.create_connection(("127.0.0.1", port)) as keep_alive:
+        made = httpx.post(
+            f"http://127.0.0.1:{port}/api/tables", json={"game": "meitora", "seats": [{"kind": "human"}] * 4}
+        ).json()
+        with (
+            connect(f"ws://127.0.0.1:{port}/ws/{made['id']}") as ws,
+            socket.create_connection(("127.0.0.1", port)) as keep_alive,
+        ):
             ws.send('{"type": "hello", "token": null}')
             ws.recv(timeout=10)
             keep_alive.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
-            stop(proc)               # the server closes the open connections first: its side of
-            keep_alive.settimeout(10)    # each lingers in TIME-WAIT once we close ours in order
+            stop(proc)  # the server closes the open connections first: its side of
+            keep_alive.settimeout(10)  # each lingers in TIME-WAIT once we close ours in order
             while keep_alive.recv(65536):
                 pass
     finally:
         if proc.poll() is None:
             stop(proc)
-    with socket.socket() as probe:   # what the old check saw: the port looked taken
+    with socket.socket() as probe:  # what the old check saw: the port looked taken
         try:
             probe.bind(("127.0.0.1", port))
             lingering = False
@@ -88,8 +95,21 @@ def test_a_port_in_use_is_an_error_naming_it(tmp_path: Path) -> None:
         holder.bind(("127.0.0.1", 0))
         holder.listen(1)
         port = holder.getsockname()[1]
-        run = subprocess.run([sys.executable, "-m", "kirifuda", "serve", "--port", str(port), "--db",
-                              f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"], capture_output=True, text=True, timeout=60)
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "kirifuda",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                f"sqlite+aiosqlite:///{tmp_path / 'k.db'}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert run.returncode == 2
         assert f"port {port} on 127.0.0.1 cannot be used" in run.stderr and "--port" in run.stderr
         try:
@@ -122,7 +142,7 @@ def test_one_process_per_sqlite_file(tmp_path: Path) -> None:
             sqlite_lock(url)
     finally:
         first.close()
-    again = sqlite_lock(url)          # released with its holder
+    again = sqlite_lock(url)  # released with its holder
     assert again is not None
     again.close()
     assert sqlite_lock("postgresql+asyncpg://u@h/db") is None

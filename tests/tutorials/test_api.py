@@ -48,13 +48,21 @@ def test_walk_the_api(client: TestClient, game: str) -> None:
             labels = {json.dumps(c["action"]) for c in frame["choices"]}
             assert json.dumps(current.action.to_json()) in labels
             if current.expect is not None:
-                worse = next((c["action"] for c in frame["choices"]
-                              if tutorial.info.action_from_json(c["action"], 0) not in current.expect), None)
+                worse = next(
+                    (
+                        c["action"]
+                        for c in frame["choices"]
+                        if tutorial.info.action_from_json(c["action"], 0) not in current.expect
+                    ),
+                    None,
+                )
                 if worse is not None:
                     r = client.post(f"/api/tutorials/{game}/{step}", json={"action": worse, "lang": "en"}).json()
                     assert not r["accepted"] and r["next"] == step
                     assert current.why is not None and current.why.en in r["message"]
-            r = client.post(f"/api/tutorials/{game}/{step}", json={"action": current.action.to_json(), "lang": "en"}).json()
+            r = client.post(
+                f"/api/tutorials/{game}/{step}", json={"action": current.action.to_json(), "lang": "en"}
+            ).json()
             assert r["accepted"] and r["correct"] and r["next"] == step + 1
         else:
             assert frame["choices"] == [] and frame["guide"] is None

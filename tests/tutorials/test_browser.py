@@ -17,13 +17,21 @@ from ..server.conftest import ServerThread
 from .helpers import action_key, wrong_choice
 
 CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not os.path.exists(CHROMIUM):
-    pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)",
-                allow_module_level=True)
+    pytest.skip(
+        f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True
+    )
 
 
 def _wait_step(page: Any, n: int) -> None:
@@ -69,8 +77,11 @@ def test_tutorial_played_through(server: ServerThread, browser: Any, game: str, 
                 refused += 1
                 for c in wrong.cards if isinstance(wrong, Discard) and len(wrong.cards) > 1 else ():
                     page.click(f"#hand .card[data-card='{c.code}']")  # unpick
-        if isinstance(step.action, Play) and page.locator(f"#hand .card.playable[data-card='{step.action.card.code}']").count() \
-                and step.action.request is None:
+        if (
+            isinstance(step.action, Play)
+            and page.locator(f"#hand .card.playable[data-card='{step.action.card.code}']").count()
+            and step.action.request is None
+        ):
             page.click(f"#hand .card.playable[data-card='{step.action.card.code}']")  # a click on the card plays it
         else:
             _choose(page, step.action)

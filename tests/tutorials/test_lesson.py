@@ -85,8 +85,12 @@ def test_nothing_hidden_is_shown(game: str) -> None:
     table or in an event only once the learner's view shows it (or its trick is over)."""
     tutorial = load(game)
     lesson = Lesson(tutorial, "en")
-    theirs = {c for s, hand in enumerate(tutorial.record.deals[0].hands) if s != tutorial.seat
-              for c in (parse_card(x) for x in hand)}
+    theirs = {
+        c
+        for s, hand in enumerate(tutorial.record.deals[0].hands)
+        if s != tutorial.seat
+        for c in (parse_card(x) for x in hand)
+    }
     while not lesson.done:
         view = lesson.view()
         seen = visible_cards(view)
@@ -99,7 +103,8 @@ def test_nothing_hidden_is_shown(game: str) -> None:
         card = getattr(step.action, "card", None)
         if step.seat != lesson.seat and card is not None and card in theirs:
             after = visible_cards(lesson.view()) | (
-                {parse_card(c) for c in event.trick.cards} if event.trick is not None else set())
+                {parse_card(c) for c in event.trick.cards} if event.trick is not None else set()
+            )
             if card not in after:
                 assert card_text(card, "en") not in event.text
                 assert "face down" in event.text

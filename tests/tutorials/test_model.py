@@ -55,7 +55,7 @@ def test_record_replays_and_notes_fit(game: str) -> None:
         marked += 1
         state = rec.new_state()
         state.deal(rec.deals[0].hands, rec.deals[0].rest)
-        for s in steps[:note["step"]]:
+        for s in steps[: note["step"]]:
             state.apply(s.action, s.seat)
         assert state.to_act == learner
         for a in note["expect"]:
@@ -93,9 +93,13 @@ def test_napoleon_deal_meets_its_rules() -> None:
     assert summary["napoleon"] == 0 and {"seat": 0, "adjutant": "JS"} in actions
     first = summary["tricks"][0]
     assert "AS" in first["cards"] and first["winner"] == first["leader"]  # the almighty, led by the learner
-    same2 = [t for t in summary["tricks"]
-             if len({c[1] for c in t["cards"]}) == 1
-             and t["cards"][(t["winner"] - t["leader"]) % 5][0] == "2" and t["cards"][0][0] == "A"]
+    same2 = [
+        t
+        for t in summary["tricks"]
+        if len({c[1] for c in t["cards"]}) == 1
+        and t["cards"][(t["winner"] - t["leader"]) % 5][0] == "2"
+        and t["cards"][0][0] == "A"
+    ]
     assert len(same2) == 2  # a 2 beats the ace of its suit, twice
 
 
@@ -113,8 +117,11 @@ def test_unsun_deal_meets_its_rules() -> None:
     # the learner is 取り番 and wins a trick in the black group although ♥A was played
     trick = next(t for t in summary["tricks"] if "8C" in t["cards"])
     assert trick["last_player"] == 0 and trick["winner"] == 0 and "AH" in trick["cards"]
-    face_down = [(s, a.card.code) for s, a in plays if a.card.suit is not None
-                 and a.card.suit.value == "S" and a.card.code[0] in "AKQJ"]
+    face_down = [
+        (s, a.card.code)
+        for s, a in plays
+        if a.card.suit is not None and a.card.suit.value == "S" and a.card.code[0] in "AKQJ"
+    ]
     assert (0, "JS") in face_down and any(s != 0 for s, _ in face_down)
 
 
@@ -125,6 +132,7 @@ def parse(code: str) -> Any:
 
 
 # -- faulty files --------------------------------------------------------------------------
+
 
 def _marked(data: dict[str, Any]) -> dict[str, Any]:
     return next(n for n in data["notes"] if "expect" in n)

@@ -16,9 +16,14 @@ from .helpers import typed, wrong_choice
 
 
 def _learn(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kirifuda.cli", "learn", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120,
-                          env={"PATH": "/usr/bin:/bin", "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"})
+    return subprocess.run(
+        [sys.executable, "-m", "kirifuda.cli", "learn", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"},
+    )
 
 
 def _answers(game: str, lang: str) -> tuple[list[str], list[str]]:

@@ -22,21 +22,25 @@ SERVER_OPTIONS = {"deal_secret": "11"}
 
 
 def make(url: str, humans: set[int], **body: Any) -> dict[str, Any]:
-    seats = [{"kind": "human", "name": f"P{s}"} if s in humans else {"kind": "bot", "bot": "heuristic", "name": f"B{s}"}
-             for s in range(4)]
+    seats = [
+        {"kind": "human", "name": f"P{s}"} if s in humans else {"kind": "bot", "bot": "heuristic", "name": f"B{s}"}
+        for s in range(4)
+    ]
     r = httpx.post(url + "/api/tables", json={"game": "meitora", "seats": seats, **body})
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
 
 
 def my_turn(page: Any) -> None:
-    page.wait_for_function("Table.frame && Table.frame.legal.length > 0 && Table.frame.view.to_act === Table.frame.seat",
-                           timeout=30000)
+    page.wait_for_function(
+        "Table.frame && Table.frame.legal.length > 0 && Table.frame.view.to_act === Table.frame.seat", timeout=30000
+    )
 
 
 @pytest.mark.parametrize("lang,size", [("en", DESKTOP), ("ja", PHONE)])
-def test_the_hint_shows_a_legal_suggestion_and_its_reason(server: ServerThread, browser: Any, lang: str,
-                                                          size: dict[str, int]) -> None:
+def test_the_hint_shows_a_legal_suggestion_and_its_reason(
+    server: ServerThread, browser: Any, lang: str, size: dict[str, int]
+) -> None:
     made = make(server.url, {0})
     ctx = context(browser, size, lang)
     page = ctx.new_page()
@@ -52,12 +56,12 @@ def test_the_hint_shows_a_legal_suggestion_and_its_reason(server: ServerThread, 
     page.wait_for_selector("#coach .reason", timeout=30000)
     hint = page.evaluate("Table.coach.data.hint")
     after = frame(page)
-    assert after["version"] == before["version"]          # nothing was played for the player
+    assert after["version"] == before["version"]  # nothing was played for the player
     assert hint["action"] in [e["action"] for e in after["legal"]]
     reason = page.locator("#coach .reason").inner_text()
     assert reason.strip()
     assert bool(JAPANESE.search(reason)) == (lang == "ja"), reason
-    assert page.locator(".suggested").count() >= 1         # the suggested card or button stands out
+    assert page.locator(".suggested").count() >= 1  # the suggested card or button stands out
     if "play" in hint["action"]:
         assert page.locator(f'#hand .card.suggested[data-code="{hint["action"]["play"]}"]').count() == 1
     panel = page.locator("#coach").inner_text()
@@ -65,7 +69,7 @@ def test_the_hint_shows_a_legal_suggestion_and_its_reason(server: ServerThread, 
     page.wait_for_function("document.querySelector('#live').textContent.length > 0")
     live = page.locator("#live").inner_text()
     assert reason.strip()[:20] in live, (live, reason)
-    assert page.evaluate("document.activeElement.dataset.tool") == "hint"   # the focus stays
+    assert page.evaluate("document.activeElement.dataset.tool") == "hint"  # the focus stays
     assert page.locator("#overlay").is_hidden()
     page.locator("#coach .reason").scroll_into_view_if_needed()
     shot(page, f"coach-hint-{'phone' if size is PHONE else 'desktop'}-{lang}")
@@ -93,7 +97,7 @@ def test_no_hint_button_where_the_table_forbids_hints(server: ServerThread, brow
     page.locator('#created a[data-seat="0"]').click()
     page.wait_for_function("Table.frame !== null", timeout=20000)
     my_turn(page)
-    page.wait_for_timeout(500)   # the table's coach setting has been read
+    page.wait_for_timeout(500)  # the table's coach setting has been read
     assert page.locator('[data-tool="hint"]').count() == 0
     # and a table allowing them shows the button at the same point
     made = make(server.url, {0}, hints=True)
@@ -118,7 +122,11 @@ def test_the_review_of_a_finished_deal(server: ServerThread, browser: Any) -> No
         page.wait_for_selector("#overlay .seatreview", timeout=60000)
         assert page.locator("#overlay .seatreview").count() == 4
         text = page.locator("#overlay").inner_text()
-        assert ("検討" in text and "まとめ" in text) if lang == "ja" else ("Review of deal 1" in text and "Summary" in text)
+        assert (
+            ("検討" in text and "まとめ" in text)
+            if lang == "ja"
+            else ("Review of deal 1" in text and "Summary" in text)
+        )
         assert bool(JAPANESE.search(page.locator("#overlay .seatreview").first.inner_text())) == (lang == "ja")
         rev = httpx.get(f"{server.url}/api/tables/{made['id']}/review", params={"lang": lang}).json()
         costly = [m for m in rev["review"]["deals"][0]["marks"] if m["loss"] > 0 and m["best"]]
@@ -173,7 +181,9 @@ def test_a_card_hint_marks_the_card_and_goes_when_the_player_acts(server: Server
     ctx.close()
 
 
-def test_an_uploaded_record_is_reviewed_in_the_replay_viewer(server: ServerThread, browser: Any, tmp_path: Path) -> None:
+def test_an_uploaded_record_is_reviewed_in_the_replay_viewer(
+    server: ServerThread, browser: Any, tmp_path: Path
+) -> None:
     made = make(server.url, set(), options={"target": 1})
     deadline = time.time() + 60
     while not httpx.get(f"{server.url}/api/tables/{made['id']}").json()["over"]:

@@ -21,7 +21,9 @@ SERVER_OPTIONS = {"deal_secret": "3"}
 
 
 def make(server: ServerThread, humans: int = 2) -> dict[str, Any]:
-    seats = [{"kind": "human", "name": f"P{s}"} if s < humans else {"kind": "bot", "bot": "heuristic"} for s in range(4)]
+    seats = [
+        {"kind": "human", "name": f"P{s}"} if s < humans else {"kind": "bot", "bot": "heuristic"} for s in range(4)
+    ]
     r = httpx.post(server.url + "/api/tables", json={"game": "meitora", "seats": seats})
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
@@ -90,18 +92,25 @@ def test_the_host_hands_a_seat_to_a_bot_and_the_table_moves_on(server: ServerThr
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize("body, status, words", [
-    ({"seat": 1}, 400, "host token"),
-    ({"host": "nope", "seat": 1}, 403, "not valid"),
-    ({"host": None, "seat": 1}, 400, "host token"),
-])
-def test_bad_host_requests_are_refused_saying_why(server: ServerThread, body: dict[str, Any], status: int, words: str) -> None:
+@pytest.mark.parametrize(
+    "body, status, words",
+    [
+        ({"seat": 1}, 400, "host token"),
+        ({"host": "nope", "seat": 1}, 403, "not valid"),
+        ({"host": None, "seat": 1}, 400, "host token"),
+    ],
+)
+def test_bad_host_requests_are_refused_saying_why(
+    server: ServerThread, body: dict[str, Any], status: int, words: str
+) -> None:
     made = make(server)
     r = httpx.post(f"{server.url}/api/tables/{made['id']}/host/link", json=body)
     assert r.status_code == status and words in r.json()["detail"]
 
 
-@pytest.mark.parametrize("seat, words", [(9, "seat must be"), ("1", "seat must be"), (True, "seat must be"), (3, "bot")])
+@pytest.mark.parametrize(
+    "seat, words", [(9, "seat must be"), ("1", "seat must be"), (True, "seat must be"), (3, "bot")]
+)
 def test_bad_seats_are_refused_and_nothing_changes(server: ServerThread, seat: Any, words: str) -> None:
     made = make(server)
     r = httpx.post(f"{server.url}/api/tables/{made['id']}/host/bot", json={"host": host_token(made), "seat": seat})
@@ -181,7 +190,9 @@ def test_descriptors_name_real_fields() -> None:
 
         state.deal_random(random.Random(0))
         fields = set(state.view(0).to_json())
-        named = {f for f, _ in d["seat_roles"] + d["unit_roles"]} | set(d["headline"]) | {s["field"] for s in d["stats"]}
+        named = (
+            {f for f, _ in d["seat_roles"] + d["unit_roles"]} | set(d["headline"]) | {s["field"] for s in d["stats"]}
+        )
         if d["bids"]:
             named.add(d["bids"])
         if isinstance(d["units"], dict) and "field" in d["units"]:
@@ -212,19 +223,24 @@ def test_results_in_words_for_the_page_are_the_terminal_s(server: ServerThread) 
     assert any("Aki" in x or "Ben" in x for x in r.json()["en"][0])
 
 
-@pytest.mark.parametrize("body, words", [
-    ({"game": "chess", "deals": []}, "game must be"),
-    ({"game": "meitora", "deals": "x"}, "deals must be"),
-    ({"game": "meitora", "deals": [{}] * 501}, "deals must be"),
-    ({"game": "meitora", "deals": [], "names": ["x" * 41]}, "names must be"),
-])
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ({"game": "chess", "deals": []}, "game must be"),
+        ({"game": "meitora", "deals": "x"}, "deals must be"),
+        ({"game": "meitora", "deals": [{}] * 501}, "deals must be"),
+        ({"game": "meitora", "deals": [], "names": ["x" * 41]}, "names must be"),
+    ],
+)
 def test_bad_result_requests_are_refused_saying_why(server: ServerThread, body: dict[str, Any], words: str) -> None:
     r = httpx.post(f"{server.url}/api/results", json=body)
     assert r.status_code == 400 and words in r.json()["detail"]
 
 
 def test_a_refusal_in_each_language(server: ServerThread) -> None:
-    r = httpx.post(f"{server.url}/api/reason", json={"text": "the claim is not valid: the others can still take a trick"})
+    r = httpx.post(
+        f"{server.url}/api/reason", json={"text": "the claim is not valid: the others can still take a trick"}
+    )
     assert r.status_code == 200
     assert "オープン" in r.json()["ja"] and "claim" in r.json()["en"]
     assert httpx.post(f"{server.url}/api/reason", json={"text": 5}).status_code == 400

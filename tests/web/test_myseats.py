@@ -16,7 +16,7 @@ SERVER_OPTIONS = {"deal_secret": "5"}
 
 
 def _base(server: ServerThread) -> str:
-    return f"http://localhost:{server.port}"   # the account's cookie is Secure: localhost is a secure context
+    return f"http://localhost:{server.port}"  # the account's cookie is Secure: localhost is a secure context
 
 
 def _signed_in(browser: Any, server: ServerThread, name: str, *, new: bool) -> tuple[Any, Any]:
@@ -48,7 +48,7 @@ def test_a_seat_taken_in_one_browser_is_yours_in_another(server: ServerThread, b
     page.wait_for_function(f"localStorage.getItem('kf:kept:{table}:0') !== null", timeout=10000)
     first.close()
 
-    second, page = _signed_in(browser, server, "Aoi", new=False)   # another device: no local token
+    second, page = _signed_in(browser, server, "Aoi", new=False)  # another device: no local token
     page.wait_for_selector(f'.tablelink[data-id="{table}"] ~ .tag.mine', timeout=10000)
     page.locator(f'.tablelink[data-id="{table}"]').click()
     page.wait_for_function("Table.frame !== null", timeout=20000)

@@ -21,7 +21,9 @@ SERVER_OPTIONS = {"bot_delay": 2.0, "deal_secret": "7"}
 
 
 @pytest.mark.parametrize("lang,size", [("en", DESKTOP), ("ja", PHONE)])
-def test_practice_from_the_lobby_undo_and_again(server: ServerThread, browser: Any, lang: str, size: dict[str, int]) -> None:
+def test_practice_from_the_lobby_undo_and_again(
+    server: ServerThread, browser: Any, lang: str, size: dict[str, int]
+) -> None:
     ctx = context(browser, size, lang)
     page = ctx.new_page()
     errors: list[str] = []
@@ -43,9 +45,13 @@ def test_practice_from_the_lobby_undo_and_again(server: ServerThread, browser: A
     page.click("#create")
     page.wait_for_selector('#created a[data-seat="0"]')
     page.click('#created a[data-seat="0"]')
-    page.wait_for_function("Table.frame !== null && Table.frame.table.practice && Table.frame.version >= 1", timeout=20000)
+    page.wait_for_function(
+        "Table.frame !== null && Table.frame.table.practice && Table.frame.version >= 1", timeout=20000
+    )
     assert page.evaluate("Table.frame.table.practice") == {"seat": 0, "kind": "should_bid"}
-    page.wait_for_function("Table.frame.legal.length > 0 && Table.frame.view.to_act === Table.frame.seat", timeout=30000)
+    page.wait_for_function(
+        "Table.frame.legal.length > 0 && Table.frame.view.to_act === Table.frame.seat", timeout=30000
+    )
     page.wait_for_selector("#practice-panel #practice-why:not(:empty)")
     panel = page.locator("#practice-panel").inner_text()
     assert bool(JAPANESE.search(panel)) == (lang == "ja"), panel
@@ -56,7 +62,9 @@ def test_practice_from_the_lobby_undo_and_again(server: ServerThread, browser: A
     # the first bid; then, before the bots answer, take it back: the very view of before
     page.locator("#controls [data-act]").last.click()
     page.wait_for_function(f"Table.frame.version > {before['version']}")
-    page.wait_for_function("Practice.status && Practice.status.version === Table.frame.version && Practice.status.undo.allowed")
+    page.wait_for_function(
+        "Practice.status && Practice.status.version === Table.frame.version && Practice.status.undo.allowed"
+    )
     page.click('[data-practice="undo"]')
     page.wait_for_function(f"Table.frame.version > {before['version'] + 1} && Table.frame.view.to_act === 0")
     after = frame(page)

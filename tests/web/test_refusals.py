@@ -50,15 +50,20 @@ BAD = [
     ({"game": "kakeya", "seats": HUMANS, "options": {"stop_at_zero": False}}, "option_needed", {"option": "games"}),
     ({"game": "meitora", "seats": HUMANS[:3]}, "seat_count", {"n": 4, "got": "3"}),
     ({"game": "meitora", "seats": HUMANS, "timer": 7}, "bad_timer", {}),
-    ({"game": "meitora", "seats": HUMANS[:3] + [{"kind": "bot", "bot": "oracle"}]}, "oracle_bot", {"seat": 3, "bot": "oracle"}),
+    (
+        {"game": "meitora", "seats": HUMANS[:3] + [{"kind": "bot", "bot": "oracle"}]},
+        "oracle_bot",
+        {"seat": 3, "bot": "oracle"},
+    ),
     ({"game": "meitora", "seats": HUMANS[:3] + [{"kind": "bot", "bot": "genius"}]}, "unknown_bot", {"bot": "genius"}),
     ({"game": "meitora", "seats": HUMANS, "first": 5}, "bad_first", {"max": 3}),
 ]
 
 
 @pytest.mark.parametrize("body, code, params", BAD, ids=[b[1] for b in BAD])
-def test_each_refusal_has_its_code_and_words_in_both_languages(server: ServerThread, body: Any, code: str,
-                                                               params: dict[str, Any]) -> None:
+def test_each_refusal_has_its_code_and_words_in_both_languages(
+    server: ServerThread, body: Any, code: str, params: dict[str, Any]
+) -> None:
     before = len(server.app.state.manager.tables)
     if isinstance(body, bytes):
         r = httpx.post(server.url + "/api/tables", content=body, headers={"content-type": "application/json"})
@@ -66,12 +71,12 @@ def test_each_refusal_has_its_code_and_words_in_both_languages(server: ServerThr
         r = httpx.post(server.url + "/api/tables", json=body)
     assert r.status_code == 400, r.text
     got = r.json()
-    assert isinstance(got["detail"], str) and got["detail"]      # the English words, as before
+    assert isinstance(got["detail"], str) and got["detail"]  # the English words, as before
     assert got["code"] == code, got
     assert {k: got["params"].get(k) for k in params} == params, got
     words = worded(got["code"], got["params"])
     assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", words["ja"]) and words["en"] != words["ja"]
-    assert len(server.app.state.manager.tables) == before        # nothing was made
+    assert len(server.app.state.manager.tables) == before  # nothing was made
 
 
 def test_the_limits_refuse_with_their_own_codes(tmp_path: Any) -> None:
@@ -117,7 +122,7 @@ def test_the_host_s_refusals_have_codes_too(server: ServerThread) -> None:
         worded(code, got["params"])
     r = httpx.post(f"{server.url}/api/tables/nosuch/host", json={"host": host})
     assert r.status_code == 404 and r.json()["code"] == "unknown_table"
-    assert httpx.post(url, json={"host": host}).status_code == 200     # the wrapper lets answers through
+    assert httpx.post(url, json={"host": host}).status_code == 200  # the wrapper lets answers through
 
 
 def test_every_code_a_pattern_gives_has_its_words() -> None:
@@ -125,7 +130,7 @@ def test_every_code_a_pattern_gives_has_its_words() -> None:
 
     codes = {code for _, code in _PATTERNS} | {"refused"}
     assert sorted(c for c in codes if f"web.refusal.{c}" not in REFUSAL_MESSAGES) == []
-    for pattern, code in _PATTERNS:   # each message's placeholders are the pattern's groups
+    for pattern, code in _PATTERNS:  # each message's placeholders are the pattern's groups
         for lang in (0, 1):
             holes = set(re.findall(r"\{(\w+)\}", REFUSAL_MESSAGES[f"web.refusal.{code}"][lang]))
             assert holes <= set(pattern.groupindex), (code, holes, pattern.pattern)

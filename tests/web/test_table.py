@@ -29,8 +29,15 @@ from ..conftest import ServerThread
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = Path(os.environ.get("KIRIFUDA_SHOTS") or ROOT / "shots")
 DESKTOP = {"width": 1280, "height": 900}
@@ -38,8 +45,9 @@ PHONE = {"width": 390, "height": 844}
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not os.path.exists(CHROMIUM):
-    pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)",
-                allow_module_level=True)
+    pytest.skip(
+        f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True
+    )
 
 
 SERVER_OPTIONS = {"deal_secret": "11"}
@@ -49,8 +57,10 @@ SERVER_OPTIONS = {"deal_secret": "11"}
 def new_table(url: str, game: str, humans: set[int], options: dict[str, Any] | None = None) -> dict[str, Any]:
     info = GAMES[game]
     n = info.new_state(info.options(options or {})).num_players
-    seats = [{"kind": "human", "name": f"P{s}"} if s in humans else {"kind": "bot", "bot": "heuristic", "name": f"B{s}"}
-             for s in range(n)]
+    seats = [
+        {"kind": "human", "name": f"P{s}"} if s in humans else {"kind": "bot", "bot": "heuristic", "name": f"B{s}"}
+        for s in range(n)
+    ]
     r = httpx.post(url + "/api/tables", json={"game": game, "seats": seats, "options": options or {}})
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
@@ -60,17 +70,26 @@ def context(browser: Any, size: dict[str, int], lang: str, motion: bool = False)
     """A browser context; ``motion`` off (the default here) shows each frame at once, without the
     pause after a trick, to keep the tests quick."""
     phone = size["width"] < 600
-    ctx = browser.new_context(viewport=size, locale="ja-JP" if lang == "ja" else "en-US",
-                              device_scale_factor=2 if phone else 1, is_mobile=phone, has_touch=phone)
+    ctx = browser.new_context(
+        viewport=size,
+        locale="ja-JP" if lang == "ja" else "en-US",
+        device_scale_factor=2 if phone else 1,
+        is_mobile=phone,
+        has_touch=phone,
+    )
     if not motion:
-        ctx.add_init_script("localStorage.getItem('kf:prefs') || localStorage.setItem('kf:prefs', JSON.stringify({motion: false}))")
+        ctx.add_init_script(
+            "localStorage.getItem('kf:prefs') || localStorage.setItem('kf:prefs', JSON.stringify({motion: false}))"
+        )
     return ctx
 
 
 def frame(page: Any) -> Any:
-    return page.evaluate("Table.frame && {version: Table.frame.version, seat: Table.frame.seat, view: Table.frame.view,"
-                         " hand: Table.frame.hand, legal: Table.frame.legal, over: Table.frame.table.over,"
-                         " sheet: Table.frame.sheet, winners: Table.frame.table.winners}")
+    return page.evaluate(
+        "Table.frame && {version: Table.frame.version, seat: Table.frame.seat, view: Table.frame.view,"
+        " hand: Table.frame.hand, legal: Table.frame.legal, over: Table.frame.table.over,"
+        " sheet: Table.frame.sheet, winners: Table.frame.table.winners}"
+    )
 
 
 def shot(page: Any, name: str) -> None:
@@ -85,8 +104,11 @@ def axe(page: Any, where: str) -> None:
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
     result = page.evaluate("axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})")
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
-           if v["impact"] in ("serious", "critical")]
+    bad = [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
     assert not bad, (where, bad)
 
 
@@ -147,7 +169,9 @@ def check_facts(page: Any, game: str, lang: str) -> None:
         banner = page.locator(".standraise")
         if high and high[-1][0] == f["seat"]:
             text = banner.inner_text()
-            assert bid_text(high[-1][1], lang) in text and (("上げる" in text) if lang == "ja" else ("stand or raise" in text))
+            assert bid_text(high[-1][1], lang) in text and (
+                ("上げる" in text) if lang == "ja" else ("stand or raise" in text)
+            )
             STOOD.add(game)
         else:
             assert banner.count() == 0
@@ -157,8 +181,11 @@ def check_facts(page: Any, game: str, lang: str) -> None:
         for i, x in enumerate(values):
             if x is None:
                 continue
-            want = tricks_text(x if isinstance(x, int) else len(x), lang) if st["show"] == "tricks" \
+            want = (
+                tricks_text(x if isinstance(x, int) else len(x), lang)
+                if st["show"] == "tricks"
                 else faces_text(len(x), lang)
+            )
             where = shown["seats"][str(i)]["text"] if st["per"] == "seat" else shown["units"][i]
             assert want in where, (st, i, want, where)
     # the trick on the felt, its leader marked
@@ -231,12 +258,14 @@ def act_by_keys(page: Any) -> None:
     if page.locator("#overlay:not([hidden])").count():
         page.keyboard.press("Enter")  # a choice or a confirmation: the first button has the focus
         return
-    focused = page.evaluate("document.activeElement && (document.activeElement.closest('#hand') ? 'hand' : document.activeElement.closest('#controls') ? 'controls' : document.activeElement.tagName)")
+    focused = page.evaluate(
+        "document.activeElement && (document.activeElement.closest('#hand') ? 'hand' : document.activeElement.closest('#controls') ? 'controls' : document.activeElement.tagName)"
+    )
     assert focused in ("hand", "controls"), f"the focus is not on the hand or the controls but on {focused}"
     if page.locator("#discard").count():
         need = len([e for e in frame(page)["legal"] if "discard" in e["action"]][0]["action"]["discard"])
         for _ in range(need):
-            page.keyboard.press("Enter")   # select the focused card
+            page.keyboard.press("Enter")  # select the focused card
             page.keyboard.press("ArrowRight")
         for _ in range(40):
             if page.evaluate("document.activeElement.id") == "discard":
@@ -247,14 +276,18 @@ def act_by_keys(page: Any) -> None:
     page.keyboard.press("Enter")
 
 
-def play_deal(page: Any, game: str, lang: str, name: str | None, *, keys: bool = False,
-              phone: bool = False, bold: bool = False) -> set[str]:
+def play_deal(
+    page: Any, game: str, lang: str, name: str | None, *, keys: bool = False, phone: bool = False, bold: bool = False
+) -> set[str]:
     """Play seat 0 until the first deal ends, checking the facts after every move; returns the
     phases seen.  Screenshots each phase once under ``name``."""
     seen: set[str] = set()
     for _ in range(300):
-        page.wait_for_function("Table.frame && (Table.frame.legal.length > 0 || Table.frame.view.deal_number >= 1"
-                               " || Table.frame.table.over)", timeout=30000)
+        page.wait_for_function(
+            "Table.frame && (Table.frame.legal.length > 0 || Table.frame.view.deal_number >= 1"
+            " || Table.frame.table.over)",
+            timeout=30000,
+        )
         f = frame(page)
         if f["view"]["deal_number"] >= 1 or f["over"]:
             break
@@ -270,7 +303,7 @@ def play_deal(page: Any, game: str, lang: str, name: str | None, *, keys: bool =
             seen.add("stand")
             shot(page, f"{name}-bidding-stand-or-raise")
         if name and phase == "play" and "claim" not in seen and page.locator('[data-tool="claim"]').count():
-            seen.add("claim")   # the claim: its own dialog, saying what a failure costs here
+            seen.add("claim")  # the claim: its own dialog, saying what a failure costs here
             page.locator('[data-tool="claim"]').click()
             text = page.locator("#overlay").inner_text()
             assert ("チョンボ" in text and "5" in text) if lang == "ja" else ("chombo" in text and "5" in text)
@@ -282,8 +315,9 @@ def play_deal(page: Any, game: str, lang: str, name: str | None, *, keys: bool =
             act_by_keys(page)
         else:
             act_once(page, bold)
-        page.wait_for_function(f"Table.frame.version > {before} || !document.querySelector('#overlay').hidden",
-                               timeout=30000)
+        page.wait_for_function(
+            f"Table.frame.version > {before} || !document.querySelector('#overlay').hidden", timeout=30000
+        )
         if name and page.locator("#overlay:not([hidden]) .choices.confirm").count() and f"confirm-{phase}" not in seen:
             seen.add(f"confirm-{phase}")
             shot(page, f"{name}-{phase}-confirm")
@@ -340,10 +374,13 @@ def check_result(page: Any, game: str, lang: str, name: str) -> None:
 
 # -- a whole deal of every game ---------------------------------------------------------------
 
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("game", sorted(BUILTIN))
-def test_a_whole_deal_with_the_facts_in_view(server: ServerThread, browser: Any, game: str, lang: str, size: str) -> None:
+def test_a_whole_deal_with_the_facts_in_view(
+    server: ServerThread, browser: Any, game: str, lang: str, size: str
+) -> None:
     # in Japanese the player sits at seat 1 and bids high: the declarer's phases (discard,
     # adjutant) and the dealing pair's trump come up
     seat = 1 if lang == "ja" else 0
@@ -359,7 +396,7 @@ def test_a_whole_deal_with_the_facts_in_view(server: ServerThread, browser: Any,
         axe(page, f"{game} table")
     seen = play_deal(page, game, lang, f"{game}-{size}-{lang}", phone=size == "phone", bold=lang == "ja")
     assert "play" in seen
-    if game == "napoleon" and lang == "ja":   # bidding the top, the player is asked again
+    if game == "napoleon" and lang == "ja":  # bidding the top, the player is asked again
         assert "napoleon" in STOOD
     check_result(page, game, lang, f"{game}-{size}-{lang}")
     if size == "desktop":
@@ -383,7 +420,7 @@ def test_keyboard_only_play_of_a_deal(server: ServerThread, browser: Any, game: 
     page.wait_for_selector("#overlay:not([hidden]) .handrow")
     said = " | ".join(page.evaluate("window.__said"))
     assert "Your turn" in said and "takes the trick" in said, said[:500]
-    assert any(f"B{s}: " in said for s in range(1, 6)), said[:500]   # cards played, by name
+    assert any(f"B{s}: " in said for s in range(1, 6)), said[:500]  # cards played, by name
     ctx.close()
 
 
@@ -396,7 +433,7 @@ def test_the_lobby_and_its_options_in_japanese(server: ServerThread, browser: An
         page.locator(f'input[name="game"][value="{game}"]').check()
         text = page.locator(".opts").inner_text()
         for name in ui.descriptor(game)["options"]:
-            assert name not in text, (game, name)       # no option's code name: its Japanese name
+            assert name not in text, (game, name)  # no option's code name: its Japanese name
         assert "null" not in text and "None" not in text
         shot(page, f"lobby-desktop-ja-{game}")
     axe(page, "lobby")
@@ -433,7 +470,7 @@ def test_the_host_reissues_a_link_in_the_page(server: ServerThread, browser: Any
     old = made["tokens"][1]
     ctx = context(browser, DESKTOP, "ja")
     page = ctx.new_page()
-    page.goto(server.url + made["host"])     # the host link, from another device: no seat here
+    page.goto(server.url + made["host"])  # the host link, from another device: no seat here
     page.wait_for_function("Table.frame !== null", timeout=20000)
     assert "#host" not in page.url
     assert frame(page)["seat"] is None
@@ -475,7 +512,7 @@ def test_the_offline_banner_while_the_server_is_stopped(browser: Any, tmp_path: 
     srv.stop()
     page.wait_for_selector("#offline:not([hidden])", timeout=20000)
     assert "再接続" in page.locator("#offline").inner_text()
-    assert page.evaluate("document.querySelector('#app').inert") is True   # input is blocked
+    assert page.evaluate("document.querySelector('#app').inert") is True  # input is blocked
     shot(page, "offline-phone-ja")
     version = frame(page)["version"]
     try:
@@ -487,14 +524,18 @@ def test_the_offline_banner_while_the_server_is_stopped(browser: Any, tmp_path: 
         page.wait_for_selector("#offline", state="hidden", timeout=30000)
         assert page.evaluate("document.querySelector('#app').inert") is False
         page.wait_for_function("Table.frame.legal.length > 0", timeout=20000)
-        assert frame(page)["version"] == version        # nothing was sent while offline
+        assert frame(page)["version"] == version  # nothing was sent while offline
     finally:
         again.stop()
         ctx.close()
 
 
-SHORT = {"meitora": {"target": 1}, "napoleon": {"deals": 1}, "kakeya": {"games": 1, "stop_at_zero": False},
-         "unsun": {"deals": 1}}
+SHORT = {
+    "meitora": {"target": 1},
+    "napoleon": {"deals": 1},
+    "kakeya": {"games": 1, "stop_at_zero": False},
+    "unsun": {"deals": 1},
+}
 
 
 @pytest.mark.parametrize("game", sorted(BUILTIN))
@@ -527,7 +568,7 @@ def test_the_match_over_screen_names_the_winner(server: ServerThread, browser: A
         for seats in seats_of:
             for s in seats:
                 assert info["seats"][s]["name"] in text, (text, s)
-        plural = len(winners) > 1 or any(len(seats) > 1 for seats in seats_of)   # "B0 & B2 win the match"
+        plural = len(winners) > 1 or any(len(seats) > 1 for seats in seats_of)  # "B0 & B2 win the match"
         assert ("勝ち" in text) if lang == "ja" else (("win the match" if plural else "wins the match") in text), text
         shot(page, f"{game}-{'phone' if size is PHONE else 'desktop'}-{lang}-match-over")
         if lang == "en":
@@ -539,13 +580,13 @@ def test_the_match_over_screen_names_the_winner(server: ServerThread, browser: A
         before = page.locator(".scoreboard").inner_text()
         page.locator('[data-go="last"]').click()
         assert page.locator(".scoreboard").inner_text() != before or all(x == 0 for x in info["totals"])
-        assert page.locator(".result").count() == 1           # the deal's result, at its end only
+        assert page.locator(".result").count() == 1  # the deal's result, at its end only
         page.locator('[data-go="first"]').click()
         assert page.locator(".result").count() == 0
         page.locator("#jtrick").select_option(index=2)
         assert page.locator(".tcard").count() >= 1
         page.locator("#jseat").select_option("0")
-        assert page.locator(".handrow").nth(1).locator(".mini").count() == 0   # as seat 0 saw it
+        assert page.locator(".handrow").nth(1).locator(".mini").count() == 0  # as seat 0 saw it
         shot(page, f"{game}-{'phone' if size is PHONE else 'desktop'}-{lang}-replay")
         ctx.close()
 
@@ -563,10 +604,10 @@ def test_settings_four_colours_and_text_size(server: ServerThread, browser: Any)
     assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "24px"
     page.reload()
     page.wait_for_function("Table.frame !== null", timeout=20000)
-    assert page.evaluate("document.documentElement.classList.contains('four')")    # kept
+    assert page.evaluate("document.documentElement.classList.contains('four')")  # kept
     shot(page, "settings-desktop-en-four-colour-1.5x")
     axe(page, "four colours at 1.5x")
-    page.locator("#settings").click()                 # at 2x a desktop page keeps its width too
+    page.locator("#settings").click()  # at 2x a desktop page keeps its width too
     page.locator('#overlay [name="size"][value="2"]').check()
     page.locator("#close").click()
     assert page.evaluate("document.scrollingElement.scrollWidth") <= DESKTOP["width"], wider(page)
@@ -575,8 +616,12 @@ def test_settings_four_colours_and_text_size(server: ServerThread, browser: Any)
 
 def test_a_dropped_friend_counts_down_and_the_turn_clock_runs(server: ServerThread, browser: Any) -> None:
     info = GAMES["unsun"]
-    seats = [{"kind": "human", "name": "Aki"}, {"kind": "human", "name": "Ben"},
-             {"kind": "bot", "bot": "heuristic", "name": "B2"}, {"kind": "bot", "bot": "heuristic", "name": "B3"}]
+    seats = [
+        {"kind": "human", "name": "Aki"},
+        {"kind": "human", "name": "Ben"},
+        {"kind": "bot", "bot": "heuristic", "name": "B2"},
+        {"kind": "bot", "bot": "heuristic", "name": "B3"},
+    ]
     assert info.new_state(info.options({})).num_players == 4
     r = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seats": seats, "timer": 120})
     made = r.json()
@@ -608,8 +653,8 @@ def test_a_token_kept_under_the_old_key_still_takes_the_seat(server: ServerThrea
     made = [new_table(server.url, "unsun", {1}), new_table(server.url, "kakeya", {0})]
     ctx = context(browser, DESKTOP, "en")
     ctx.add_init_script(f"""if (!sessionStorage.getItem('seeded')) {{ sessionStorage.setItem('seeded', '1');
-      localStorage.setItem('kf:tok:{made[0]['id']}:1', '{made[0]['tokens'][1]}');
-      localStorage.setItem('kf:table:{made[1]['id']}', '{made[1]['tokens'][0]}'); }}""")
+      localStorage.setItem('kf:tok:{made[0]["id"]}:1', '{made[0]["tokens"][1]}');
+      localStorage.setItem('kf:table:{made[1]["id"]}', '{made[1]["tokens"][0]}'); }}""")
     page = ctx.new_page()
     page.goto(server.url + "/")
     page.wait_for_selector(f'.tablelink[data-id="{made[0]["id"]}"]')
@@ -627,7 +672,9 @@ def test_a_token_kept_under_the_old_key_still_takes_the_seat(server: ServerThrea
 
 def test_a_bot_plays_for_a_player_whose_clock_ran_out_and_says_so(server: ServerThread, browser: Any) -> None:
     """The shortest turn timer (30 s) runs out: the stand-in plays that move, the page says so."""
-    seats = [{"kind": "human", "name": "Aki"}] + [{"kind": "bot", "bot": "heuristic", "name": f"B{s}"} for s in (1, 2, 3)]
+    seats = [{"kind": "human", "name": "Aki"}] + [
+        {"kind": "bot", "bot": "heuristic", "name": f"B{s}"} for s in (1, 2, 3)
+    ]
     made = httpx.post(server.url + "/api/tables", json={"game": "unsun", "seats": seats, "timer": 30}).json()
     ctx = context(browser, PHONE, "ja")
     page = ctx.new_page()
@@ -635,8 +682,9 @@ def test_a_bot_plays_for_a_player_whose_clock_ran_out_and_says_so(server: Server
     page.wait_for_function("Table.frame.legal.length > 0", timeout=20000)
     before = frame(page)["version"]
     assert "ボットが代わりに打ちます" in page.locator("#clock").inner_text()
-    page.wait_for_function("document.querySelector('#toast').textContent.includes('ボットがあなたの代わりに打ちました')",
-                           timeout=45000)
+    page.wait_for_function(
+        "document.querySelector('#toast').textContent.includes('ボットがあなたの代わりに打ちました')", timeout=45000
+    )
     shot(page, "unsun-phone-ja-bot-played-for-you")
     assert frame(page)["version"] > before
     assert page.locator("#toast").is_visible()
@@ -646,8 +694,9 @@ def test_a_bot_plays_for_a_player_whose_clock_ran_out_and_says_so(server: Server
 # -- the gaps closed later: the lobby's language, refusals in words, 2x text on a phone, sounds,
 # the re-declaration's approval confirmed, the review's marks in the replay viewer --------------
 
+
 def test_the_lobby_honours_lang_and_keeps_it(server: ServerThread, browser: Any) -> None:
-    ctx = context(browser, DESKTOP, "ja")        # a Japanese browser, sent an English link
+    ctx = context(browser, DESKTOP, "ja")  # a Japanese browser, sent an English link
     page = ctx.new_page()
     page.goto(server.url + "/?lang=en")
     page.wait_for_selector("#create")
@@ -657,12 +706,12 @@ def test_the_lobby_honours_lang_and_keeps_it(server: ServerThread, browser: Any)
     page.locator('input[name="game"][value="unsun"]').check()
     page.wait_for_selector("#tutorial-link")
     assert page.locator("#tutorial-link").get_attribute("href") == "/tutorial?game=unsun&lang=en"
-    page.goto(server.url + "/")                  # kept without the parameter
+    page.goto(server.url + "/")  # kept without the parameter
     page.wait_for_selector("#create")
     assert page.locator("#create").inner_text() == "Create the table"
     page.goto(server.url + "/?lang=en")
     page.wait_for_selector("#create")
-    page.locator("#lang").select_option("ja")    # a choice made in the page wins over the link
+    page.locator("#lang").select_option("ja")  # a choice made in the page wins over the link
     assert page.locator("#create").inner_text() == "卓を作る"
     assert "lang=ja" in page.url
     page.locator("#tutorial-link").click()
@@ -685,7 +734,7 @@ def test_a_refused_table_is_told_in_the_reader_s_language(server: ServerThread, 
     label = page.evaluate("t('opt.meitora.target')")
     assert label in text and "0" in text, text
     assert ("使えません" in text) if lang == "ja" else ("cannot be 0" in text), text
-    assert "option target=" not in text                      # not the server's English words
+    assert "option target=" not in text  # not the server's English words
     shot(page, f"lobby-phone-{lang}-refused")
     ctx.close()
 
@@ -711,8 +760,9 @@ def test_twice_the_text_size_on_a_phone_never_scrolls_sideways(server: ServerThr
     assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "32px"
     seen: set[str] = set()
     for _ in range(300):
-        page.wait_for_function("Table.frame && (Table.frame.legal.length > 0 || Table.frame.view.deal_number >= 1)",
-                               timeout=30000)
+        page.wait_for_function(
+            "Table.frame && (Table.frame.legal.length > 0 || Table.frame.view.deal_number >= 1)", timeout=30000
+        )
         f = frame(page)
         if f["view"]["deal_number"] >= 1:
             break
@@ -722,11 +772,12 @@ def test_twice_the_text_size_on_a_phone_never_scrolls_sideways(server: ServerThr
             seen.add(f["view"]["phase"])
             shot(page, f"{game}-phone-2x-{f['view']['phase']}")
         act_once(page, bold=True)
-        page.wait_for_function(f"Table.frame.version > {f['version']} || !document.querySelector('#overlay').hidden",
-                               timeout=30000)
+        page.wait_for_function(
+            f"Table.frame.version > {f['version']} || !document.querySelector('#overlay').hidden", timeout=30000
+        )
         assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], wider(page)
     assert "play" in seen
-    page.wait_for_selector("#overlay:not([hidden])")                  # the deal's result
+    page.wait_for_selector("#overlay:not([hidden])")  # the deal's result
     assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
     shot(page, f"{game}-phone-2x-result")
     page.locator("#close").click()
@@ -740,14 +791,14 @@ def test_sounds_tell_events_apart_and_the_mute_is_kept(server: ServerThread, bro
     ctx = context(browser, DESKTOP, "en")
     page = ctx.new_page()
     open_seat(page, server.url, made["links"][0])
-    assert page.locator("#mute").get_attribute("aria-pressed") == "false"   # off by default
+    assert page.locator("#mute").get_attribute("aria-pressed") == "false"  # off by default
     page.evaluate("Sound.played.length = 0")
-    page.locator("#mute").click()                                        # on: a sample plays
+    page.locator("#mute").click()  # on: a sample plays
     assert page.locator("#mute").get_attribute("aria-pressed") == "true"
     assert page.evaluate("Sound.played") == ["turn"]
     page.reload()
     page.wait_for_function("Table.frame !== null", timeout=20000)
-    assert page.locator("#mute").get_attribute("aria-pressed") == "true"   # kept
+    assert page.locator("#mute").get_attribute("aria-pressed") == "true"  # kept
     assert page.locator("#mute").get_attribute("aria-label") == "Sound"
     # the shapes differ: no two events sound alike
     shapes = page.evaluate("Object.values(Sound.SHAPES).map((s) => JSON.stringify(s))")
@@ -780,9 +831,11 @@ def test_a_reader_asking_for_reduced_motion_gets_still_cards(server: ServerThrea
     ctx = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
     page = ctx.new_page()
     open_seat(page, server.url, made["links"][0])
-    assert page.evaluate("PREFS.motion") is False and page.evaluate("document.documentElement.classList.contains('still')")
+    assert page.evaluate("PREFS.motion") is False and page.evaluate(
+        "document.documentElement.classList.contains('still')"
+    )
     page.evaluate("PREFS.sound = true; Sound.played.length = 0; Sound.play('trick')")
-    assert page.evaluate("Sound.played") == ["trick"]      # sounds still tell events, shorter
+    assert page.evaluate("Sound.played") == ["trick"]  # sounds still tell events, shorter
     ctx.close()
     ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
     page = ctx.new_page()
@@ -836,7 +889,7 @@ def _play_to_approve(conns: dict[int, Any]) -> None:
         legal = [e["action"] for e in latest[to_act]["legal"]]
         if phase == "bidding":
             high = [a for _, a in (f["view"].get("bids") or []) if a.get("bid") != "pass"]
-            if to_act == 1 and not high:   # the lowest bid, once; everyone else passes
+            if to_act == 1 and not high:  # the lowest bid, once; everyone else passes
                 action = next(a for a in legal if a.get("bid") != "pass")
             else:
                 action = next(a for a in legal if a.get("bid") == "pass")
@@ -852,7 +905,9 @@ def _play_to_approve(conns: dict[int, Any]) -> None:
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_the_approval_of_a_re_declaration_is_confirmed_in_the_page(server: ServerThread, browser: Any, lang: str) -> None:
+def test_the_approval_of_a_re_declaration_is_confirmed_in_the_page(
+    server: ServerThread, browser: Any, lang: str
+) -> None:
     n = 5
     seats = [{"kind": "human", "name": f"P{s}"} for s in range(n)]
     made = httpx.post(server.url + "/api/tables", json={"game": "napoleon", "seats": seats}).json()
@@ -867,9 +922,13 @@ def test_the_approval_of_a_re_declaration_is_confirmed_in_the_page(server: Serve
         page.wait_for_selector("#overlay:not([hidden]) .choices.confirm")
         text = page.locator("#dialog").inner_text()
         assert ("提案された宣言" in text) if lang == "ja" else ("proposed declaration" in text), text
-        assert (("承認" in text) if approve else ("拒否" in text)) if lang == "ja" else (("Approve" in text) if approve else ("Reject" in text))
+        assert (
+            (("承認" in text) if approve else ("拒否" in text))
+            if lang == "ja"
+            else (("Approve" in text) if approve else ("Reject" in text))
+        )
         shot(page, f"napoleon-{'phone' if lang == 'ja' else 'desktop'}-{lang}-approve-confirm-{approve}")
-        page.locator("#overlay [data-cancel]").click()          # changed their mind: nothing sent
+        page.locator("#overlay [data-cancel]").click()  # changed their mind: nothing sent
         page.wait_for_timeout(300)
         assert frame(page)["version"] == before and frame(page)["view"]["phase"] == "approve"
     page.locator("""#controls [data-act='{"approve":true}']""").click()
@@ -882,7 +941,9 @@ def test_the_approval_of_a_re_declaration_is_confirmed_in_the_page(server: Serve
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_replay_viewer_marks_each_card_from_the_review(server: ServerThread, browser: Any, lang: str) -> None:
     seats = [{"kind": "bot", "bot": "heuristic", "name": nm} for nm in ("North", "East", "South", "West")]
-    made = httpx.post(server.url + "/api/tables", json={"game": "meitora", "seats": seats, "options": {"target": 1}}).json()
+    made = httpx.post(
+        server.url + "/api/tables", json={"game": "meitora", "seats": seats, "options": {"target": 1}}
+    ).json()
     deadline = time.time() + 120
     while not httpx.get(f"{server.url}/api/tables/{made['id']}").json()["over"]:
         assert time.time() < deadline
@@ -893,7 +954,7 @@ def test_the_replay_viewer_marks_each_card_from_the_review(server: ServerThread,
     page = ctx.new_page()
     page.goto(f"{server.url}/replay?table={made['id']}")
     page.wait_for_selector("#slider")
-    page.locator("#jtrick").select_option(index=5)            # the fifth trick, taken
+    page.locator("#jtrick").select_option(index=5)  # the fifth trick, taken
     page.locator("#marks").click()
     page.wait_for_selector("#marksheet .markrow[data-trick]", timeout=120000)
     # every card of the deal under its trick, with its mark where it was a choice
@@ -914,7 +975,9 @@ def test_the_replay_viewer_marks_each_card_from_the_review(server: ServerThread,
             assert (f"{name} lost nothing" if lang == "en" else f"{name} は損をしていません") in summary, summary
     # the felt: the fifth trick, just taken, is in view with each of its cards' marks
     assert page.locator("#felt .tcard").count() == 4
-    assert page.locator("#felt .tcard .mark").count() == len([m for m in marks if m["trick"] == 5 and m["method"] != "none"])
+    assert page.locator("#felt .tcard .mark").count() == len(
+        [m for m in marks if m["trick"] == 5 and m["method"] != "none"]
+    )
     # a chip is a step: pressing it goes there, and the marks follow
     chip = page.locator("#marksheet .markrow[data-trick='7'] .markchip").last
     chip.click()
@@ -928,7 +991,9 @@ def test_the_replay_viewer_marks_each_card_from_the_review(server: ServerThread,
     ctx.close()
 
 
-def test_the_deal_just_played_is_replayed_with_its_marks_while_the_match_goes_on(server: ServerThread, browser: Any) -> None:
+def test_the_deal_just_played_is_replayed_with_its_marks_while_the_match_goes_on(
+    server: ServerThread, browser: Any
+) -> None:
     made = new_table(server.url, "meitora", {0})
     ctx = context(browser, DESKTOP, "en")
     page = ctx.new_page()

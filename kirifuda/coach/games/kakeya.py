@@ -25,24 +25,33 @@ def open_values(state: GameState, max_nodes: int, rng: random.Random) -> OpenVal
     maxside = sum(1 << idx[s] for s in state.pair_seats(pair))
     trick = tuple(c for _, c in state._trick)
     leader = idx[state._trick[0][0]] if state._trick else idx[seat]
-    pos = KakeyaPosition(state.trump.index, tuple(state._hands[s] for s in active), leader, trick,  # type: ignore[arg-type]
-                         maxside)
+    pos = KakeyaPosition(
+        state.trump.index,
+        tuple(state._hands[s] for s in active),  # type: ignore[arg-type]
+        leader,
+        trick,
+        maxside,
+    )
     raw = move_bounds(kakeya_rules(pos.trump), pos.hands, pos.leader, pos.trick, pos.led, pos.maxside, max_nodes)
     so_far = len(state._faces[pair])
     by_card = {c: b for (c, _), b in raw.items()}
-    values: dict[Action, Bounds] = {a: (so_far + by_card[a.card.id][0], so_far + by_card[a.card.id][1])
-                                    for a in plays(state)}
+    values: dict[Action, Bounds] = {
+        a: (so_far + by_card[a.card.id][0], so_far + by_card[a.card.id][1]) for a in plays(state)
+    }
     return OpenValues(seat, values, exactness(values), "face_cards")
-
 
 
 # -- practice deals of a kind ---------------------------------------------------------------
 
-add_terms({
-    "practice.kind.kakeya.faces": ("絵札を 5 枚以上持つ手", "a hand with five face cards or more"),
-    "practice.kind.kakeya.close": ("きわどい勝負 (絵札の差が 2 枚以内)",
-                                   "a close game (the pairs' face cards within two)"),
-})
+add_terms(
+    {
+        "practice.kind.kakeya.faces": ("絵札を 5 枚以上持つ手", "a hand with five face cards or more"),
+        "practice.kind.kakeya.close": (
+            "きわどい勝負 (絵札の差が 2 枚以内)",
+            "a close game (the pairs' face cards within two)",
+        ),
+    }
+)
 
 
 def _faces(state: GameState, seat: int, rng: random.Random) -> bool:
@@ -66,5 +75,4 @@ DEAL_KINDS = (
 )
 
 
-COACH = CoachPart(open_values, nodes=500_000, count_unit="face_cards", score_unit="chips",
-                  deal_kinds=DEAL_KINDS)
+COACH = CoachPart(open_values, nodes=500_000, count_unit="face_cards", score_unit="chips", deal_kinds=DEAL_KINDS)

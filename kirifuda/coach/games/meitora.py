@@ -49,16 +49,19 @@ def claim_after(state: GameState, seat: int) -> Bounds:
     return (float(own + left),) * 2 if holds else (float(own),) * 2
 
 
-
 # -- practice deals of a kind ---------------------------------------------------------------
 
-add_terms({
-    "practice.kind.meitora.declarer": ("あなたが吹き上げる (宣言者になる) 配り", "you become the declarer"),
-    "practice.kind.meitora.should_bid": ("競りに出るべき手", "a hand that should bid"),
-    "practice.kind.meitora.close": ("きわどい契約 (ちょうど入るか 1 トリック足りない)",
-                                    "a close contract (made exactly or down one)"),
-    "practice.kind.meitora.defend_nt": ("相手のノートランプを守る配り", "you defend against no-trump"),
-})
+add_terms(
+    {
+        "practice.kind.meitora.declarer": ("あなたが吹き上げる (宣言者になる) 配り", "you become the declarer"),
+        "practice.kind.meitora.should_bid": ("競りに出るべき手", "a hand that should bid"),
+        "practice.kind.meitora.close": (
+            "きわどい契約 (ちょうど入るか 1 トリック足りない)",
+            "a close contract (made exactly or down one)",
+        ),
+        "practice.kind.meitora.defend_nt": ("相手のノートランプを守る配り", "you defend against no-trump"),
+    }
+)
 
 
 def _declarer(state: GameState, seat: int, rng: random.Random) -> bool:
@@ -94,5 +97,11 @@ DEAL_KINDS = (
 )
 
 
-COACH = CoachPart(open_values, nodes=2_000_000, count_unit="tricks", score_unit="points",
-                  claim_after=claim_after, deal_kinds=DEAL_KINDS)
+COACH = CoachPart(
+    open_values,
+    nodes=2_000_000,
+    count_unit="tricks",
+    score_unit="points",
+    claim_after=claim_after,
+    deal_kinds=DEAL_KINDS,
+)

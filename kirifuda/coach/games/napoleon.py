@@ -12,10 +12,14 @@ from ...i18n import add_terms
 from ..kinds import DealKind, first_bid, play_out
 from ..positions import Bounds, CoachPart, OpenValues, exactness, flip, move_bounds, plays
 
-add_terms({
-    "coach.army_count": ("ナポレオン軍は平均 {count}{unit}を取ります",
-                         "Napoleon's army ends with {count} {unit} on average"),
-})
+add_terms(
+    {
+        "coach.army_count": (
+            "ナポレオン軍は平均 {count}{unit}を取ります",
+            "Napoleon's army ends with {count} {unit} on average",
+        ),
+    }
+)
 
 
 def open_values(state: GameState, max_nodes: int, rng: random.Random) -> OpenValues:
@@ -28,8 +32,7 @@ def open_values(state: GameState, max_nodes: int, rng: random.Random) -> OpenVal
     seat = state.to_act
     assert seat is not None
     pos = position_of(state)
-    raw = move_bounds(pos.rules, pos.hands, pos.leader, pos.trick, pos.led if pos.trick else 4, pos.maxside,
-                      max_nodes)
+    raw = move_bounds(pos.rules, pos.hands, pos.leader, pos.trick, pos.led if pos.trick else 4, pos.maxside, max_nodes)
     if (S3, 0) in raw and (S3, CALLED) not in raw:
         raw[(S3, CALLED)] = raw[(S3, 0)]  # no other hand holds the joker: the call changes nothing
     army = state.army_face_cards()
@@ -49,15 +52,18 @@ def open_values(state: GameState, max_nodes: int, rng: random.Random) -> OpenVal
     return OpenValues(seat, values, exactness(values), "face_cards")
 
 
-
 # -- practice deals of a kind ---------------------------------------------------------------
 
-add_terms({
-    "practice.kind.napoleon.napoleon": ("あなたがナポレオンになる配り", "you become Napoleon"),
-    "practice.kind.napoleon.should_bid": ("宣言に出るべき手", "a hand that should bid"),
-    "practice.kind.napoleon.close": ("きわどい宣言 (絵札が宣言の ±1 枚)",
-                                     "a close contract (the army ends within one face card of it)"),
-})
+add_terms(
+    {
+        "practice.kind.napoleon.napoleon": ("あなたがナポレオンになる配り", "you become Napoleon"),
+        "practice.kind.napoleon.should_bid": ("宣言に出るべき手", "a hand that should bid"),
+        "practice.kind.napoleon.close": (
+            "きわどい宣言 (絵札が宣言の ±1 枚)",
+            "a close contract (the army ends within one face card of it)",
+        ),
+    }
+)
 
 
 def _napoleon(state: GameState, seat: int, rng: random.Random) -> bool:
@@ -83,5 +89,4 @@ DEAL_KINDS = (
 )
 
 
-COACH = CoachPart(open_values, nodes=800_000, count_unit="face_cards", score_unit="points",
-                  deal_kinds=DEAL_KINDS)
+COACH = CoachPart(open_values, nodes=800_000, count_unit="face_cards", score_unit="points", deal_kinds=DEAL_KINDS)

@@ -20,10 +20,14 @@ UNSUN_ROLLOUTS = 16
 UNSUN_NODES = 400_000
 """The paranoid solver's node budget per position (over it: the rollouts)."""
 
-add_terms({
-    "coach.unsun_exact": ("残り {n} トリックから正確に解いています (それより前は推定)",
-                          "exact from {n} tricks left (estimated before)"),
-})
+add_terms(
+    {
+        "coach.unsun_exact": (
+            "残り {n} トリックから正確に解いています (それより前は推定)",
+            "exact from {n} tricks left (estimated before)",
+        ),
+    }
+)
 
 
 def open_values(state: GameState, max_nodes: int, rng: random.Random) -> OpenValues:
@@ -36,8 +40,9 @@ def open_values(state: GameState, max_nodes: int, rng: random.Random) -> OpenVal
     assert seat is not None
     choices = plays(state)
     won = state.tricks_won[seat]
-    pos = UnsunPosition(trump=state._trump, hands=tuple(state._hands), start=state._start,
-                        trick=tuple(state._trick), me=seat)
+    pos = UnsunPosition(
+        trump=state._trump, hands=tuple(state._hands), start=state._start, trick=tuple(state._trick), me=seat
+    )
     if pos.tricks_left() <= UNSUN_EXACT_TRICKS:
         try:
             exact = pos.move_values(UNSUN_NODES)
@@ -48,21 +53,38 @@ def open_values(state: GameState, max_nodes: int, rng: random.Random) -> OpenVal
             return OpenValues(seat, values, "exact", "tricks")
     reps = [a.card.id for a in choices]
     totals = dict.fromkeys(reps, 0.0)
-    totals_add(totals, reps, state._trump, list(state._hands), state._start, list(state._trick),
-               state.num_players, seat, False, 0, UNSUN_ROLLOUTS, rng)
+    totals_add(
+        totals,
+        reps,
+        state._trump,
+        list(state._hands),
+        state._start,
+        list(state._trick),
+        state.num_players,
+        seat,
+        False,
+        0,
+        UNSUN_ROLLOUTS,
+        rng,
+    )
     est: dict[Action, Bounds] = {a: (won + totals[a.card.id], won + totals[a.card.id]) for a in choices}
     return OpenValues(seat, est, "rollouts", "tricks")
 
 
-
 # -- practice deals of a kind ---------------------------------------------------------------
 
-add_terms({
-    "practice.kind.unsun.last_player": ("あなたが最初の取り番 (勝負を選べる)",
-                                        "you are the first trick's last player (取り番: you pick the contest)"),
-    "practice.kind.unsun.close": ("きわどい回 (上位 2 人の差が 1 トリック以内)",
-                                  "a close deal (the top two within one trick)"),
-})
+add_terms(
+    {
+        "practice.kind.unsun.last_player": (
+            "あなたが最初の取り番 (勝負を選べる)",
+            "you are the first trick's last player (取り番: you pick the contest)",
+        ),
+        "practice.kind.unsun.close": (
+            "きわどい回 (上位 2 人の差が 1 トリック以内)",
+            "a close deal (the top two within one trick)",
+        ),
+    }
+)
 
 
 def _last_player(state: GameState, seat: int, rng: random.Random) -> bool:
@@ -84,6 +106,13 @@ DEAL_KINDS = (
 )
 
 
-COACH = CoachPart(open_values, nodes=0, count_unit="tricks", score_unit="tricks",
-                  exact_from=UNSUN_EXACT_TRICKS, exact_note="coach.unsun_exact",
-                  review_json={"unsun_exact_from": UNSUN_EXACT_TRICKS}, deal_kinds=DEAL_KINDS)
+COACH = CoachPart(
+    open_values,
+    nodes=0,
+    count_unit="tricks",
+    score_unit="tricks",
+    exact_from=UNSUN_EXACT_TRICKS,
+    exact_note="coach.unsun_exact",
+    review_json={"unsun_exact_from": UNSUN_EXACT_TRICKS},
+    deal_kinds=DEAL_KINDS,
+)

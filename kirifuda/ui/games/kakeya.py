@@ -8,29 +8,36 @@ from ...cards import Suit, format_card, parse_card
 from ...i18n import add_terms, t
 from ..results import GameText, register, who_text
 
-add_terms(messages={
-    "kakeya.pair": ("ペア{n} ({a}・{b})", "Pair {n} ({a} & {b})"),
-    "kakeya.wins": ("{pair} の勝ち: 絵札 {w} 対 {l}", "{pair} wins with {w} face cards to {l}"),
-    "kakeya.tie": ("絵札 8 対 8: れんしょを配られなかった {pair} の勝ち",
-                   "8 face cards each: {pair}, not dealt the rensho, wins"),
-    "kakeya.pays": ("{pair} がご石 {n} 個を払う{why}", "{pair} pays {n} {chips}{why}"),
-    "kakeya.chip": ("個", "chip"),
-    "kakeya.chips": ("個", "chips"),
-    "kakeya.why.plain": (" (勝ちペアの絵札 {w} 枚)", " (the winners' {w} face cards)"),
-    "kakeya.why.rensho_trump_ace": (" (れんしょと切りのAを配られていた)",
-                                    " (it was dealt the rensho and the trump ace)"),
-    "kakeya.why.four_aces": (" (Aを4枚とも配られていた)", " (it was dealt all four aces)"),
-    "kakeya.trump": ("切り {trump}、れんしょ {rensho}", "Trump {trump}, rensho {rensho}"),
-    "kakeya.sits_out": ("休み: {pair}", "Sitting out: {pair}"),
-    "kakeya.unit": ("ご石", "chips"),
-    "kakeya.you_pair": ("あなたは {pair}: 相棒は {partner}", "You are {pair}: your partner is {partner}"),
-    "kakeya.role.leads": ("あなたのペアが親 (先手)", "Your pair leads"),
-    "kakeya.role.deals": ("あなたのペアが配り (切りを決める)", "Your pair deals (and decides the trump)"),
-    "kakeya.role.sits_out": ("あなたのペアは休み", "Your pair sits out"),
-    "kakeya.input": (
-        "札: 8s, S8, ♠8, 10h。切り: S H D C か keep (そのまま)。最初に出す人: 選べる手の番号か「席3」。",
-        "Cards: 8s, S8, ♠8, 10h. Trump: S H D C, or keep. First leader: the choice's number, or 'seat 3'."),
-})
+add_terms(
+    messages={
+        "kakeya.pair": ("ペア{n} ({a}・{b})", "Pair {n} ({a} & {b})"),
+        "kakeya.wins": ("{pair} の勝ち: 絵札 {w} 対 {l}", "{pair} wins with {w} face cards to {l}"),
+        "kakeya.tie": (
+            "絵札 8 対 8: れんしょを配られなかった {pair} の勝ち",
+            "8 face cards each: {pair}, not dealt the rensho, wins",
+        ),
+        "kakeya.pays": ("{pair} がご石 {n} 個を払う{why}", "{pair} pays {n} {chips}{why}"),
+        "kakeya.chip": ("個", "chip"),
+        "kakeya.chips": ("個", "chips"),
+        "kakeya.why.plain": (" (勝ちペアの絵札 {w} 枚)", " (the winners' {w} face cards)"),
+        "kakeya.why.rensho_trump_ace": (
+            " (れんしょと切りのAを配られていた)",
+            " (it was dealt the rensho and the trump ace)",
+        ),
+        "kakeya.why.four_aces": (" (Aを4枚とも配られていた)", " (it was dealt all four aces)"),
+        "kakeya.trump": ("切り {trump}、れんしょ {rensho}", "Trump {trump}, rensho {rensho}"),
+        "kakeya.sits_out": ("休み: {pair}", "Sitting out: {pair}"),
+        "kakeya.unit": ("ご石", "chips"),
+        "kakeya.you_pair": ("あなたは {pair}: 相棒は {partner}", "You are {pair}: your partner is {partner}"),
+        "kakeya.role.leads": ("あなたのペアが親 (先手)", "Your pair leads"),
+        "kakeya.role.deals": ("あなたのペアが配り (切りを決める)", "Your pair deals (and decides the trump)"),
+        "kakeya.role.sits_out": ("あなたのペアは休み", "Your pair sits out"),
+        "kakeya.input": (
+            "札: 8s, S8, ♠8, 10h。切り: S H D C か keep (そのまま)。最初に出す人: 選べる手の番号か「席3」。",
+            "Cards: 8s, S8, ♠8, 10h. Trump: S H D C, or keep. First leader: the choice's number, or 'seat 3'.",
+        ),
+    }
+)
 
 
 def _pair(p: int, players: int, lang: str, names: Sequence[str] | None) -> str:
@@ -57,11 +64,25 @@ def result(deal: Mapping[str, Any], lang: str, names: Sequence[str] | None = Non
         pay = int(deal.get("payment") or 0)
         column = deal.get("payment_column") or "plain"
         chips = t("kakeya.chip" if pay == 1 else "kakeya.chips", lang)
-        lines.append(t("kakeya.pays", lang, pair=_pair(loser, players, lang, names), n=pay, chips=chips,
-                       why=t(f"kakeya.why.{column}", lang, w=w)))
+        lines.append(
+            t(
+                "kakeya.pays",
+                lang,
+                pair=_pair(loser, players, lang, names),
+                n=pay,
+                chips=chips,
+                why=t(f"kakeya.why.{column}", lang, w=w),
+            )
+        )
     if deal.get("trump"):
-        lines.append(t("kakeya.trump", lang, trump=Suit(deal["trump"]).symbol,
-                       rensho=format_card(parse_card(deal["rensho"]), lang) if deal.get("rensho") else "-"))
+        lines.append(
+            t(
+                "kakeya.trump",
+                lang,
+                trump=Suit(deal["trump"]).symbol,
+                rensho=format_card(parse_card(deal["rensho"]), lang) if deal.get("rensho") else "-",
+            )
+        )
     if deal.get("sitting_out") is not None:
         lines.append(t("kakeya.sits_out", lang, pair=_pair(deal["sitting_out"], players, lang, names)))
     return lines
@@ -73,8 +94,9 @@ def roles(view: Any, lang: str, names: Sequence[str] | None = None) -> list[str]
         return []
     a, b = view.pairs[p]
     partner = b if view.seat == a else a
-    lines = [t("kakeya.you_pair", lang, pair=_pair(p, view.players, lang, names),
-               partner=who_text(partner, lang, names))]
+    lines = [
+        t("kakeya.you_pair", lang, pair=_pair(p, view.players, lang, names), partner=who_text(partner, lang, names))
+    ]
     if p == view.leading_pair:
         lines.append(t("kakeya.role.leads", lang))
     if p == view.dealing_pair:
@@ -86,47 +108,65 @@ def roles(view: Any, lang: str, names: Sequence[str] | None = None) -> list[str]
 
 TEXT = register(GameText("kakeya", result, unit="kakeya.unit", input_forms="kakeya.input", roles=roles))
 
-add_terms(messages={
-    "kakeya.rules": (
-        "掛合トランプ (絵取り): 4人 (6人も可)、対面の2人がペア。52枚、A K Q J が絵札 (16枚)。\n"
-        "切り: 配りペアが、手札を見る前に切り札を変えるか決める (最初は ♦)。れんしょは ♠A (♠が切りなら ♣A)。\n"
-        "打ち: 13回。親ペアの1人が最初に出す。台札のスートを持っていれば出す。れんしょが出れば勝ち、"
-        "次に一番高い切り札、なければ台札のスートの一番高い札。\n"
-        "結果: 絵札を9枚以上取ったペアの勝ち。8対8はれんしょを配られなかったペアの勝ち。\n"
-        "ご石: 負けたペアが払う。勝ちの絵札 8〜11 で1個、12〜15 で2個、16 で4個。負けペアがれんしょと切りのAを"
-        "配られていたら2個、Aを4枚とも配られていたら4個。ご石が0以下になったら終わり、多いペアの勝ち。",
-        "Kakeya Trump: 4 players (or 6), partners opposite. 52 cards; A K Q J are face cards (16).\n"
-        "Trump: before anyone sees their cards, the dealing pair may change the trump (♦ at first)."
-        " The rensho is ♠A (♣A when spades are trump).\n"
-        "Play: 13 tricks; one of the leading pair leads first. Follow suit if you can. The rensho"
-        " wins; else the highest trump; else the highest card of the led suit.\n"
-        "Result: the pair with 9 or more face cards wins; at 8-8 the pair not dealt the rensho wins.\n"
-        "Chips: the losers pay: 1 chip for 8-11 face cards, 2 for 12-15, 4 for 16; 2 if the losers were"
-        " dealt the rensho and the trump ace, 4 if all four aces. The match ends when a pair has no"
-        " chips; most chips wins."),
-    "option.kakeya.players": ("人数 (4 か 6)", "table size (4 or 6)"),
-    "option.kakeya.initial_trump": ("最初のゲームの切り札", "the trump when game 1 starts"),
-    "option.kakeya.stop_at_zero": ("ご石が0以下のペアが出たら終わる", "the match ends when a pair has no chips left"),
-    "option.kakeya.games": ("ゲーム数の上限 (stop_at_zero=false なら必須)",
-                            "at most this many games (required when stop_at_zero is false)"),
-})
+add_terms(
+    messages={
+        "kakeya.rules": (
+            "掛合トランプ (絵取り): 4人 (6人も可)、対面の2人がペア。52枚、A K Q J が絵札 (16枚)。\n"
+            "切り: 配りペアが、手札を見る前に切り札を変えるか決める (最初は ♦)。れんしょは ♠A (♠が切りなら ♣A)。\n"
+            "打ち: 13回。親ペアの1人が最初に出す。台札のスートを持っていれば出す。れんしょが出れば勝ち、"
+            "次に一番高い切り札、なければ台札のスートの一番高い札。\n"
+            "結果: 絵札を9枚以上取ったペアの勝ち。8対8はれんしょを配られなかったペアの勝ち。\n"
+            "ご石: 負けたペアが払う。勝ちの絵札 8〜11 で1個、12〜15 で2個、16 で4個。負けペアがれんしょと切りのAを"
+            "配られていたら2個、Aを4枚とも配られていたら4個。ご石が0以下になったら終わり、多いペアの勝ち。",
+            "Kakeya Trump: 4 players (or 6), partners opposite. 52 cards; A K Q J are face cards (16).\n"
+            "Trump: before anyone sees their cards, the dealing pair may change the trump (♦ at first)."
+            " The rensho is ♠A (♣A when spades are trump).\n"
+            "Play: 13 tricks; one of the leading pair leads first. Follow suit if you can. The rensho"
+            " wins; else the highest trump; else the highest card of the led suit.\n"
+            "Result: the pair with 9 or more face cards wins; at 8-8 the pair not dealt the rensho wins.\n"
+            "Chips: the losers pay: 1 chip for 8-11 face cards, 2 for 12-15, 4 for 16; 2 if the losers were"
+            " dealt the rensho and the trump ace, 4 if all four aces. The match ends when a pair has no"
+            " chips; most chips wins.",
+        ),
+        "option.kakeya.players": ("人数 (4 か 6)", "table size (4 or 6)"),
+        "option.kakeya.initial_trump": ("最初のゲームの切り札", "the trump when game 1 starts"),
+        "option.kakeya.stop_at_zero": (
+            "ご石が0以下のペアが出たら終わる",
+            "the match ends when a pair has no chips left",
+        ),
+        "option.kakeya.games": (
+            "ゲーム数の上限 (stop_at_zero=false なら必須)",
+            "at most this many games (required when stop_at_zero is false)",
+        ),
+    }
+)
 
 TEXT.extras["length"] = "games"  # the match's length: -o length=N and --length N set it
 
 # the browser's words for this game (the phase hints, the rules card, its roles)
-add_terms(messages={
-    "web.hint.kakeya.trump": ("配った組として切り札 (切り) を決めます。そのままでもよい。",
-                              "Your pair dealt: choose the trump (切り), or keep it."),
-    "web.hint.kakeya.leader": ("親の組として、組のどちらが最初に出すかを決めます。", "Your pair leads: choose which of you leads the first trick."),
-    "web.hint.kakeya.play": ("台札のスートがあれば出す。れんしょが最強。絵札 (A K Q J) 16枚のうち9枚以上取った組の勝ち。",
-                             "Follow suit if you can; the rensho beats everything. The pair taking 9 or more of the 16 face cards (A K Q J) wins."),
-    "web.rules.kakeya": (
-        "2人ずつの組で<b>絵取り</b>: A・K・Q・J の絵札 16枚を取り合う。9枚以上で勝ち。\n"
-        "配った組が<b>切り</b> (切り札) を決め、親の組が最初に出す人を決める。\n"
-        "<b>れんしょ</b> (♠A、♠が切りのときは ♣A) が最強。台札のスートがあれば出す。\n"
-        "勝負はチップで払う。",
-        "Two pairs take face cards (A K Q J, 16 in all); 9 or more wins the game.\n"
-        "The dealing pair chooses the trump (<b>切り</b>); the leading pair chooses who leads.\n"
-        "The <b>rensho (れんしょ)</b>, ♠A (♣A when spades are trump), beats everything. Follow suit if you can.\n"
-        "Games are paid in chips."),
-})
+add_terms(
+    messages={
+        "web.hint.kakeya.trump": (
+            "配った組として切り札 (切り) を決めます。そのままでもよい。",
+            "Your pair dealt: choose the trump (切り), or keep it.",
+        ),
+        "web.hint.kakeya.leader": (
+            "親の組として、組のどちらが最初に出すかを決めます。",
+            "Your pair leads: choose which of you leads the first trick.",
+        ),
+        "web.hint.kakeya.play": (
+            "台札のスートがあれば出す。れんしょが最強。絵札 (A K Q J) 16枚のうち9枚以上取った組の勝ち。",
+            "Follow suit if you can; the rensho beats everything. The pair taking 9 or more of the 16 face cards (A K Q J) wins.",
+        ),
+        "web.rules.kakeya": (
+            "2人ずつの組で<b>絵取り</b>: A・K・Q・J の絵札 16枚を取り合う。9枚以上で勝ち。\n"
+            "配った組が<b>切り</b> (切り札) を決め、親の組が最初に出す人を決める。\n"
+            "<b>れんしょ</b> (♠A、♠が切りのときは ♣A) が最強。台札のスートがあれば出す。\n"
+            "勝負はチップで払う。",
+            "Two pairs take face cards (A K Q J, 16 in all); 9 or more wins the game.\n"
+            "The dealing pair chooses the trump (<b>切り</b>); the leading pair chooses who leads.\n"
+            "The <b>rensho (れんしょ)</b>, ♠A (♣A when spades are trump), beats everything. Follow suit if you can.\n"
+            "Games are paid in chips.",
+        ),
+    }
+)
