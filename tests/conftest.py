@@ -215,10 +215,12 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         yield srv
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Chromium, headless, launched once for every browser test (each opens its own context;
-    skipped where Playwright or Chromium is missing)."""
+    """Chromium, headless, launched once for each module of browser tests (each test opens its
+    own context; skipped where Playwright or Chromium is missing).  Not once a run: Playwright's
+    sync API keeps an event loop running in the main thread while it is open, and every later
+    test calling ``asyncio.run`` would then fail."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install -y chromium)")
