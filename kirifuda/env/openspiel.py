@@ -985,7 +985,8 @@ class _Resampler:
         taken = set(self.taken)
         inv = {v: c for c, v in perm.items()}
         pool = set(self.pool)
-        return all(inv[t] in pool for t in taken) and not any(perm[c] in taken for c in self.named)
+        # a card outside ``perm`` does not move: it is its own image
+        return all(inv.get(t, t) in pool for t in taken) and not any(perm[c] in taken for c in self.named if c in perm)
 
     def attempt(
         self, perm: dict[int, int], seed: int | None = None
