@@ -270,6 +270,9 @@ def create_app(
             await store.create_all([accounts.metadata])
 
             cluster = Cluster(redis, manager, process=process, address=address, remote_bots=remote_bots)
+            clubs = app.state.club_tables
+            # a relayed hello's seat is checked by the owner, with the account its gateway forwarded
+            cluster.seat_gate = lambda table, seat, who: clubs.seat_gate(table, seat, None, who)
         await manager.load(playing=cluster is None)
         if cluster is not None:
             await cluster.start()
@@ -410,8 +413,21 @@ async def relay(websocket: WebSocket, manager: TableManager, owner: str, table_i
     async def close(code: int) -> None:
         await websocket.close(code=code)
 
+    # the account signed in here goes with the hello, for the owner's check of a rated seat
+    who: dict[str, Any] | None = None
+    who_unknown = False
+    clubs = getattr(websocket.app.state, "club_tables", None)
+    cookie = websocket.cookies.get("kf_session")
+    if clubs is not None and cookie:
+        try:
+            who = await clubs.acc.user(cookie)
+        except Exception as exc:
+            log.warning("table %s: the relayed connection's account could not be read (%s)", table_id, type(exc).__name__)
+            who_unknown = True
     try:
-        await manager.cluster.relay(owner, table_id, receive, websocket.send_text, close)
+        await manager.cluster.relay(
+            owner, table_id, receive, websocket.send_text, close, who=who, who_unknown=who_unknown
+        )
     except (WebSocketDisconnect, RuntimeError, asyncio.TimeoutError):
         pass
 

@@ -32,7 +32,7 @@ import json
 import logging
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping
 
 from fastapi import APIRouter, Cookie, HTTPException, Request
 from sqlalchemy import Boolean, Column, Float, Integer, String, Table, UniqueConstraint, and_, insert, select, update
@@ -256,9 +256,19 @@ class ClubTables:
         table.broadcast()
 
     # -- seats ---------------------------------------------------------------------------------
-    async def seat_gate(self, table: Any, seat: int, cookie: str | None) -> str | None:
+    async def seat_gate(
+        self,
+        table: Any,
+        seat: int,
+        cookie: str | None,
+        who: Callable[[], Awaitable[Mapping[str, Any] | None]] | None = None,
+    ) -> str | None:
         """Before a seat's token joins: ``None`` at any table but a rated one; there the seat's
-        account's name (the seat is taken on first join), or ProtocolError saying why not."""
+        account's name (the seat is taken on first join), or ProtocolError saying why not.
+
+        The account is the sign-in cookie's, or ``who()``'s: the identity a cluster's gateway
+        forwarded with a relayed hello (kirifuda.server.cluster), checked here exactly as a
+        direct connection's."""
         if self._loaded and not table.tags.get("rated"):
             return None  # no database at a hello but a rated table's
         if not self._loaded:
@@ -275,7 +285,7 @@ class ClubTables:
             return None
         if seat == m.abandoned_by:
             raise ProtocolError("rated_abandoned", t("web.err.rated_abandoned", "en"))
-        user = await self.acc.user(cookie)
+        user = await (who() if who is not None else self.acc.user(cookie))
         if user is None:
             raise ProtocolError("rated_sign_in", t("web.err.rated_sign_in", "en"))
         held = m.players.get(seat)

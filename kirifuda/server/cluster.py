@@ -18,6 +18,10 @@ event logs, as for one process) and one Redis:
   which checks them exactly as a direct connection's (:mod:`.connections`), and the owner's
   frames come back.  When the owner changes (its lease ran out), the relayed connections are
   closed with code 1012 and the clients reconnect by themselves, to find the table's new owner.
+  The gateway forwards the account its client is signed in as (its sign-in cookie resolved
+  there, never the cookie itself) in the head of the relayed hello, which only the processes
+  write: the owner checks a rated club table's seat against it as against a direct
+  connection's cookie (:meth:`kirifuda.server.clubtables.ClubTables.seat_gate`).
   An HTTP request about a table owned elsewhere (its facts, the host's and the coach's routes)
   is forwarded to the owner's address (``--advertise``).
 - **One lobby.**  Each owner writes its tables' lobby facts to the Redis hash ``kf:lobby``
@@ -59,6 +63,10 @@ if TYPE_CHECKING:
 __all__ = ["Cluster", "LEASE_MS", "RENEW_SECONDS", "SCAN_SECONDS", "BOT_QUEUE", "channel", "pack", "unpack"]
 
 log = logging.getLogger("kirifuda.cluster")
+
+SeatGate = Callable[[LiveTable, int, Callable[[], Awaitable["dict[str, Any] | None"]]], Awaitable["str | None"]]
+"""``(table, seat, who)``: the seat's player's name, or ProtocolError (``who()``: the account
+the relayed connection is signed in as)."""
 
 LEASE_MS = 2500
 """A table's lease: an owner that stops renewing it loses the table after this long."""
@@ -127,6 +135,10 @@ class _Remote:
     conn: str
     table_id: str
     inbox: "asyncio.Queue[tuple[str, str | None]]" = field(default_factory=asyncio.Queue)
+    who: dict[str, Any] | None = None
+    """The account the gateway found signed in on the connection (``id``, ``name``), if any."""
+    who_unknown: bool = False
+    """The gateway could not tell (its database failed): a rated seat is refused for now."""
     table: LiveTable | None = None
     client: Client | None = None
     task: "asyncio.Task[None] | None" = None
@@ -174,6 +186,9 @@ class Cluster:
         self._renewer: threading.Thread | None = None
         self.bot_answers = {"applied": 0, "dropped": 0, "timed_out": 0}
         """Bot workers' answers: applied, dropped (late, doubled or stale), and jobs nobody answered."""
+        self.seat_gate: SeatGate | None = None
+        """Asked before a relayed connection takes a seat, as the WebSocket route asks for a
+        direct one (a rated club table's seats: the app sets it)."""
         manager.cluster = self
         if remote_bots:
             manager.decide = self.decide
@@ -458,7 +473,14 @@ class Cluster:
             if remote is None:
                 if op == "leave":
                     return
-                remote = self.remotes[key] = _Remote(head["from"], head["conn"], head["table"])
+                who = head.get("who")
+                remote = self.remotes[key] = _Remote(
+                    head["from"],
+                    head["conn"],
+                    head["table"],
+                    who=dict(who) if isinstance(who, dict) else None,
+                    who_unknown=bool(head.get("who_unknown")),
+                )
                 remote.task = asyncio.get_running_loop().create_task(self._serve_remote(remote))
             remote.inbox.put_nowait((op, None if head.get("binary") else body.decode("utf-8")))
         elif op == "bot":
@@ -512,7 +534,7 @@ class Cluster:
                         break
                     remote.table = table
                     try:
-                        remote.client = await greet(table, text, send, hangup)
+                        remote.client = await greet(table, text, send, hangup, gate=self._gate(table, remote))
                     except ProtocolError as err:
                         await send(encode(error_frame(err, table.version)))
                 elif remote.table is not None:
@@ -526,6 +548,24 @@ class Cluster:
             if remote.table is not None and remote.client is not None:
                 remote.table.leave(remote.client)
                 await remote.client.close()
+
+    def _gate(self, table: LiveTable, remote: _Remote) -> Callable[[int], Awaitable[str | None]] | None:
+        """The seat gate of a relayed hello, with the account its gateway forwarded."""
+        seat_gate = self.seat_gate
+        if seat_gate is None:
+            return None
+
+        async def who() -> dict[str, Any] | None:
+            if remote.who_unknown:
+                raise ProtocolError(
+                    "unavailable", "the server could not check who is signed in (its database is busy): try again"
+                )
+            return remote.who
+
+        async def gate(seat: int) -> str | None:
+            return await seat_gate(table, seat, who)
+
+        return gate
 
     async def _leave(self, remote: _Remote) -> None:
         remote.inbox.put_nowait(("leave", None))
@@ -542,12 +582,18 @@ class Cluster:
         receive: Callable[[], Awaitable[str | None]],
         send: Callable[[str], Awaitable[None]],
         close: Callable[[int], Awaitable[None]],
+        who: dict[str, Any] | None = None,
+        who_unknown: bool = False,
     ) -> None:
         """The gateway's side of a connection to a table ``owner`` holds: every message to the
-        owner, every frame back, until either side closes (or the owner changes: 1012)."""
+        owner, every frame back, until either side closes (or the owner changes: 1012).
+        ``who``: the account the client is signed in as here (``id``, ``name``), sent with the
+        first message (its hello) for the owner's seat gate; ``who_unknown``: it could not be
+        read."""
         conn = secrets.token_hex(8)
         relay = self.relays[conn] = _Relay(table_id, owner)
-        head = {"from": self.id, "conn": conn, "table": table_id}
+        head: dict[str, Any] = {"from": self.id, "conn": conn, "table": table_id}
+        first: dict[str, Any] = {"who": who} if who is not None else {"who_unknown": True} if who_unknown else {}
 
         async def write() -> None:
             while True:
@@ -567,8 +613,9 @@ class Cluster:
                     break
                 text = reading.result()
                 await self.redis.publish(
-                    channel(owner, self.db), pack({**head, "op": "msg", "binary": text is None}, text or b"")
+                    channel(owner, self.db), pack({**head, **first, "op": "msg", "binary": text is None}, text or b"")
                 )
+                first = {}
         finally:
             self.relays.pop(conn, None)
             writer.cancel()
