@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -82,6 +83,9 @@ kf_events = Table(
     Column("seq", Integer, primary_key=True),
     # ``{"deal": {"hands", "rest"}}`` or ``{"action": {"seat", ...}}``.
     Column("data", Text, nullable=False),
+    # when the event was committed (Unix time; NULL before schema 5): the turn it begins
+    # started then, and a process that takes the table over resumes its turn timer from it
+    Column("at", Float, nullable=True),
 )
 
 
@@ -112,7 +116,13 @@ def _v4(conn: Connection) -> None:
             )
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
+def _v5(conn: Connection) -> None:
+    """Each event's commit time (``kf_events.at``): a table taken over resumes its turn timer."""
+    if "at" not in {c["name"] for c in inspect(conn).get_columns("kf_events")}:
+        conn.execute(text("ALTER TABLE kf_events ADD COLUMN at DOUBLE PRECISION"))
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4, 5: _v5}
 """Schema version → the step that brings the previous version to it."""
 SCHEMA_VERSION = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x6B6972696675  # "kirifu": the advisory lock the migrations take on PostgreSQL
@@ -127,6 +137,8 @@ class _Append:
     done: "asyncio.Future[None]"
     table: StoredTable | None = None
     """A new table to insert (its events follow in later writes)."""
+    at: float = 0.0
+    """When the events were appended (Unix time): ``kf_events.at``."""
 
 
 def _table_row(t: StoredTable) -> dict[str, Any]:
@@ -178,6 +190,9 @@ class StoredTable:
     """The deals' secret: ``Random(f"{secret}:{deal}")`` shuffles deal ``deal``."""
     settings: dict[str, Any] = field(default_factory=dict)
     """The table's other settings (``hints``, ``practice``); empty: the defaults."""
+    last_at: float | None = None
+    """When its last event was committed (Unix time; None: no event, or stored before schema 5):
+    the turn being played began then."""
 
 
 class Store:
@@ -190,8 +205,8 @@ class Store:
         """SQLite has one writer at a time: writes queue here rather than in SQLite's busy
         handler, whose back-off sleeps would add hundreds of milliseconds under load."""
         self._pending: list[_Append] = []
-        self._insert_event = "INSERT INTO kf_events (table_id, seq, data) VALUES " + (
-            "($1, $2, $3)" if engine.dialect.name == "postgresql" else "(?, ?, ?)"
+        self._insert_event = "INSERT INTO kf_events (table_id, seq, data, at) VALUES " + (
+            "($1, $2, $3, $4)" if engine.dialect.name == "postgresql" else "(?, ?, ?, ?)"
         )
         self._flusher: asyncio.Task[None] | None = None
 
@@ -299,7 +314,7 @@ class Store:
         committed together, in one transaction, by the next; each caller returns once its own
         events are durable (and gets the exception if they could not be written)."""
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        await self._enqueue(_Append(table_id, first_seq, list(events), finished, fut))
+        await self._enqueue(_Append(table_id, first_seq, list(events), finished, fut, at=time.time()))
 
     async def _enqueue(self, item: "_Append") -> None:
         self._pending.append(item)
@@ -330,7 +345,7 @@ class Store:
 
     async def _write(self, batch: list["_Append"]) -> None:
         rows = [
-            (a.table_id, a.first_seq + i, orjson.dumps(e).decode("utf-8"))
+            (a.table_id, a.first_seq + i, orjson.dumps(e).decode("utf-8"), a.at)
             for a in batch
             for i, e in enumerate(a.events)
         ]
@@ -394,14 +409,12 @@ class Store:
             out = []
             for r in rows:
                 events = (
-                    (
-                        await conn.execute(
-                            select(kf_events.c.data).where(kf_events.c.table_id == r["id"]).order_by(kf_events.c.seq)
-                        )
+                    await conn.execute(
+                        select(kf_events.c.data, kf_events.c.at)
+                        .where(kf_events.c.table_id == r["id"])
+                        .order_by(kf_events.c.seq)
                     )
-                    .scalars()
-                    .all()
-                )
+                ).all()
                 out.append(
                     StoredTable(
                         id=r["id"],
@@ -414,9 +427,10 @@ class Store:
                         timer=r["timer"],
                         created=r["created"],
                         finished=bool(r["finished"]),
-                        events=[json.loads(e) for e in events],
+                        events=[json.loads(e) for e, _ in events],
                         secret=r["secret"] or str(r["seed"]),
                         settings=json.loads(r["settings"]) if r["settings"] else {},
+                        last_at=events[-1][1] if events else None,
                     )
                 )
             return out

@@ -55,6 +55,10 @@ log = logging.getLogger("kirifuda.server")
 
 TIMERS = (0, 30, 60, 120)
 """The turn timer's choices in seconds (0: off)."""
+RESUME_AT_LEAST = 5.0
+"""A turn timer resumed by a table rebuilt from its log (a restart, a cluster's take-over) gives
+at least this many seconds, so that a player whose page is reconnecting sees the clock before a
+bot plays for them (a turn that ran out while nobody held the table)."""
 STANDIN_BOT = "default"
 """The bot that plays for a dropped human or one whose turn timer ran out: the game's default
 (``search`` where the game has it, else ``heuristic``)."""
@@ -200,6 +204,10 @@ class LiveTable:
         self._deadline: float | None = None
         self._timed_out: int | None = None
         """The version whose turn timer ran out (the stand-in plays that one move)."""
+        self._turn_began: float | None = stored.last_at if stored.events else None
+        """When the turn being played began (Unix time), as stored with its event: a table
+        rebuilt from its log (a restart, a take-over) resumes its turn timer from the time left
+        (:meth:`resume_clock`); cleared by the next event."""
         self._driver: asyncio.Task[None] | None = None
         self._sheet_cache: tuple[int, list[dict[str, Any]]] | None = None
         self._finished_cache: tuple[int, dict[str, Any] | None] | None = None
@@ -406,6 +414,7 @@ class LiveTable:
         self.events.append(event)
         self._observe()
         self._timed_out = None
+        self._turn_began = None
         self._arm_timer()
         self.broadcast()
         if new_state.is_over:
@@ -600,22 +609,33 @@ class LiveTable:
         self.notify("over")
 
     # -- clocks --------------------------------------------------------------------------
+    def resume_clock(self) -> None:
+        """Start the turn timer of a table rebuilt from its log: with the time the turn had left
+        when its event was committed plus :attr:`timer` (at least :data:`RESUME_AT_LEAST`
+        seconds), not a whole turn anew."""
+        if self._turn_began is not None and self.events:
+            self._arm_timer()
+
     def _arm_timer(self) -> None:
         if self._timer_task is not None:
             self._timer_task.cancel()
             self._timer_task = None
         self._deadline = None
+        began, self._turn_began = self._turn_began, None
         if not self.timer or self.state.is_over or self.closed:
             return
         seat = self.state.to_act
         if seat is None or seat in self._bots or seat in self.away:
             return
-        self._deadline = time.monotonic() + self.timer
+        seconds = float(self.timer)
+        if began is not None:  # resumed: the time left, as the last process counted it
+            seconds = min(seconds, max(RESUME_AT_LEAST, began + self.timer - time.time()))
+        self._deadline = time.monotonic() + seconds
         version = self.version
-        self._timer_task = asyncio.get_running_loop().create_task(self._time_out(version))
+        self._timer_task = asyncio.get_running_loop().create_task(self._time_out(version, seconds))
 
-    async def _time_out(self, version: int) -> None:
-        await asyncio.sleep(self.timer)
+    async def _time_out(self, version: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
         if self.version == version and not self.closed:
             self._timed_out = version
             self._deadline = None
@@ -798,6 +818,7 @@ class TableManager:
         self.finished.pop(st.id, None)
         table.notify("loaded")
         table.kick()
+        table.resume_clock()
         return table
 
     def _remember(self, table: LiveTable) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 from kirifuda import record as records
@@ -85,6 +86,51 @@ def test_turn_timer_lets_the_standin_play_one_move(db_url: str) -> None:
         assert table.version == v + 1 and not table.away
         assert table.state.to_act == 1 and table.deadline_for(1) > 29
         await manager.close()
+        await store.close()
+
+    asyncio.run(go())
+
+
+def test_a_table_rebuilt_from_its_log_resumes_its_turn_timer(db_url: str) -> None:
+    """A restart or a cluster's take-over rebuilds the table from its log: the turn's clock goes
+    on from the time it had left (its event's commit time is stored), not a whole turn anew; a
+    turn that ran out while nobody held the table gets the few seconds of RESUME_AT_LEAST."""
+    from sqlalchemy import text
+
+    from kirifuda.server.tables import RESUME_AT_LEAST
+
+    async def go() -> None:
+        store = await Store.open(db_url)
+        first = TableManager(store, grace=60, bot_delay=0)
+        table, _ = await first.create("meitora", {}, [{"kind": "human"}] * 4, timer=30, secret="7")
+        await until(lambda: table.version >= 1 and table.deadline_for(None) is not None)
+        tid, version = table.id, table.version
+        await first.close()  # the owner is gone; its table's clock had 30 s
+
+        async def taken_over(began_ago: float) -> float:
+            async with store.engine.begin() as conn:  # the turn began that long ago
+                await conn.execute(
+                    text("UPDATE kf_events SET at = :at WHERE table_id = :t AND seq = :s"),
+                    {"at": time.time() - began_ago, "t": tid, "s": version - 1},
+                )
+            stored = await store.load_table(tid)
+            assert stored is not None and stored.last_at is not None
+            other = TableManager(store, grace=60, bot_delay=0)
+            again = other.adopt(stored)
+            assert again is not None and again.version == version
+            frames: list[dict[str, Any]] = []
+            again.join(client(None, frames))
+            await until(lambda: bool(frames))
+            left = again.deadline_for(None)
+            assert left is not None and frames[-1]["deadline"] is not None
+            assert abs(frames[-1]["deadline"] - left) < 1
+            await other.close()
+            return left
+
+        left = await taken_over(20)
+        assert 8 <= left <= 10.1, left  # 30 s less the 20 s gone by: not 30 anew
+        left = await taken_over(1000)
+        assert RESUME_AT_LEAST - 2 <= left <= RESUME_AT_LEAST, left
         await store.close()
 
     asyncio.run(go())
