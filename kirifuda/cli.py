@@ -401,7 +401,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             )
         files = write_outputs(summary, results, out_dir)
     except KirifudaError as exc:
-        print(f"kirifuda tournament: {exc}", file=sys.stderr)
+        from .botwords import in_words  # --bots naming a bot that cannot be made
+
+        print(f"kirifuda tournament: {in_words(str(exc), default_lang())}", file=sys.stderr)
         return 2
     summary["files"] = files
     _print_summary(summary, args.json)
@@ -845,7 +847,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{where}: {exc}", file=sys.stderr)
         return 1
     except KirifudaError as exc:  # a usage error: an option, a value, a combination
-        print(f"{where}: {exc}", file=sys.stderr)
+        from .botwords import in_words  # a bot that cannot be made: in the reader's words
+
+        print(f"{where}: {in_words(str(exc), getattr(args, 'lang', None) or default_lang())}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"{where}: {exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""), file=sys.stderr)

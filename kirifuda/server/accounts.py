@@ -76,6 +76,8 @@ from ..errors import KirifudaError, OptionError
 from ..games import GAMES
 from ..ratings import Ratings, result_of
 from ..stats import player_stats
+from ..i18n import t
+from .botnames import BOT_NAME_CODE, mimics_bot
 from .keeper import keeper_router
 from .store import Store
 
@@ -158,6 +160,14 @@ matches = Table(
 
 _LEVEL_NAMES = {"search": "search:normal"}
 """A bot kind's name as a rated player: its level."""
+
+
+def _lang_of(request: Request) -> str:
+    """The reader's language: ``?lang=``, else the browser's (``Accept-Language``)."""
+    q = request.query_params.get("lang")
+    if q in ("ja", "en"):
+        return q
+    return "ja" if request.headers.get("accept-language", "").lower().startswith("ja") else "en"
 
 
 def _digest(token: str) -> str:
@@ -369,7 +379,10 @@ def accounts_router(
 
     # -- accounts ----------------------------------------------------------------------------
     @router.post("/api/accounts")
-    async def sign_up(body: Credentials, response: Response) -> dict[str, Any]:
+    async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+        if mimics_bot(body.name):  # a bot's kind or label: the person would pass for a bot
+            lang = "ja" if _lang_of(request) == "ja" else "en"
+            raise HTTPException(422, {"code": BOT_NAME_CODE, "message": t("web.err.bot_name", lang)})
         engine = await acc.engine()
         user_id = uuid.uuid4().hex
         pw_hash = await asyncio.to_thread(acc.hasher.hash, body.password)  # argon2 is slow on purpose

@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 from typing import Awaitable, Callable
 
+from ..i18n import t
+from .botnames import BOT_NAME_CODE, mimics_bot
 from .protocol import Act, Hello, Ping, ProtocolError, encode, error_frame, parse_message
 from .tables import Client, LiveTable
 
@@ -44,6 +46,8 @@ async def greet(
         if seat is None:
             raise ProtocolError("unauthenticated", "this invitation link is not valid for this table")
     name = msg.name
+    if name is not None and seat is not None and mimics_bot(name):
+        raise ProtocolError(BOT_NAME_CODE, t("web.err.bot_name", "en"))
     if seat is not None and gate is not None:
         name = await gate(seat) or name
     client = Client(seat, send, hangup)

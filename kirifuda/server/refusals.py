@@ -68,6 +68,10 @@ REFUSAL_MESSAGES: dict[str, tuple[str, str]] = {
     "web.refusal.bad_seat": ("{seat} は人間かボットのどちらかです", "{seat} is either a human or a bot"),
     "web.refusal.bad_bot": ("{seat} のボットの種類が正しくありません", "{seat}'s bot kind is not valid"),
     "web.refusal.unknown_bot": ("そのボット ({bot}) はこのゲームにありません", "There is no {bot} bot for this game"),
+    "web.refusal.bad_level": (
+        "探索ボットに「{level}」という強さはありません。強さは {levels} です",
+        "The search bot has no level {level}: the levels are {levels}",
+    ),
     "web.refusal.oracle_bot": (
         "{seat}: {bot} ボットは全員の札を見るので、大会でしか打てません",
         "{seat}: the {bot} bot sees every card; it plays only in tournaments",
@@ -101,6 +105,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^seat must be a seat number from 0 to (?P<max>\d+)"), "bad_seat_number"),
     (re.compile(rf"^{_SEAT} is played by a bot"), "seat_is_bot"),
     (re.compile(r"^no deal of this table is over yet"), "no_finished_deal"),
+    (re.compile(r"^the table: seats\.(?P<seat>\d+): .*would pass for a bot"), "bot_name"),
     (re.compile(r"^the table: seats\.(?P<seat>\d+)\.name: "), "bad_name"),
     (re.compile(r"^the table: (?P<field>[\w.]+): "), "bad_field"),
     (re.compile(r"^the table: "), "bad_table"),
@@ -126,7 +131,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"^{_SEAT}: the bot's kind"), "bad_bot"),
     (re.compile(rf"^{_SEAT}: the (?P<bot>\S+) bot sees every card"), "oracle_bot"),
     (re.compile(r"^unknown bot (?P<bot>.+?); the bots are"), "unknown_bot"),
-    (re.compile(r"^unknown search level (?P<bot>.+?); the levels"), "unknown_bot"),
+    (re.compile(r"^unknown search level (?P<level>.+?); the levels are (?P<levels>.+)$"), "bad_level"),
     (re.compile(r"^no (?P<bot>heuristic|search) bot for game"), "unknown_bot"),
     (re.compile(r"^first must be a seat 0-(?P<max>\d+)"), "bad_first"),
 ]

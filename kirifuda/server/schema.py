@@ -45,6 +45,8 @@ __all__ = [
 
 MAX_NAME = 40
 """The longest seat name, in characters."""
+BOT_NAME_REFUSAL = "a person's name would pass for a bot's (a bot's kind or label): choose another"
+"""A human seat named as a bot would be (kirifuda.server.botnames)."""
 _BAD_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _ALLOWED_FORMAT = frozenset({"\u200d"})
 """Zero-width joiner: emoji sequences (👩‍💻) need it."""
@@ -92,6 +94,14 @@ class SeatSpec(_Strict):
     kind: Literal["human", "bot"]
     bot: Annotated[str, Field(min_length=1, max_length=32)] | None = None
     name: Name | None = None
+
+    @model_validator(mode="after")
+    def _person_not_a_bot(self) -> "SeatSpec":
+        from .botnames import mimics_bot
+
+        if self.kind == "human" and self.name is not None and mimics_bot(self.name):
+            raise ValueError(BOT_NAME_REFUSAL)
+        return self
 
 
 class PracticeSpec(_Strict):
