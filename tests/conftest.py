@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import socket
 import threading
 import time
@@ -16,6 +15,7 @@ import pytest
 
 from kirifuda.game import GameState
 from kirifuda.games import GAMES
+from .browsing import CHROMIUM, FLAGS
 
 
 def assert_subset(expected: Any, actual: Any, path: str = "$") -> None:
@@ -192,17 +192,6 @@ class ServerThread:
         self.stop()
 
 
-CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-"""Debian's Chromium (Playwright drives it; no browser is ever downloaded)."""
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 @pytest.fixture(scope="module")

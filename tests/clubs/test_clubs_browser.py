@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -22,21 +21,12 @@ from kirifuda.bots import make_bot
 from kirifuda.games import GAMES
 from kirifuda.server import messages
 
+from .. import browsing
+from ..browsing import CHROMIUM, FLAGS, axe
 from ..server.conftest import ServerThread
+from .helpers import PASSWORD, Player
 
-CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SHOTS = Path(os.environ.get("KIRIFUDA_SHOTS", "/tmp/kirifuda-clubs-shots"))
-AXE = Path(__file__).parents[1] / "web" / "node_modules" / "axe-core" / "axe.min.js"
-PASSWORD = "correct horse battery"
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not os.path.exists(CHROMIUM):
@@ -86,37 +76,7 @@ def sign_up_in_page(page: Any, name: str) -> None:
 
 
 def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def axe(page: Any, where: str) -> None:
-    if not AXE.exists():
-        pytest.skip(f"axe-core not installed: cd {AXE.parents[2]} && npm install (done by .ci/run)")
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
-    result = page.evaluate("axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})")
-    bad = [
-        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert not bad, (where, bad)
-
-
-class Admin:
-    """The club's administrator, over HTTP (the cookie by hand: it is Secure, the server plain)."""
-
-    def __init__(self, srv: ServerThread, name: str) -> None:
-        self.srv = srv
-        r = httpx.post(srv.url + "/api/accounts", json={"name": name, "password": PASSWORD})
-        assert r.status_code == 200, r.text
-        self.headers = {"Cookie": r.headers["set-cookie"].split(";")[0]}
-
-    def call(self, method: str, path: str, **kw: Any) -> Any:
-        r = httpx.request(method, self.srv.url + path, headers=self.headers, **kw)
-        assert r.status_code == 200, r.text
-        return r.json()
+    browsing.shot(page, SHOTS, name, full_page=True)
 
 
 def test_a_passkey_is_registered_and_signs_in(browser: Any, server: ServerThread) -> None:
@@ -184,7 +144,7 @@ def test_presets_first_a_rated_table_and_review_links(
     browser: Any, server: ServerThread, lang: str, phone: bool
 ) -> None:
     member = f"Mio{lang}"
-    admin = Admin(server, f"Admin{lang}")
+    admin = Player(server.url, f"Admin{lang}")
     club = admin.call("POST", "/api/clubs", json={"name": f"KIT {lang}"})["id"]
     admin.call("PUT", f"/api/clubs/{club}/presets/KIT 2002 rules", json={"game": "meitora", "options": {"target": 11}})
     context, page, errors = open_page(browser, server, phone=phone, lang=lang)

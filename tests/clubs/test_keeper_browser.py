@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -17,17 +16,8 @@ import httpx
 import pytest
 
 from ..server.conftest import ServerThread
+from ..browsing import CHROMIUM, FLAGS
 
-CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SHOTS = Path(os.environ.get("KIRIFUDA_SHOTS", "/tmp/kirifuda-keeper-shots"))
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")

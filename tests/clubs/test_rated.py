@@ -21,55 +21,12 @@ from kirifuda.games import GAMES
 
 from ..server.conftest import ServerThread, db_url, postgres  # noqa: F401 (fixtures: SQLite and PostgreSQL)
 from ..server.test_protocol import recv_until
+from .helpers import BOTS3, club_of_three, hello, rated_table, settled, wait_over
 
 pytestmark = pytest.mark.slow
 
-PASSWORD = "correct horse battery"
-BOTS3 = [{"kind": "bot", "bot": "heuristic"}] * 3
-
-
 def _sqlite(tmp_path: Any) -> str:
     return f"sqlite+aiosqlite:///{tmp_path / 'kirifuda.db'}"
-
-
-class Player:
-    """A browser of one signed-in player: the login cookie sent by hand (it is ``Secure``; the
-    test server speaks plain HTTP on the loopback)."""
-
-    def __init__(self, srv: ServerThread, name: str) -> None:
-        self.srv = srv
-        self.name = name
-        r = httpx.post(srv.url + "/api/accounts", json={"name": name, "password": PASSWORD})
-        assert r.status_code == 200, r.text
-        self.cookie = r.headers["set-cookie"].split(";")[0]
-
-    def get(self, path: str, **kw: Any) -> httpx.Response:
-        return httpx.get(self.srv.url + path, headers={"Cookie": self.cookie}, **kw)
-
-    def post(self, path: str, **kw: Any) -> httpx.Response:
-        return httpx.post(self.srv.url + path, headers={"Cookie": self.cookie}, **kw)
-
-    def put(self, path: str, **kw: Any) -> httpx.Response:
-        return httpx.put(self.srv.url + path, headers={"Cookie": self.cookie}, **kw)
-
-    def ws(self, table_id: str) -> Any:
-        return connect(f"ws://127.0.0.1:{self.srv.port}/ws/{table_id}", additional_headers={"Cookie": self.cookie})
-
-
-def _club(srv: ServerThread) -> tuple[Player, Player, Player, str]:
-    """Aki administers the club KIT, Bo is a member, Chie is not."""
-    aki, bo, chie = Player(srv, "Aki"), Player(srv, "Bo"), Player(srv, "Chie")
-    club = aki.post("/api/clubs", json={"name": "KIT"}).json()["id"]
-    assert aki.post(f"/api/clubs/{club}/members", json={"name": "Bo"}).status_code == 200
-    return aki, bo, chie, club
-
-
-def _hello(ws: Any, token: str | None) -> dict[str, Any]:
-    ws.send(json.dumps({"type": "hello", "token": token}))
-    while True:
-        m = json.loads(ws.recv(timeout=10))
-        if m["type"] in ("welcome", "error"):
-            return dict(m)
 
 
 def _play_to_the_end(ws: Any, seat: int, srv: ServerThread, table_id: str) -> None:
@@ -86,17 +43,9 @@ def _play_to_the_end(ws: Any, seat: int, srv: ServerThread, table_id: str) -> No
     raise AssertionError("the match did not end")
 
 
-def _settled(srv: ServerThread) -> None:
-    service = srv.app.state.club_tables
-    deadline = time.time() + 10
-    while service._tasks and time.time() < deadline:
-        time.sleep(0.02)
-    assert not service._tasks
-
-
 def test_rated_tables_are_a_clubs_and_bad_requests_are_refused_in_words(tmp_path: Any) -> None:
     with ServerThread(_sqlite(tmp_path), bot_delay=0) as srv:
-        aki, bo, chie, club = _club(srv)
+        aki, bo, chie, club = club_of_three(srv.url)
         body = {"game": "unsun", "options": {"deals": 1}, "seats": [{"kind": "human"}] + BOTS3}
         cases = [
             (aki, {**body, "rated": True}, "", 400, "rated_club"),
@@ -121,20 +70,9 @@ def test_rated_tables_are_a_clubs_and_bad_requests_are_refused_in_words(tmp_path
 
 def test_a_rated_match_seats_members_refuses_hints_and_updates_the_ratings_once(db_url: str) -> None:
     with ServerThread(db_url, bot_delay=0) as srv:
-        aki, bo, chie, club = _club(srv)
-        made = aki.post(
-            "/api/tables",
-            json={
-                "game": "unsun",
-                "options": {"deals": 1},
-                "club": club,
-                "rated": True,
-                "hints": True,
-                "seats": [{"kind": "human"}, {"kind": "human"}] + BOTS3[:2],
-            },
-        )
-        assert made.status_code == 200, made.text
-        tid, tokens = made.json()["id"], made.json()["tokens"]
+        aki, bo, chie, club = club_of_three(srv.url)
+        made = rated_table(aki, club, humans=2, hints=True)
+        tid, tokens = made["id"], made["tokens"]
         # shown on the table and in the lobby
         info = httpx.get(f"{srv.url}/api/tables/{tid}").json()
         assert info["rated"] is True and info["club_table"] is True
@@ -148,23 +86,23 @@ def test_a_rated_match_seats_members_refuses_hints_and_updates_the_ratings_once(
             assert word in r.json()["detail"]["message"]
         # a guest, a non-member: refused; a member takes the seat; another account cannot
         with connect(f"ws://127.0.0.1:{srv.port}/ws/{tid}") as ws:
-            assert _hello(ws, tokens[0])["code"] == "rated_sign_in"
+            assert hello(ws, tokens[0])["code"] == "rated_sign_in"
         with chie.ws(tid) as ws:
-            assert _hello(ws, tokens[0])["code"] == "rated_member"
+            assert hello(ws, tokens[0])["code"] == "rated_member"
         with bo.ws(tid) as bo_ws, aki.ws(tid) as aki_ws:
-            assert _hello(bo_ws, tokens[1])["type"] == "welcome"
+            assert hello(bo_ws, tokens[1])["type"] == "welcome"
             with aki.ws(tid) as other:
-                assert _hello(other, tokens[1])["code"] == "rated_taken"
+                assert hello(other, tokens[1])["code"] == "rated_taken"
             with bo.ws(tid) as other:
-                assert _hello(other, tokens[0])["code"] == "rated_twice"
-            assert _hello(aki_ws, tokens[0])["type"] == "welcome"
+                assert hello(other, tokens[0])["code"] == "rated_twice"
+            assert hello(aki_ws, tokens[0])["type"] == "welcome"
             table = srv.app.state.manager.tables[tid]
             assert [s["name"] for s in table.seats[:2]] == ["Aki", "Bo"]
             helper = threading.Thread(target=_play_to_the_end, args=(bo_ws, 1, srv, tid), daemon=True)
             helper.start()
             _play_to_the_end(aki_ws, 0, srv, tid)
             helper.join(30)
-        _settled(srv)
+        settled(srv)
         matches = aki.get(f"/api/clubs/{club}/matches").json()
         assert len(matches) == 1 and matches[0]["rated"] and matches[0]["finished"]
         assert matches[0]["players"] == ["Aki", "Bo", "heuristic", "heuristic"]
@@ -173,9 +111,11 @@ def test_a_rated_match_seats_members_refuses_hints_and_updates_the_ratings_once(
         # told again (a restart's sweep, a second "over"): nothing more is saved
         loop = table._driver.get_loop()
         assert asyncio.run_coroutine_threadsafe(srv.app.state.club_tables.settle(table), loop).result(10) is None
-        loop.call_soon_threadsafe(table.notify, "over")
-        time.sleep(0.2)
-        _settled(srv)
+        async def over_again() -> None:  # the hook starts its task before this returns
+            table.notify("over")
+
+        asyncio.run_coroutine_threadsafe(over_again(), loop).result(10)
+        settled(srv)
         assert len(aki.get(f"/api/clubs/{club}/matches").json()) == 1
         again = {r["name"]: r for r in aki.get(f"/api/clubs/{club}/leaderboard", params={"game": "unsun"}).json()}
         assert again == board
@@ -186,31 +126,18 @@ def test_a_rated_match_seats_members_refuses_hints_and_updates_the_ratings_once(
 
 def test_abandoning_a_rated_match_is_a_loss_and_a_bot_finishes_the_seat(db_url: str) -> None:
     with ServerThread(db_url, bot_delay=0, grace=0.3) as srv:
-        aki, bo, chie, club = _club(srv)
-        made = aki.post(
-            "/api/tables",
-            json={
-                "game": "unsun",
-                "options": {"deals": 1},
-                "club": club,
-                "rated": True,
-                "seats": [{"kind": "human"}] + BOTS3,
-            },
-        ).json()
+        aki, bo, chie, club = club_of_three(srv.url)
+        made = rated_table(aki, club)
         tid, token = made["id"], made["tokens"][0]
         with bo.ws(tid) as ws:
-            assert _hello(ws, token)["type"] == "welcome"
+            assert hello(ws, token)["type"] == "welcome"
             recv_until(ws, "state")
         # Bo is gone: past the grace period the stand-in plays the seat to the end
-        table = srv.app.state.manager.tables[tid]
-        deadline = time.time() + 60
-        while not table.over and time.time() < deadline:
-            time.sleep(0.05)
-        assert table.over
-        _settled(srv)
+        wait_over(srv, tid)
+        settled(srv)
         assert srv.app.state.club_tables.meta[tid].abandoned_by == 0
         with bo.ws(tid) as ws:  # the seat is not given back
-            refused = _hello(ws, token)
+            refused = hello(ws, token)
             assert refused["code"] == "rated_abandoned" and "loss" in refused["message"]
         matches = bo.get(f"/api/clubs/{club}/matches").json()
         assert len(matches) == 1 and matches[0]["rated"] and matches[0]["players"][0] == "Bo"
@@ -229,7 +156,7 @@ def test_abandoning_a_rated_match_is_a_loss_and_a_bot_finishes_the_seat(db_url: 
 
 def test_presets_of_my_clubs_come_first_and_a_club_lists_its_open_tables(tmp_path: Any) -> None:
     with ServerThread(_sqlite(tmp_path), bot_delay=0) as srv:
-        aki, bo, chie, club = _club(srv)
+        aki, bo, chie, club = club_of_three(srv.url)
         other = chie.post("/api/clubs", json={"name": "Shimane"}).json()["id"]
         assert (
             chie.put(
@@ -270,66 +197,46 @@ def test_presets_of_my_clubs_come_first_and_a_club_lists_its_open_tables(tmp_pat
         # an unrated club table: hints as the host chose, and anyone with the link sits
         assert httpx.get(f"{srv.url}/api/tables/{mine['id']}/coach").json()["hints"] is True
         with connect(f"ws://127.0.0.1:{srv.port}/ws/{mine['id']}") as ws:
-            assert _hello(ws, mine["tokens"][0])["type"] == "welcome"
+            assert hello(ws, mine["tokens"][0])["type"] == "welcome"
 
 
 def test_a_restart_keeps_a_rated_table_rated_and_its_seats_held(tmp_path: Any) -> None:
     db = _sqlite(tmp_path)
     with ServerThread(db, bot_delay=0) as srv:
-        aki, bo, chie, club = _club(srv)
-        made = aki.post(
-            "/api/tables",
-            json={
-                "game": "unsun",
-                "options": {"deals": 1},
-                "club": club,
-                "rated": True,
-                "seats": [{"kind": "human"}, {"kind": "human"}] + BOTS3[:2],
-            },
-        ).json()
+        aki, bo, chie, club = club_of_three(srv.url)
+        made = rated_table(aki, club, humans=2)
         tid, tokens = made["id"], made["tokens"]
         with bo.ws(tid) as ws:
-            assert _hello(ws, tokens[1])["type"] == "welcome"
+            assert hello(ws, tokens[1])["type"] == "welcome"
     with ServerThread(db, bot_delay=0) as srv:
         deadline = time.time() + 10
-        while not srv.app.state.club_tables._loaded and time.time() < deadline:
+        while not srv.app.state.club_tables._loaded:
+            assert time.time() < deadline, "the clubs' tables were not loaded"
             time.sleep(0.02)
         info = httpx.get(f"{srv.url}/api/tables/{tid}").json()
         assert info["rated"] is True and info["club_table"] is True
         assert httpx.get(f"{srv.url}/api/tables/{tid}/coach").json()["hints"] is False
         with connect(f"ws://127.0.0.1:{srv.port}/ws/{tid}") as ws:
-            assert _hello(ws, tokens[0])["code"] == "rated_sign_in"
-        aki.srv = bo.srv = srv  # the login sessions are the database's: they outlive the restart
+            assert hello(ws, tokens[0])["code"] == "rated_sign_in"
+        aki.url = bo.url = srv.url  # the login sessions are the database's: they outlive the restart
         with aki.ws(tid) as ws:
-            assert _hello(ws, tokens[1])["code"] == "rated_taken"
+            assert hello(ws, tokens[1])["code"] == "rated_taken"
         with bo.ws(tid) as ws:
-            assert _hello(ws, tokens[1])["type"] == "welcome"
+            assert hello(ws, tokens[1])["type"] == "welcome"
         assert bo.get(f"/api/clubs/{club}/tables").json()[0]["free"] == [0]
 
 
 def test_a_members_seat_given_to_a_bot_by_the_host_counts_as_abandoned(tmp_path: Any) -> None:
     with ServerThread(_sqlite(tmp_path), bot_delay=0) as srv:
-        aki, bo, chie, club = _club(srv)
-        made = aki.post(
-            "/api/tables",
-            json={
-                "game": "unsun",
-                "options": {"deals": 1},
-                "club": club,
-                "rated": True,
-                "seats": [{"kind": "human"}] + BOTS3,
-            },
-        ).json()
+        aki, bo, chie, club = club_of_three(srv.url)
+        made = rated_table(aki, club)
         tid, token, host = made["id"], made["tokens"][0], made["host"].split("#host=")[1]
         with bo.ws(tid) as ws:
-            assert _hello(ws, token)["type"] == "welcome"
+            assert hello(ws, token)["type"] == "welcome"
             r = httpx.post(f"{srv.url}/api/tables/{tid}/host/bot", json={"host": host, "seat": 0})
             assert r.status_code == 200, r.text
-        table = srv.app.state.manager.tables[tid]
-        deadline = time.time() + 60
-        while not table.over and time.time() < deadline:
-            time.sleep(0.05)
-        _settled(srv)
+        wait_over(srv, tid)
+        settled(srv)
         (match,) = bo.get(f"/api/clubs/{club}/matches").json()
         assert match["rated"] and match["players"][0] == "Bo"  # rated under the member's name
         board = [r["name"] for r in bo.get(f"/api/clubs/{club}/leaderboard", params={"game": "unsun"}).json()]

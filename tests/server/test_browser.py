@@ -8,7 +8,6 @@ a reload in the middle of a trick; the phone layout.  Skipped, saying why, only 
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,17 +17,8 @@ import pytest
 from kirifuda.games import GAMES
 
 from .conftest import ServerThread
+from ..browsing import CHROMIUM, FLAGS
 
-CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not os.path.exists(CHROMIUM):

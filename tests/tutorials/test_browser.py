@@ -5,7 +5,6 @@ Skipped, saying why, only where ``/usr/bin/chromium`` or the ``playwright`` pack
 from __future__ import annotations
 
 import os
-import shutil
 from typing import Any
 
 import pytest
@@ -15,17 +14,8 @@ from kirifuda.tutorials import Lesson, available, load
 
 from ..server.conftest import ServerThread
 from .helpers import action_key, wrong_choice
+from ..browsing import CHROMIUM, FLAGS
 
-CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not os.path.exists(CHROMIUM):

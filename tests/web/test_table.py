@@ -13,7 +13,6 @@ offline banner while the server is stopped, and the match-over screen naming the
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -26,19 +25,10 @@ from kirifuda.games import BUILTIN, GAMES
 from kirifuda.server import ui
 
 from ..conftest import ServerThread
+from .. import browsing
+from ..browsing import CHROMIUM, FLAGS, axe
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("KIRIFUDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = Path(os.environ.get("KIRIFUDA_SHOTS") or ROOT / "shots")
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -93,23 +83,7 @@ def frame(page: Any) -> Any:
 
 
 def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
-
-
-def axe(page: Any, where: str) -> None:
-    """axe-core's WCAG 2 A/AA rules: no serious or critical violation."""
-    if not AXE.exists():
-        pytest.skip(f"axe-core not installed: cd {AXE.parents[2]} && npm install (done by .ci/run)")
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
-    result = page.evaluate("axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})")
-    bad = [
-        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert not bad, (where, bad)
+    browsing.shot(page, SHOTS, name)
 
 
 # -- what the page shows, against the view ----------------------------------------------------
@@ -640,7 +614,9 @@ def test_a_dropped_friend_counts_down_and_the_turn_clock_runs(server: ServerThre
     text = pages[0].locator("#drops").inner_text()
     assert "a bot plays in" in text
     n1 = int(text.split("in ")[1].split(" s")[0])
-    time.sleep(1.6)
+    # the countdown goes down (waited for: a loaded machine ticks late)
+    left = "+(/in (\\d+) s/.exec(document.querySelector('#drops').textContent) || [0, 99])[1]"
+    pages[0].wait_for_function(f"{left} < {n1}", timeout=20000)
     n2 = int(pages[0].locator("#drops").inner_text().split("in ")[1].split(" s")[0])
     assert 0 < n2 < n1 <= 60
     shot(pages[0], "unsun-desktop-en-dropped")
@@ -812,7 +788,8 @@ def test_sounds_tell_events_apart_and_the_mute_is_kept(server: ServerThread, bro
     # the turn clock: one warning when 10 s are left for the seat to act, not one per tick
     page.wait_for_function("Table.frame.legal.length > 0", timeout=30000)
     page.evaluate("Sound.played.length = 0; Table.deadlineAt = Date.now() + 9000; Table.tick()")
-    page.wait_for_timeout(1200)
+    page.wait_for_function("Sound.played.includes('warn')", timeout=20000)
+    page.wait_for_timeout(1200)  # the clock ticks on: no second warning
     assert page.evaluate("Sound.played") == ["warn"]
     # muted: nothing plays, and that is kept too
     if page.locator("#overlay:not([hidden])").count():
