@@ -102,11 +102,14 @@ def _create(srv: ServerThread, **body: Any) -> dict[str, Any]:
 
 
 def _to_act(srv: ServerThread, table_id: str) -> tuple[int, int]:
-    deadline = time.time() + 10
+    """The seat to act and the version, once the table is dealt (a loaded machine: 30 s)."""
+    deadline = time.time() + 30
     while True:
         table = srv.app.state.manager.tables[table_id]
-        if table.state.to_act is not None or time.time() > deadline:
-            return table.state.to_act, table.version
+        seat = table.state.to_act
+        if seat is not None:
+            return seat, table.version
+        assert time.time() < deadline, "the table was never dealt"
         time.sleep(0.02)
 
 

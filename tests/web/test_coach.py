@@ -94,10 +94,10 @@ def test_no_hint_button_where_the_table_forbids_hints(server: ServerThread, brow
     page.wait_for_selector("#created .invite")
     table = page.evaluate("Lobby.created.id")
     assert httpx.get(f"{server.url}/api/tables/{table}/coach").json()["hints"] is False
-    page.locator('#created a[data-seat="0"]').click()
+    with page.expect_response(lambda r: r.url.endswith(f"/api/tables/{table}/coach"), timeout=20000):
+        page.locator('#created a[data-seat="0"]').click()  # the page reads the table's coach setting
     page.wait_for_function("Table.frame !== null", timeout=20000)
     my_turn(page)
-    page.wait_for_timeout(500)  # the table's coach setting has been read
     assert page.locator('[data-tool="hint"]').count() == 0
     # and a table allowing them shows the button at the same point
     made = make(server.url, {0}, hints=True)
