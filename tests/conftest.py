@@ -192,8 +192,6 @@ class ServerThread:
         self.stop()
 
 
-
-
 @pytest.fixture(scope="module")
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     """The test module's web app on a fresh SQLite database: no bot delay, a minute's grace, and

@@ -422,7 +422,9 @@ async def relay(websocket: WebSocket, manager: TableManager, owner: str, table_i
         try:
             who = await clubs.acc.user(cookie)
         except Exception as exc:
-            log.warning("table %s: the relayed connection's account could not be read (%s)", table_id, type(exc).__name__)
+            log.warning(
+                "table %s: the relayed connection's account could not be read (%s)", table_id, type(exc).__name__
+            )
             who_unknown = True
     try:
         await manager.cluster.relay(

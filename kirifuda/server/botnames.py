@@ -70,7 +70,7 @@ def _words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
 
     kinds = {normalise(k) for k in (*BOT_KINDS, *_OTHER_KINDS)}
     bases = frozenset(k.split(":", 1)[0].casefold() for k in (*BOT_KINDS, *_OTHER_KINDS))
-    labels = set()
+    labels: set[str] = set()
     for key, pair in i18n._MESSAGES.items():
         if key.startswith(_LABEL_KEYS):
             labels.update(normalise(text) for text in pair)

@@ -15,8 +15,8 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
+from ..browsing import CHROMIUM
 from ..server.conftest import ServerThread
-from ..browsing import CHROMIUM, FLAGS
 
 SHOTS = Path(os.environ.get("KIRIFUDA_SHOTS", "/tmp/kirifuda-keeper-shots"))
 

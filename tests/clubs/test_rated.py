@@ -25,6 +25,7 @@ from .helpers import BOTS3, club_of_three, hello, rated_table, settled, wait_ove
 
 pytestmark = pytest.mark.slow
 
+
 def _sqlite(tmp_path: Any) -> str:
     return f"sqlite+aiosqlite:///{tmp_path / 'kirifuda.db'}"
 
@@ -111,6 +112,7 @@ def test_a_rated_match_seats_members_refuses_hints_and_updates_the_ratings_once(
         # told again (a restart's sweep, a second "over"): nothing more is saved
         loop = table._driver.get_loop()
         assert asyncio.run_coroutine_threadsafe(srv.app.state.club_tables.settle(table), loop).result(10) is None
+
         async def over_again() -> None:  # the hook starts its task before this returns
             table.notify("over")
 

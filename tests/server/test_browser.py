@@ -16,8 +16,8 @@ import pytest
 
 from kirifuda.games import GAMES
 
+from ..browsing import CHROMIUM
 from .conftest import ServerThread
-from ..browsing import CHROMIUM, FLAGS
 
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")

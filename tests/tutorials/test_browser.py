@@ -12,9 +12,9 @@ import pytest
 from kirifuda.actions import Discard, Play
 from kirifuda.tutorials import Lesson, available, load
 
+from ..browsing import CHROMIUM
 from ..server.conftest import ServerThread
 from .helpers import action_key, wrong_choice
-from ..browsing import CHROMIUM, FLAGS
 
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")

@@ -24,9 +24,9 @@ from kirifuda import record as records
 from kirifuda.games import BUILTIN, GAMES
 from kirifuda.server import ui
 
-from ..conftest import ServerThread
 from .. import browsing
-from ..browsing import CHROMIUM, FLAGS, axe
+from ..browsing import CHROMIUM, axe
+from ..conftest import ServerThread
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("KIRIFUDA_SHOTS") or ROOT / "shots")
