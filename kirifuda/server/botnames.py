@@ -33,16 +33,13 @@ from ..bots import BOT_KINDS
 __all__ = ["mimics_bot", "normalise", "NAME_MESSAGES", "BOT_NAME_CODE"]
 
 BOT_NAME_CODE = "bot_name"
-"""The refusal's code (``web.refusal.bot_name``, ``web.err.bot_name``)."""
+"""The refusal's code (``web.err.bot_name`` here; a new table's ``web.refusal.bot_name`` is in
+kirifuda.server.refusals with the table's other refusals)."""
 
 NAME_MESSAGES: dict[str, tuple[str, str]] = {
     "web.err.bot_name": (
         "その名前はボットの名前に見えるので使えません。ほかの名前にしてください",
         "That name would pass for a bot's: choose another",
-    ),
-    "web.refusal.bot_name": (
-        "{seat} の名前はボットの名前に見えるので使えません。ほかの名前にしてください",
-        "{seat}'s name would pass for a bot's: choose another",
     ),
 }
 i18n.add_terms(messages=NAME_MESSAGES)

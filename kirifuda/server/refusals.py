@@ -30,6 +30,10 @@ REFUSAL_MESSAGES: dict[str, tuple[str, str]] = {
         "{seat} の名前が使えません (1〜40文字、表示できる文字だけ)",
         "{seat}'s name cannot be used (1–40 printable characters)",
     ),
+    "web.refusal.bot_name": (
+        "{seat} の名前はボットの名前に見えるので使えません。ほかの名前にしてください",
+        "{seat}'s name would pass for a bot's: choose another",
+    ),
     "web.refusal.too_many_open": (
         "同じ場所から同時に開ける卓は {n} 卓までです。どれかを終えてから作ってください",
         "At most {n} tables in play may be opened from one address: finish one first",
