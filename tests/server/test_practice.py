@@ -4,6 +4,7 @@ earlier view back), replaying a deal, deals of a chosen kind, and nothing hidden
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -66,7 +67,8 @@ class _Seat:
     """The human seat over its WebSocket: every frame it is sent is kept."""
 
     def __init__(self, srv: ServerThread, tid: str, token: str) -> None:
-        self.ws = connect(f"ws://127.0.0.1:{srv.port}/ws/{tid}")  # noqa: SIM115 (closed by close())
+        self._open = contextlib.ExitStack()  # closed by close(): a connection used as a context manager
+        self.ws = self._open.enter_context(connect(f"ws://127.0.0.1:{srv.port}/ws/{tid}"))
         self.ws.send(json.dumps({"type": "hello", "token": token}))
         self.frames: list[dict[str, Any]] = []
         self.seen = -1
@@ -98,7 +100,7 @@ class _Seat:
         self.ws.send(json.dumps({"type": "act", "version": frame["version"], "action": frame["legal"][pick]["action"]}))
 
     def close(self) -> None:
-        self.ws.close()
+        self._open.close()
 
 
 def test_a_practice_table_is_checked_when_created(db_url: str) -> None:
