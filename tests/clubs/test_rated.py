@@ -211,7 +211,7 @@ def test_a_restart_keeps_a_rated_table_rated_and_its_seats_held(tmp_path: Any) -
         with bo.ws(tid) as ws:
             assert hello(ws, tokens[1])["type"] == "welcome"
     with ServerThread(db, bot_delay=0) as srv:
-        deadline = time.time() + 10
+        deadline = time.time() + 30
         while not srv.app.state.club_tables._loaded:
             assert time.time() < deadline, "the clubs' tables were not loaded"
             time.sleep(0.02)

@@ -155,7 +155,7 @@ def test_every_websocket_message(db_url: str) -> None:
                 def answered(raw: bytes) -> None:
                     nonlocal joined
                     ws.send(raw.decode("utf-8") if _utf8(raw) and not binary else raw)
-                    m = json.loads(ws.recv(timeout=10))  # every message is answered
+                    m = json.loads(ws.recv(timeout=30))  # every message is answered
                     if m["type"] == "error":
                         assert m["code"] and m["message"]
                     joined = joined or m["type"] == "welcome"
@@ -165,12 +165,12 @@ def test_every_websocket_message(db_url: str) -> None:
                 if not joined:
                     token = None if seat is None else made["tokens"][seat]
                     ws.send(json.dumps({"type": "hello", "token": token}))
-                    while json.loads(ws.recv(timeout=10))["type"] != "welcome":
+                    while json.loads(ws.recv(timeout=30))["type"] != "welcome":
                         pass
                 for raw in after:
                     answered(raw)
                 ws.send('{"type": "ping"}')
-                while json.loads(ws.recv(timeout=10))["type"] != "pong":
+                while json.loads(ws.recv(timeout=30))["type"] != "pong":
                     pass
 
         check()

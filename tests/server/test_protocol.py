@@ -28,7 +28,7 @@ HUMANS = [{"kind": "human"}] * 4
 
 def recv_until(ws: Any, kind: str, pred: Any = lambda m: True, limit: int = 200) -> dict[str, Any]:
     for _ in range(limit):
-        m = json.loads(ws.recv(timeout=10))
+        m = json.loads(ws.recv(timeout=30))
         if m["type"] == kind and pred(m):
             return m
     raise AssertionError(f"no {kind} message")

@@ -66,7 +66,7 @@ def test_a_restart_takes_the_same_port(tmp_path: Path) -> None:
             socket.create_connection(("127.0.0.1", port)) as keep_alive,
         ):
             ws.send('{"type": "hello", "token": null}')
-            ws.recv(timeout=10)
+            ws.recv(timeout=30)
             keep_alive.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
             stop(proc)  # the server closes the open connections first: its side of
             keep_alive.settimeout(10)  # each lingers in TIME-WAIT once we close ours in order

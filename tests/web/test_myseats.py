@@ -45,11 +45,11 @@ def test_a_seat_taken_in_one_browser_is_yours_in_another(server: ServerThread, b
     page.goto(_base(server) + link)
     page.wait_for_function("Table.frame !== null", timeout=20000)
     assert frame(page)["seat"] == 0
-    page.wait_for_function(f"localStorage.getItem('kf:kept:{table}:0') !== null", timeout=10000)
+    page.wait_for_function(f"localStorage.getItem('kf:kept:{table}:0') !== null", timeout=30000)
     first.close()
 
     second, page = _signed_in(browser, server, "Aoi", new=False)  # another device: no local token
-    page.wait_for_selector(f'.tablelink[data-id="{table}"] ~ .tag.mine', timeout=10000)
+    page.wait_for_selector(f'.tablelink[data-id="{table}"] ~ .tag.mine', timeout=30000)
     page.locator(f'.tablelink[data-id="{table}"]').click()
     page.wait_for_function("Table.frame !== null", timeout=20000)
     assert frame(page)["seat"] == 0
