@@ -119,7 +119,7 @@ def test_a_hint_for_the_seat_to_act_and_refusals_in_words(db_url: str) -> None:
         tid, tokens = made["id"], made["tokens"]
         seat, version = _to_act(srv, tid)
         url = f"{srv.url}/api/tables/{tid}/hint"
-        r = httpx.post(url, json={"token": tokens[seat], "lang": "ja", "version": version, "seat": seat})
+        r = httpx.post(url, timeout=60, json={"token": tokens[seat], "lang": "ja", "version": version, "seat": seat})
         assert r.status_code == 200, r.text
         got = r.json()
         assert got["seat"] == seat and got["version"] == version and got["table"] == tid
@@ -128,7 +128,9 @@ def test_a_hint_for_the_seat_to_act_and_refusals_in_words(db_url: str) -> None:
         assert got["hint"]["reason"] == got["reasons"]["ja"] and got["reasons"]["en"]
         assert {"alternatives", "kind", "samples", "chosen"} <= set(got["hint"])
         # asked again at the same state: the same answer
-        assert httpx.post(url, json={"token": tokens[seat]}).json()["hint"]["action"] == got["hint"]["action"]
+        assert (
+            httpx.post(url, timeout=60, json={"token": tokens[seat]}).json()["hint"]["action"] == got["hint"]["action"]
+        )
 
         refusals = [
             ({"token": "not-a-token"}, 403, "unauthenticated"),
@@ -142,7 +144,7 @@ def test_a_hint_for_the_seat_to_act_and_refusals_in_words(db_url: str) -> None:
             ({}, 400, "malformed"),
         ]
         for body, status, code in refusals:
-            r = httpx.post(url, json=body)
+            r = httpx.post(url, timeout=60, json=body)
             assert (r.status_code, _detail(r)["code"]) == (status, code), (body, r.text)
         r = httpx.post(url, content=b"{not json")
         assert r.status_code == 400 and _detail(r)["code"] == "malformed"
