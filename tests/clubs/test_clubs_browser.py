@@ -79,6 +79,21 @@ def shot(page: Any, name: str) -> None:
     browsing.shot(page, SHOTS, name, full_page=True)
 
 
+@pytest.mark.parametrize(
+    "lang, name, words", [("ja", "ボット 1", "ボットの名前"), ("en", "Ｈｅｕｒｉｓｔｉｃ", "a bot's")]
+)
+def test_a_name_that_would_pass_for_a_bot_s_is_refused_in_words(
+    browser: Any, server: ServerThread, lang: str, name: str, words: str
+) -> None:
+    context, page, errors = open_page(browser, server, lang=lang)
+    page.fill("#kf-name", name)
+    page.fill("#kf-password", PASSWORD)
+    page.click("#kf-sign-up")
+    page.wait_for_function(f"document.querySelector('#toast').textContent.includes({words!r})", timeout=20000)
+    assert page.locator("#kf-sign-out").count() == 0 and not errors, errors
+    context.close()
+
+
 def test_a_passkey_is_registered_and_signs_in(browser: Any, server: ServerThread) -> None:
     context, page, errors = open_page(browser, server)
     cdp = context.new_cdp_session(page)

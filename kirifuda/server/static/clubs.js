@@ -239,7 +239,12 @@ const Clubs = {
   async signIn(path) {
     const name = $("#kf-name").value.trim(), password = $("#kf-password").value;
     const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, password }) });
-    if (!r.ok) { toast(t({ 401: "clubs.login_failed", 409: "clubs.name_taken", 422: "clubs.bad_account", 429: "clubs.login_limited" }[r.status] || "error")); return; }
+    if (!r.ok) {
+      // a refusal with its own words (a name that would pass for a bot's: err.bot_name)
+      const b = await r.json().catch(() => null), code = b && b.detail && b.detail.code;
+      if (typeof code === "string" && has("err." + code)) { toast(t("err." + code)); return; }
+      toast(t({ 401: "clubs.login_failed", 409: "clubs.name_taken", 422: "clubs.bad_account", 429: "clubs.login_limited" }[r.status] || "error")); return;
+    }
     toast(t("clubs.signed_in_as", { name })); this.reload();
   },
 

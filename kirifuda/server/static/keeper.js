@@ -407,7 +407,9 @@ async function renderAccount() {
     const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ name: name.value.trim(), password: password.value }) });
     if (res.ok) { password.value = ""; await renderAccount(); if (K.record) renderFinish(); else renderSetup(); return; }
-    message({ 401: t("login_failed"), 429: t("login_limited"), 409: t("name_taken"), 422: t("bad_account") }[res.status] || String(res.status));
+    // a refusal worded by the server (a name that would pass for a bot's), else by its status
+    const body = await res.json().catch(() => null), said = body && body.detail && body.detail.message;
+    message(typeof said === "string" ? said : { 401: t("login_failed"), 429: t("login_limited"), 409: t("name_taken"), 422: t("bad_account") }[res.status] || String(res.status));
   };
   box.replaceChildren(el("h2", { text: t("account") }),
     field(t("name"), name), field(t("password"), password),
