@@ -843,7 +843,7 @@ def _play_to_approve(conns: dict[int, Any]) -> None:
     latest: dict[int, dict[str, Any]] = {}
 
     def drain(s: int, want: int = -1) -> None:
-        deadline = time.time() + 10
+        deadline = time.time() + 30
         while True:
             try:
                 m = json.loads(conns[s].recv(timeout=0.05 if want < 0 else 0.5))
