@@ -242,7 +242,8 @@ const Clubs = {
     if (!r.ok) {
       // a refusal with its own words (a name that would pass for a bot's: err.bot_name)
       const b = await r.json().catch(() => null), code = b && b.detail && b.detail.code;
-      if (typeof code === "string" && has("err." + code)) { toast(t("err." + code)); return; }
+      const said = typeof code === "string" ? "err." + code : "";
+      if (said && has(said)) { toast(t(said)); return; }
       toast(t({ 401: "clubs.login_failed", 409: "clubs.name_taken", 422: "clubs.bad_account", 429: "clubs.login_limited" }[r.status] || "error")); return;
     }
     toast(t("clubs.signed_in_as", { name })); this.reload();
