@@ -611,9 +611,9 @@ class LiveTable:
     # -- clocks --------------------------------------------------------------------------
     def resume_clock(self) -> None:
         """Start the turn timer of a table rebuilt from its log: with the time the turn had left
-        when its event was committed plus :attr:`timer` (at least :data:`RESUME_AT_LEAST`
-        seconds), not a whole turn anew."""
-        if self._turn_began is not None and self.events:
+        (its event's commit time plus :attr:`timer`, at least :data:`RESUME_AT_LEAST` seconds),
+        not a whole turn anew; a whole turn where the log has no commit time (before schema 5)."""
+        if self.events:
             self._arm_timer()
 
     def _arm_timer(self) -> None:

@@ -134,3 +134,38 @@ def test_a_table_rebuilt_from_its_log_resumes_its_turn_timer(db_url: str) -> Non
         await store.close()
 
     asyncio.run(go())
+
+
+def test_a_schema_4_database_gains_the_commit_times(tmp_path: Any) -> None:
+    """Opening a database of schema 4 adds ``kf_events.at``; its events have no commit time,
+    so a table of it resumes with a whole turn (as before), and new events get one."""
+    from sqlalchemy import text
+
+    from kirifuda.server.store import SCHEMA_VERSION
+
+    async def go() -> None:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+        store = await Store.open(url)
+        first = TableManager(store, grace=60, bot_delay=0)
+        table, _ = await first.create("meitora", {}, [{"kind": "human"}] * 4, timer=30, secret="9")
+        await until(lambda: table.version >= 1)
+        await first.close()
+        async with store.engine.begin() as conn:  # as schema 4 left it
+            await conn.execute(text("ALTER TABLE kf_events DROP COLUMN at"))
+            await conn.execute(text("UPDATE kf_schema SET version = 4"))
+        await store.close()
+        store = await Store.open(url)
+        assert await store.schema_version() == SCHEMA_VERSION == 5
+        stored = await store.load_table(table.id)
+        assert stored is not None and stored.events and stored.last_at is None
+        other = TableManager(store, grace=60, bot_delay=0)
+        again = other.adopt(stored)
+        assert again is not None and 28 <= (again.deadline_for(None) or 0) <= 30
+        before = time.time()
+        await store.append_events(table.id, again.version, [{"action": {"seat": 0, "bid": "pass"}}])
+        later = await store.load_table(table.id)
+        assert later is not None and later.last_at is not None and before <= later.last_at <= time.time()
+        await other.close()
+        await store.close()
+
+    asyncio.run(go())
