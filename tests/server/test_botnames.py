@@ -68,6 +68,7 @@ def _sqlite(tmp_path: Path) -> str:
     return f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"
 
 
+@pytest.mark.slow
 def test_sign_up_seats_and_hello_refuse_a_bot_s_name_in_both_languages(tmp_path: Path) -> None:
     with ServerThread(_sqlite(tmp_path), bot_delay=0) as srv:
         for name, query in (("heuristic", ""), ("Ｓｅａｒｃｈ：ｓｔｒｏｎｇ", "?lang=ja"), ("ボット2", ""), ("🤖", "")):
@@ -135,6 +136,7 @@ def test_the_terminal_says_why_a_bot_cannot_be_made_in_its_language(capsys: pyte
     assert "There is no bot genius: the bots are" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_lobby_words_a_bad_level_from_its_code(tmp_path: Path) -> None:
     with ServerThread(_sqlite(tmp_path), bot_delay=0) as srv:
         seats = [{"kind": "human"}] * 3 + [{"kind": "bot", "bot": "search:hard"}]
