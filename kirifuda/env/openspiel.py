@@ -318,6 +318,7 @@ class _Core:
         "outcomes",
         "snap",
         "mute",
+        "draw",
     )
     g: KirifudaGame
     prefix: tuple[int, ...]
@@ -353,6 +354,9 @@ class _Core:
     mute: bool
     """While set, applied actions only enter OpenSpiel's history (a resample installs the core
     it has already replayed)."""
+    draw: "tuple[tuple[int, int, int, int], _Resampler | None] | None"
+    """The last resampler made (IS-MCTS resamples one state again and again), and for whom and
+    when: ``(player, actions before the deal, cards dealt, steps)``; never copied (it belongs to this state)."""
 
     def __deepcopy__(self, memo: Any) -> "_Core":
         new = object.__new__(_Core)
@@ -374,6 +378,7 @@ class _Core:
         if new.hist and new.snap is None and self.stepper is not None:
             new.snap = (self.stepper.copy(), len(self.steps))
         new.mute = False
+        new.draw = None
         new.rest_size = self.rest_size
         new.hand_sizes = self.hand_sizes
         new.deal_no = self.deal_no
@@ -417,6 +422,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k.obs_val = None
         k.snap = None
         k.mute = False
+        k.draw = None
         self._begin_deal(state)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -680,7 +686,10 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         seat = self._seat(player)
         if seat is None:  # OpenSpiel's own error
             return pyspiel.State.observation_tensor(self, -1 if player is None else player)  # type: ignore[no-any-return]
-        return _as_list(self._obs_array(seat))
+        k = self._k
+        if k.stepper is None:
+            return self._g.encoder.encode_list(k.pre.view(seat))
+        return self._g.encoder.encode_list(k.stepper.state.view(seat), self.pending(seat))
 
     def observation_string(self, player: Any = None) -> str:
         seat = self._seat(player)
@@ -726,7 +735,12 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k = self._k
         if k.stepper is None:  # dealing: no one has seen a dealt card yet
             return self._rebuild(self._random_dealt(rng), [])
-        draw = self._sampler(player_id)
+        key = (player_id, len(k.prefix), len(k.dealt), len(k.steps))
+        if k.draw is not None and k.draw[0] == key:
+            draw = k.draw[1]
+        else:
+            draw = self._sampler(player_id)
+            k.draw = (key, draw)
         if draw is None:
             return self._rebuild(k.dealt, k.steps)
         for _ in range(RESAMPLE_TRIES):
@@ -886,6 +900,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         core.rewards = k.rewards[:]
         core.snap = None
         core.mute = False
+        core.draw = None
         core.obs_key = core.obs_val = None
         core.hist = {player: own.copy()}
         new._k = core
