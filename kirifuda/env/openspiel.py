@@ -319,6 +319,7 @@ class _Core:
         "snap",
         "mute",
         "draw",
+        "pre_totals",
     )
     g: KirifudaGame
     prefix: tuple[int, ...]
@@ -330,6 +331,9 @@ class _Core:
     stepper: Stepper | None
     pre: GameState
     """The match before the current deal (never mutated)."""
+    pre_totals: tuple[Any, ...] | None
+    """The match totals before the current deal, once asked for (copies and resamples share
+    ``pre``, and so these)."""
     dealt: list[int]
     deck: tuple[int, ...]
     steps: list[tuple[int, int]]
@@ -362,6 +366,7 @@ class _Core:
         new = object.__new__(_Core)
         new.stepper = self.stepper.copy() if self.stepper is not None else None
         new.pre = self.pre  # never mutated: copied before use
+        new.pre_totals = self.pre_totals
         new.g = self.g
         new.dealt = self.dealt[:]
         new.prefix = self.prefix
@@ -440,6 +445,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k = self._k
         k.prefix = tuple(k.actions())
         k.pre = state.copy()
+        k.pre_totals = None
         k.deck, k.hand_sizes, k.rest_size = self._g.layout(state)
         k.dealt = []
         k.left = list(k.deck)
@@ -469,7 +475,9 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k = self._k
         env = self._g.env
         if state.deal_number != k.deal_no or state.is_over:
-            before = k.pre.view(None).totals
+            before = k.pre_totals
+            if before is None:
+                before = k.pre_totals = k.pre.view(None).totals
             after = state.view(None).totals
             score = [float(a) - float(b) for a, b in zip(after, before)]
             made_decisions = bool(k.steps)
