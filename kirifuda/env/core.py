@@ -339,8 +339,10 @@ class Stepper:
 
     def apply(self, index: int, trusted: bool = False) -> Action | None:
         """Take one env step; returns the engine action applied (None for a pending pick).
-        ``trusted``: the step is known to be legal here (a replay of steps once taken), so it
-        is not checked."""
+        ``trusted``: the stepper does not check the step (a replay of steps once taken, or of
+        relabelled ones whose engine check is enough): the engine's own ``apply`` still
+        refuses an illegal action, and the picks of a multi-card discard are checked as a
+        whole at the last pick (``KeyError`` for a discard that is not legal)."""
         index = int(index)
         start = self.catalog.discard_start
         if not trusted:

@@ -861,7 +861,9 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             if stepper.to_act != seat:
                 return None
             try:
-                applied = stepper.apply(idx)
+                # not checked by the stepper: the engine's apply refuses an illegal action
+                # itself (a multi-card discard's picks: as a whole, at the last pick)
+                applied = stepper.apply(idx, trusted=True)
             except (ValueError, KeyError):  # an illegal relabelled action
                 return None
             if auto and applied is not None and state.deal_number == k.deal_no:

@@ -122,3 +122,26 @@ def test_a_kept_resampler_draws_what_a_new_one_draws(
         again = s.resample_from_infostate(seat, random.Random(draw).random)
         assert again.history() == s.clone().resample_from_infostate(seat, random.Random(draw).random).history()
         assert again.information_state_string(seat) == s.information_state_string(seat)
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES, ids=CASE_IDS)
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), stops=st.integers(1, 4))
+def test_a_resample_replays_as_it_would_with_the_steppers_check(
+    game_id: str, options: dict[str, Any], seed: int, stops: int
+) -> None:
+    """A resample's replay leaves the check of a relabelled step to the engine: it accepts
+    and refuses exactly the deals that the stepper's own check (legal indices, discard picks)
+    would, so the same draws give the same state."""
+    from kirifuda.env.core import Stepper
+
+    game = _load(game_id, options)
+    rng = random.Random(seed)
+    points = [s for s in _states(game, seed, stops) if not s.is_terminal() and not s.is_chance_node()]
+    draws = [(s, s.current_player(), rng.random()) for s in points]
+    plain = Stepper.apply
+    got = [s.clone().resample_from_infostate(p, random.Random(d).random).history() for s, p, d in draws]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(Stepper, "apply", lambda self, index, trusted=False: plain(self, index, False))
+        checked = [s.clone().resample_from_infostate(p, random.Random(d).random).history() for s, p, d in draws]
+    assert got == checked
