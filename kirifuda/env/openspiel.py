@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import repeat
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -315,7 +316,6 @@ class _Core:
         "obs_val",
         "prefix",
         "left",
-        "outcomes",
         "snap",
         "mute",
         "draw",
@@ -326,8 +326,6 @@ class _Core:
     """The OpenSpiel actions before the current deal (earlier deals, in match mode)."""
     left: list[int]
     """The cards of the deck not dealt yet."""
-    outcomes: list[tuple[int, float]] | None
-    """The chance outcomes of the current chance node, once asked for."""
     stepper: Stepper | None
     pre: GameState
     """The match before the current deal (never mutated)."""
@@ -371,7 +369,6 @@ class _Core:
         new.dealt = self.dealt[:]
         new.prefix = self.prefix
         new.left = self.left[:]
-        new.outcomes = self.outcomes
         new.deck = self.deck
         new.steps = self.steps[:]
         new.start = self.start
@@ -449,7 +446,6 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k.deck, k.hand_sizes, k.rest_size = self._g.layout(state)
         k.dealt = []
         k.left = list(k.deck)
-        k.outcomes = None
         k.steps = []
         k.hist = {}
         k.snap = None
@@ -509,30 +505,28 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         k = self._k
         assert k.stepper is None and not k.done
-        if k.outcomes is None:
-            left = k.left
-            slot = len(k.dealt)
-            filt = self._g.env.spec.chance_filter
-            if filt is not None and slot < k.rest_size:
-                left = [c for c in left if filt(self._g.env.options, slot, c)]
-            p = 1.0 / len(left)
-            k.outcomes = [(c, p) for c in left]
-        return list(k.outcomes)
+        left = k.left
+        slot = len(k.dealt)
+        filt = self._g.env.spec.chance_filter
+        if filt is not None and slot < k.rest_size:
+            left = [c for c in left if filt(self._g.env.options, slot, c)]
+        return list(zip(left, repeat(1.0 / len(left))))
 
     def _apply_action(self, action: int) -> None:
         k = self._k
         if k.mute:
             return
         if k.stepper is None:
-            filt = self._g.env.spec.chance_filter
+            dealt = k.dealt
             if action not in k.left or (
-                filt is not None and len(k.dealt) < k.rest_size and not filt(self._g.env.options, len(k.dealt), action)
+                len(dealt) < k.rest_size
+                and (filt := k.g.env.spec.chance_filter) is not None
+                and not filt(k.g.env.options, len(dealt), action)
             ):
                 raise ValueError(f"{CARDS[action].code if 0 <= action < 53 else action} is not a chance outcome now")
-            k.dealt.append(int(action))
+            dealt.append(int(action))
             k.left.remove(action)
-            k.outcomes = None
-            if len(k.dealt) == len(k.deck):
+            if len(dealt) == len(k.deck):
                 self._finish_deal()
             return
         k.rewards = [0.0] * len(k.returns)
