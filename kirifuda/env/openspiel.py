@@ -961,7 +961,7 @@ class _Resampler:
     to a taken card (the taker plays that one face up later).  The taker's hand and the rest are
     one pool: the relabelled cards there are shuffled between them."""
 
-    __slots__ = ("st", "player", "h", "movable", "taken", "named", "pool", "place", "relabel", "pool_slots")
+    __slots__ = ("st", "player", "h", "movable", "taken", "named", "pool", "place", "relabel", "pool_slots", "free")
 
     def __init__(
         self,
@@ -980,6 +980,9 @@ class _Resampler:
         pool_places = takers | {-1} if takers else set()
         self.pool = [c for c in movable if place[c] in pool_places and c not in named]
         mset = set(movable)
+        taken_set = set(taken)
+        self.free = [c for c in movable if c not in taken_set]
+        """The movable cards that are not taken cards, in order (the images of the others)."""
         self.pool_slots = (
             [i for i, c in enumerate(st._k.dealt) if c in mset and place[c] in pool_places] if takers else []
         )
@@ -995,7 +998,7 @@ class _Resampler:
         perm = dict(zip(pre, images))
         chosen = set(pre)
         others = [c for c in self.movable if c not in chosen]
-        free = [c for c in self.movable if c not in set(taken)]
+        free = self.free[:]
         rng.shuffle(free)
         perm.update(zip(others, free))
         return perm, (rng.randrange(1 << 30) if self.pool_slots else None)
