@@ -696,6 +696,7 @@ class ObservationEncoder:
             values, out = last
             fresh = False
         zeros = self._zeros
+        slots = typing.cast(np.ndarray, out)  # the block encoders only index, set and add: a list serves
         try:
             for i, (name, off, size, fn) in enumerate(self._all_fields):
                 v = getattr(view, name)
@@ -705,7 +706,7 @@ class ObservationEncoder:
                 if not fresh and old is not None:
                     out[off : off + size] = zeros[:size]
                 if v is not None:
-                    fn(v, seat, out, off)
+                    fn(v, seat, slots, off)
                 values[i] = v
         except BaseException:
             del self._last[seat]  # half encoded: start afresh next time
