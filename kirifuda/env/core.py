@@ -648,7 +648,11 @@ class ObservationEncoder:
         while the field's value stays equal."""
         self._memo: dict[tuple[str, int], tuple[Any, np.ndarray]] = {}
         self._pending_offset = next((b.offset for b in blocks if b.name == "pending_discard"), None)
-        self._all_fields = tuple((b.name, b.offset, b.size, b.encode) for b in blocks if b.name != "pending_discard")
+        self._all_fields = tuple(
+            (b.name, b.offset, b.size, _as_float32(b.encode, b.size) if b.kind.startswith("number") else b.encode)
+            for b in blocks
+            if b.name != "pending_discard"
+        )
         self._last: dict[int, tuple[list[Any], list[float]]] = {}
         """Per seat, the field values last encoded by :meth:`encode_list` and their encoding."""
         self._zeros = [0.0] * max((b.size for b in blocks), default=0)
@@ -737,6 +741,19 @@ class ObservationEncoder:
             elif b.kind.startswith("tricks: cards by relative seat") and "tricks won" in b.kind:
                 out[b.offset + b.size - n : b.offset + b.size] = 1.0 / hand
         return out
+
+
+def _as_float32(
+    fn: Callable[[Any, int, np.ndarray, int], None], size: int
+) -> Callable[[Any, int, np.ndarray, int], None]:
+    """A number block's encoder for :meth:`ObservationEncoder.encode_list`: its floats rounded
+    to float32, as the numpy encoding holds them (a score of 0.1 is 0.10000000149011612 there)."""
+
+    def enc(v: Any, seat: int, out: np.ndarray, o: int) -> None:
+        fn(v, seat, out, o)
+        out[o : o + size] = np.asarray(out[o : o + size], dtype=np.float32).tolist()
+
+    return enc
 
 
 _CARD_COUNTS = ("hand_sizes", "tricks_played", "tricks_won", "team_tricks")

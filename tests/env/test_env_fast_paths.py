@@ -145,3 +145,20 @@ def test_a_resample_replays_as_it_would_with_the_steppers_check(
         m.setattr(Stepper, "apply", lambda self, index, trusted=False: plain(self, index, False))
         checked = [s.clone().resample_from_infostate(p, random.Random(d).random).history() for s, p, d in draws]
     assert got == checked
+
+
+@pytest.mark.parametrize("game_id", sorted({g for g, _ in CASES}))
+def test_numbers_in_a_list_observation_are_the_float32_ones(game_id: str) -> None:
+    """A number that float32 cannot hold exactly (a score of 0.1) is in the list as the numpy
+    encoding holds it, for a seat seen before and after the change."""
+    game = _load(game_id, {})
+    s = _states(game, 5, 1)[0]
+    while s.is_chance_node():
+        s.apply_action(s.chance_outcomes()[0][0])
+    view = s.view(0)
+    encoder = game.encoder
+    assert encoder.encode_list(view) == encoder.encode(view).tolist()
+    odd = dataclasses.replace(view, totals=tuple(0.1 * (i + 1) for i in range(len(view.totals))))
+    got = encoder.encode_list(odd)
+    assert got == encoder.encode(odd).tolist()
+    assert got != encoder.encode_list(view)
