@@ -339,8 +339,10 @@ class Stepper:
 
     def apply(self, index: int, trusted: bool = False) -> Action | None:
         """Take one env step; returns the engine action applied (None for a pending pick).
-        ``trusted``: the step is known to be legal here (a replay of steps once taken), so it
-        is not checked."""
+        ``trusted``: the stepper does not check the step (a replay of steps once taken, or of
+        relabelled ones whose engine check is enough): the engine's own ``apply`` still
+        refuses an illegal action, and the picks of a multi-card discard are checked as a
+        whole at the last pick (``KeyError`` for a discard that is not legal)."""
         index = int(index)
         start = self.catalog.discard_start
         if not trusted:
@@ -646,6 +648,14 @@ class ObservationEncoder:
         while the field's value stays equal."""
         self._memo: dict[tuple[str, int], tuple[Any, np.ndarray]] = {}
         self._pending_offset = next((b.offset for b in blocks if b.name == "pending_discard"), None)
+        self._all_fields = tuple(
+            (b.name, b.offset, b.size, _as_float32(b.encode, b.size) if b.kind.startswith("number") else b.encode)
+            for b in blocks
+            if b.name != "pending_discard"
+        )
+        self._last: dict[int, tuple[list[Any], list[float]]] = {}
+        """Per seat, the field values last encoded by :meth:`encode_list` and their encoding."""
+        self._zeros = [0.0] * max((b.size for b in blocks), default=0)
 
     def encode(self, view: View, pending: Sequence[int] = (), out: np.ndarray | None = None) -> np.ndarray:
         if out is None:
@@ -673,6 +683,46 @@ class ObservationEncoder:
                 out[self._pending_offset + c] = 1.0
         return out
 
+    def encode_list(self, view: View, pending: Sequence[int] = ()) -> list[float]:
+        """``encode(view, pending).tolist()``, the same floats, made incrementally: the encoder
+        keeps per seat the field values it encoded last and their encoding, and encodes again
+        only the fields whose value changed (a step changes few); no numpy on the way (pyspiel's
+        methods return lists).  The encoding of a field is a function of its value and the seat
+        alone, so a value equal to the kept one has the kept encoding."""
+        seat = view.seat if view.seat is not None else 0
+        last = self._last.get(seat)
+        if last is None:
+            values: list[Any] = [None] * len(self._all_fields)
+            out = [0.0] * self.size
+            last = self._last[seat] = (values, out)
+            fresh = True
+        else:
+            values, out = last
+            fresh = False
+        zeros = self._zeros
+        slots = typing.cast(np.ndarray, out)  # the block encoders only index, set and add: a list serves
+        try:
+            for i, (name, off, size, fn) in enumerate(self._all_fields):
+                v = getattr(view, name)
+                old = values[i]
+                if not fresh and (v is old or v == old):
+                    continue
+                if not fresh and old is not None:
+                    out[off : off + size] = zeros[:size]
+                if v is not None:
+                    fn(v, seat, slots, off)
+                values[i] = v
+        except BaseException:
+            del self._last[seat]  # half encoded: start afresh next time
+            raise
+        o = self._pending_offset
+        if o is None:
+            return out[:]
+        got = out[:]
+        for c in pending:
+            got[o + c] = 1.0
+        return got
+
     def layout(self) -> list[tuple[str, int, int, str]]:
         return [(b.name, b.offset, b.size, b.kind) for b in self.blocks]
 
@@ -691,6 +741,19 @@ class ObservationEncoder:
             elif b.kind.startswith("tricks: cards by relative seat") and "tricks won" in b.kind:
                 out[b.offset + b.size - n : b.offset + b.size] = 1.0 / hand
         return out
+
+
+def _as_float32(
+    fn: Callable[[Any, int, np.ndarray, int], None], size: int
+) -> Callable[[Any, int, np.ndarray, int], None]:
+    """A number block's encoder for :meth:`ObservationEncoder.encode_list`: its floats rounded
+    to float32, as the numpy encoding holds them (a score of 0.1 is 0.10000000149011612 there)."""
+
+    def enc(v: Any, seat: int, out: np.ndarray, o: int) -> None:
+        fn(v, seat, out, o)
+        out[o : o + size] = np.asarray(out[o : o + size], dtype=np.float32).tolist()
+
+    return enc
 
 
 _CARD_COUNTS = ("hand_sizes", "tricks_played", "tricks_won", "team_tricks")
@@ -771,7 +834,7 @@ def _enc_tricks(v: Sequence[Trick], seat: int, out: np.ndarray, o: int, n: int) 
         for s, c in t.plays:
             if c is not None:
                 out[o + ((s - seat) % n) * 53 + c.id] = 1.0
-    out[o + n * 53] = len(v)
+    out[o + n * 53] = float(len(v))
 
 
 def _enc_seat(v: int, seat: int, out: np.ndarray, o: int, n: int) -> None:
@@ -1021,12 +1084,25 @@ def view_key(view: View) -> tuple[Any, ...]:
 def view_string(view: View) -> str:
     """A canonical text of a view (JSON, sorted keys), without its legal actions (they follow
     from the rest of the view, and Napoleon's exchange has thousands)."""
-    data = {
-        f.name: to_jsonable(getattr(view, f.name))
-        for f in dataclasses.fields(view)
-        if f.name not in ("legal_actions", "attempts")
-    }
+    data = {name: _jsonable(getattr(view, name)) for name in view_fields(type(view))[2]}
     return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _jsonable(value: Any) -> Any:
+    """:func:`~kirifuda.game.to_jsonable`, the same result, faster on what views hold most
+    (plain values, cards, tuples of them): those are told by their exact type, everything else
+    goes to ``to_jsonable``."""
+    t = type(value)
+    if t in _PLAIN:
+        return value
+    if t is Card:
+        return value.code
+    if t is tuple or t is list:
+        return [_jsonable(v) for v in value]
+    return to_jsonable(value)
 
 
 # --------------------------------------------------------------------------------------------

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import repeat
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -315,20 +316,22 @@ class _Core:
         "obs_val",
         "prefix",
         "left",
-        "outcomes",
         "snap",
         "mute",
+        "draw",
+        "pre_totals",
     )
     g: KirifudaGame
     prefix: tuple[int, ...]
     """The OpenSpiel actions before the current deal (earlier deals, in match mode)."""
     left: list[int]
     """The cards of the deck not dealt yet."""
-    outcomes: list[tuple[int, float]] | None
-    """The chance outcomes of the current chance node, once asked for."""
     stepper: Stepper | None
     pre: GameState
     """The match before the current deal (never mutated)."""
+    pre_totals: tuple[Any, ...] | None
+    """The match totals before the current deal, once asked for (copies and resamples share
+    ``pre``, and so these)."""
     dealt: list[int]
     deck: tuple[int, ...]
     steps: list[tuple[int, int]]
@@ -353,16 +356,19 @@ class _Core:
     mute: bool
     """While set, applied actions only enter OpenSpiel's history (a resample installs the core
     it has already replayed)."""
+    draw: "tuple[tuple[int, int, int, int], _Resampler | None] | None"
+    """The last resampler made (IS-MCTS resamples one state again and again), and for whom and
+    when: ``(player, actions before the deal, cards dealt, steps)``; never copied (it belongs to this state)."""
 
     def __deepcopy__(self, memo: Any) -> "_Core":
         new = object.__new__(_Core)
         new.stepper = self.stepper.copy() if self.stepper is not None else None
         new.pre = self.pre  # never mutated: copied before use
+        new.pre_totals = self.pre_totals
         new.g = self.g
         new.dealt = self.dealt[:]
         new.prefix = self.prefix
         new.left = self.left[:]
-        new.outcomes = self.outcomes
         new.deck = self.deck
         new.steps = self.steps[:]
         new.start = self.start
@@ -374,6 +380,7 @@ class _Core:
         if new.hist and new.snap is None and self.stepper is not None:
             new.snap = (self.stepper.copy(), len(self.steps))
         new.mute = False
+        new.draw = None
         new.rest_size = self.rest_size
         new.hand_sizes = self.hand_sizes
         new.deal_no = self.deal_no
@@ -417,6 +424,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k.obs_val = None
         k.snap = None
         k.mute = False
+        k.draw = None
         self._begin_deal(state)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -434,10 +442,10 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k = self._k
         k.prefix = tuple(k.actions())
         k.pre = state.copy()
+        k.pre_totals = None
         k.deck, k.hand_sizes, k.rest_size = self._g.layout(state)
         k.dealt = []
         k.left = list(k.deck)
-        k.outcomes = None
         k.steps = []
         k.hist = {}
         k.snap = None
@@ -463,7 +471,9 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k = self._k
         env = self._g.env
         if state.deal_number != k.deal_no or state.is_over:
-            before = k.pre.view(None).totals
+            before = k.pre_totals
+            if before is None:
+                before = k.pre_totals = k.pre.view(None).totals
             after = state.view(None).totals
             score = [float(a) - float(b) for a, b in zip(after, before)]
             made_decisions = bool(k.steps)
@@ -495,30 +505,28 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         k = self._k
         assert k.stepper is None and not k.done
-        if k.outcomes is None:
-            left = k.left
-            slot = len(k.dealt)
-            filt = self._g.env.spec.chance_filter
-            if filt is not None and slot < k.rest_size:
-                left = [c for c in left if filt(self._g.env.options, slot, c)]
-            p = 1.0 / len(left)
-            k.outcomes = [(c, p) for c in left]
-        return list(k.outcomes)
+        left = k.left
+        slot = len(k.dealt)
+        filt = self._g.env.spec.chance_filter
+        if filt is not None and slot < k.rest_size:
+            left = [c for c in left if filt(self._g.env.options, slot, c)]
+        return list(zip(left, repeat(1.0 / len(left))))
 
     def _apply_action(self, action: int) -> None:
         k = self._k
         if k.mute:
             return
         if k.stepper is None:
-            filt = self._g.env.spec.chance_filter
+            dealt = k.dealt
             if action not in k.left or (
-                filt is not None and len(k.dealt) < k.rest_size and not filt(self._g.env.options, len(k.dealt), action)
+                len(dealt) < k.rest_size
+                and (filt := k.g.env.spec.chance_filter) is not None
+                and not filt(k.g.env.options, len(dealt), action)
             ):
                 raise ValueError(f"{CARDS[action].code if 0 <= action < 53 else action} is not a chance outcome now")
-            k.dealt.append(int(action))
+            dealt.append(int(action))
             k.left.remove(action)
-            k.outcomes = None
-            if len(k.dealt) == len(k.deck):
+            if len(dealt) == len(k.deck):
                 self._finish_deal()
             return
         k.rewards = [0.0] * len(k.returns)
@@ -680,7 +688,10 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         seat = self._seat(player)
         if seat is None:  # OpenSpiel's own error
             return pyspiel.State.observation_tensor(self, -1 if player is None else player)  # type: ignore[no-any-return]
-        return _as_list(self._obs_array(seat))
+        k = self._k
+        if k.stepper is None:
+            return self._g.encoder.encode_list(k.pre.view(seat))
+        return self._g.encoder.encode_list(k.stepper.state.view(seat), self.pending(seat))
 
     def observation_string(self, player: Any = None) -> str:
         seat = self._seat(player)
@@ -726,7 +737,12 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         k = self._k
         if k.stepper is None:  # dealing: no one has seen a dealt card yet
             return self._rebuild(self._random_dealt(rng), [])
-        draw = self._sampler(player_id)
+        key = (player_id, len(k.prefix), len(k.dealt), len(k.steps))
+        if k.draw is not None and k.draw[0] == key:
+            draw = k.draw[1]
+        else:
+            draw = self._sampler(player_id)
+            k.draw = (key, draw)
         if draw is None:
             return self._rebuild(k.dealt, k.steps)
         for _ in range(RESAMPLE_TRIES):
@@ -839,7 +855,9 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             if stepper.to_act != seat:
                 return None
             try:
-                applied = stepper.apply(idx)
+                # not checked by the stepper: the engine's apply refuses an illegal action
+                # itself (a multi-card discard's picks: as a whole, at the last pick)
+                applied = stepper.apply(idx, trusted=True)
             except (ValueError, KeyError):  # an illegal relabelled action
                 return None
             if auto and applied is not None and state.deal_number == k.deal_no:
@@ -886,6 +904,7 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         core.rewards = k.rewards[:]
         core.snap = None
         core.mute = False
+        core.draw = None
         core.obs_key = core.obs_val = None
         core.hist = {player: own.copy()}
         new._k = core
@@ -942,7 +961,7 @@ class _Resampler:
     to a taken card (the taker plays that one face up later).  The taker's hand and the rest are
     one pool: the relabelled cards there are shuffled between them."""
 
-    __slots__ = ("st", "player", "h", "movable", "taken", "named", "pool", "place", "relabel", "pool_slots")
+    __slots__ = ("st", "player", "h", "movable", "taken", "named", "pool", "place", "relabel", "pool_slots", "free")
 
     def __init__(
         self,
@@ -961,6 +980,9 @@ class _Resampler:
         pool_places = takers | {-1} if takers else set()
         self.pool = [c for c in movable if place[c] in pool_places and c not in named]
         mset = set(movable)
+        taken_set = set(taken)
+        self.free = [c for c in movable if c not in taken_set]
+        """The movable cards that are not taken cards, in order (the images of the others)."""
         self.pool_slots = (
             [i for i, c in enumerate(st._k.dealt) if c in mset and place[c] in pool_places] if takers else []
         )
@@ -976,7 +998,7 @@ class _Resampler:
         perm = dict(zip(pre, images))
         chosen = set(pre)
         others = [c for c in self.movable if c not in chosen]
-        free = [c for c in self.movable if c not in set(taken)]
+        free = self.free[:]
         rng.shuffle(free)
         perm.update(zip(others, free))
         return perm, (rng.randrange(1 << 30) if self.pool_slots else None)
