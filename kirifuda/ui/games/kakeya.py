@@ -6,6 +6,7 @@ from typing import Any, Mapping, Sequence
 
 from ...cards import Suit, format_card, parse_card
 from ...i18n import add_terms, t
+from ..render import player_name
 from ..results import GameText, register, who_text
 
 add_terms(
@@ -29,6 +30,8 @@ add_terms(
         "kakeya.sits_out": ("休み: {pair}", "Sitting out: {pair}"),
         "kakeya.unit": ("ご石", "chips"),
         "kakeya.you_pair": ("あなたは {pair}: 相棒は {partner}", "You are {pair}: your partner is {partner}"),
+        "kakeya.leads": ("{who}が最初に出す", "{who} leads"),
+        "kakeya.you_lead": ("あなたが最初に出す", "you lead"),
         "kakeya.role.leads": ("あなたのペアが親 (先手)", "Your pair leads"),
         "kakeya.role.deals": ("あなたのペアが配り (切りを決める)", "Your pair deals (and decides the trump)"),
         "kakeya.role.sits_out": ("あなたのペアは休み", "Your pair sits out"),
@@ -106,7 +109,26 @@ def roles(view: Any, lang: str, names: Sequence[str] | None = None) -> list[str]
     return lines
 
 
-TEXT = register(GameText("kakeya", result, unit="kakeya.unit", input_forms="kakeya.input", roles=roles))
+def action_note(view: Any, seat: int, action: Any, lang: str) -> str | None:
+    """Who leads the first trick, by the player's name (the action's own label says "seat 2")."""
+    leader = action.to_json().get("leader") if hasattr(action, "to_json") else None
+    if not isinstance(leader, int):
+        return None
+    if leader == view.seat:
+        return t("kakeya.you_lead", lang)
+    return t("kakeya.leads", lang, who=player_name(leader) or t("seat", lang, n=leader))
+
+
+TEXT = register(
+    GameText(
+        "kakeya",
+        result,
+        unit="kakeya.unit",
+        input_forms="kakeya.input",
+        roles=roles,
+        extras={"action_note": action_note},
+    )
+)
 
 add_terms(
     messages={
