@@ -223,6 +223,14 @@ def check_phone_fit(page: Any, where: str) -> None:
       return r.height ? [r.left, r.right, r.top, r.bottom] : null; })""")
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= PHONE["width"] + 1, (where, width)
+    # every seat inside the screen and as wide as the others: a side seat is neither pushed past
+    # the felt's edge nor squeezed by it
+    seats = page.evaluate("""() => [...document.querySelectorAll('.seatbadge')].map((e) => {
+      const r = e.getBoundingClientRect(); return [r.left, r.right]; })""")
+    for left, right in seats:
+        assert left >= -1 and right <= PHONE["width"] + 1, (where, "seat", left, right)
+    widths = [right - left for left, right in seats]
+    assert max(widths) - min(widths) <= 2, (where, "seat widths", widths)
     for sel, box in zip(("felt", "controls", "hand"), boxes):
         if box is None:
             continue
