@@ -99,8 +99,9 @@ def seat_name(seat: int | None, lang: str = "en", you: int | None = None, names:
         return "-"
     names = names or _NAMES.get()
     base = names[seat] if names and 0 <= seat < len(names) and names[seat] else t("seat", lang, n=seat)
-    if you is not None and seat == you and base != t("you", lang):
-        return f"{base} ({t('you', lang)})"
+    mark = t("you", lang)
+    if you is not None and seat == you and base != mark and not base.endswith(f"({mark})"):
+        return f"{base} ({mark})"
     return base
 
 
