@@ -579,6 +579,13 @@ def test_the_match_over_screen_names_the_winner(server: ServerThread, browser: A
         plural = len(winners) > 1 or any(len(seats) > 1 for seats in seats_of)  # "B0 & B2 win the match"
         assert ("勝ち" in text) if lang == "ja" else (("win the match" if plural else "wins the match") in text), text
         shot(page, f"{game}-{'phone' if size is PHONE else 'desktop'}-{lang}-match-over")
+        # the score sheet's headings and numbers each on one line (a phone scrolls the sheet
+        # sideways instead of breaking "Deal" or "+5" letter by letter)
+        lines = page.evaluate("""() => [...document.querySelectorAll('#overlay .sheet th, #overlay .sheet td:not(.says)')]
+          .map((c) => { const r = document.createRange(); r.selectNodeContents(c);
+            return [c.innerText, new Set([...r.getClientRects()].filter((x) => x.width > 0)
+              .map((x) => Math.round(x.bottom))).size]; })""")
+        assert lines and all(n <= 1 for _, n in lines), [x for x in lines if x[1] > 1][:4]
         if lang == "en":
             axe(page, f"{game} match over")
         # the replay viewer is the table
