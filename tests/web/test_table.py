@@ -1029,3 +1029,32 @@ def test_the_deal_just_played_is_replayed_with_its_marks_while_the_match_goes_on
     # the table goes on in its own tab
     assert frame(page)["view"]["deal_number"] == 1
     ctx.close()
+
+
+def test_the_claim_dialog_waits_on_cancel(server: ServerThread, browser: Any) -> None:
+    """A claim may end the deal as a chombo: pressing Enter twice (or a double tap) on the claim
+    button opens its dialog and leaves it, never claims."""
+    made = new_table(server.url, "meitora", {0})
+    ctx = context(browser, DESKTOP, "en")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    for _ in range(200):
+        page.wait_for_function("Table.frame && (Table.frame.legal.length > 0 || Table.frame.table.over)")
+        if page.locator('[data-tool="claim"]').count() and page.locator("#overlay[hidden]").count():
+            break
+        before = frame(page)["version"]
+        act_once(page)
+        page.wait_for_function(
+            f"Table.frame.version > {before} || !document.querySelector('#overlay').hidden", timeout=30000
+        )
+    assert page.locator('[data-tool="claim"]').count(), "no claim was offered"
+    version = frame(page)["version"]
+    page.locator('[data-tool="claim"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#overlay:not([hidden]) [data-cancel]")
+    assert page.evaluate("document.activeElement.hasAttribute('data-cancel')")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#overlay", state="hidden")
+    f = frame(page)
+    assert f["version"] == version and any("claim" in e["action"] for e in f["legal"])
+    ctx.close()

@@ -68,6 +68,9 @@ function confirmIn(title, body, okLabel, onOk, cls = "") {
   dialog(`<h3>${esc(title)}</h3>${body}<div class="choices confirm"><button class="primary ${cls}" data-ok>${esc(okLabel)}</button><button data-cancel>${esc(t("cancel"))}</button></div>`);
   $("#dialog-body [data-ok]").addEventListener("click", () => { closeDialog(); onOk(); });
   $("#dialog-body [data-cancel]").addEventListener("click", closeDialog);
+  // a costly answer (a claim that may end the deal as a chombo) is never the one a second
+  // Enter or a double tap gives: the focus waits on "cancel"
+  if (cls.split(" ").includes("danger")) $("#dialog-body [data-cancel]").focus();
 }
 async function api(path, opts = {}) {
   const r = await fetch(path, opts);
