@@ -1058,3 +1058,19 @@ def test_the_claim_dialog_waits_on_cancel(server: ServerThread, browser: Any) ->
     f = frame(page)
     assert f["version"] == version and any("claim" in e["action"] for e in f["legal"])
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_lobby_says_each_options_default_once(server: ServerThread, browser: Any, lang: str) -> None:
+    """Every option of every game names its default once: "(default: not set)", never
+    "(default: not set (default))"."""
+    ctx = context(browser, DESKTOP, lang)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/?lang={lang}")
+    word = "既定" if lang == "ja" else "default"
+    for game in sorted(BUILTIN):
+        page.locator(f"input[name=game][value={game}]").check()
+        page.wait_for_selector(".opt small i")
+        notes = page.locator(".opt small i").all_inner_texts()
+        assert notes and all(n.count(word) == 1 for n in notes), (game, [n for n in notes if n.count(word) != 1])
+    ctx.close()

@@ -367,7 +367,7 @@ const Lobby = {
     else if (o.type === "choice") input = `<select id="${id}" name="${id}">${o.choices.map((c) => `<option value='${esc(JSON.stringify(c))}' ${JSON.stringify(c) === JSON.stringify(o.default) ? "selected" : ""}>${esc(choice(c))}</option>`).join("")}</select>`;
     else if (o.type === "int") input = `<input type="number" id="${id}" name="${id}" value="${o.default}" min="1" max="999">`;
     else input = `<input type="number" id="${id}" name="${id}" min="1" max="999" value="${o.default ?? ""}" placeholder="${esc(t("unlimited"))}">`;
-    const def = o.default === null ? t("unlimited") : typeof o.default === "boolean" ? t(o.default ? "yes" : "no") : choice(o.default);
+    const def = o.default === null ? t("not_set") : typeof o.default === "boolean" ? t(o.default ? "yes" : "no") : choice(o.default);
     return `<div class="opt"><label for="${id}"><span>${esc(t(key))}</span> ${input}</label><small>${esc(t(key + ".doc"))} <i>(${esc(t("default"))}: ${esc(def)})</i></small></div>`;
   },
   renderSeats() {
