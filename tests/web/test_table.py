@@ -1074,3 +1074,22 @@ def test_the_lobby_says_each_options_default_once(server: ServerThread, browser:
         notes = page.locator(".opt small i").all_inner_texts()
         assert notes and all(n.count(word) == 1 for n in notes), (game, [n for n in notes if n.count(word) != 1])
     ctx.close()
+
+
+def test_a_new_table_is_told_and_focused(server: ServerThread, browser: Any) -> None:
+    """Creating a table in the lobby: the live region says so, the focus moves to the first
+    seat's link, and each copy button names the link it copies."""
+    ctx = context(browser, PHONE, "ja")
+    page = ctx.new_page()
+    page.goto(f"{server.url}/?lang=ja")
+    page.locator("input[name=game][value=napoleon]").check()
+    page.locator(".seat-row select").nth(1).select_option(index=0)  # a second human seat
+    page.locator("#create").click()
+    page.wait_for_selector("#created .invite")
+    page.wait_for_function("document.querySelector('#live').textContent.length > 0")
+    assert page.locator("#live").inner_text() == page.locator("#created .ok").inner_text()
+    assert page.evaluate("document.activeElement.matches('#created a[data-seat=\"0\"]')")
+    names = page.locator("#created .copy").evaluate_all("(bs) => bs.map((b) => b.getAttribute('aria-label'))")
+    assert len(names) == len(set(names)) == 4 and all(n.startswith("コピー") for n in names), names
+    axe(page, "lobby with a new table")
+    ctx.close()

@@ -399,6 +399,9 @@ const Lobby = {
       if (mine >= 0) Keys.setSeat(res.id, res.tokens[mine], mine);
       this.created = res;
       this.showCreated();
+      // told, and the focus on the links it made (the first: a seat to play at)
+      announce(t("created"));
+      const go = $("#created a.button"); if (go) go.focus();
       this.loadTables();
     } catch (e) {
       const msg = refusalText(e, g.id);
@@ -407,7 +410,7 @@ const Lobby = {
   },
   showCreated() {
     const r = this.created; const base = location.origin;
-    const row = (label, url, open) => `<div class="invite"><span>${esc(label)}</span><input readonly aria-label="${esc(label)}" value="${esc(base + url)}"><button class="copy">${esc(t("copy"))}</button>${open}</div>`;
+    const row = (label, url, open) => `<div class="invite"><span>${esc(label)}</span><input readonly aria-label="${esc(label)}" value="${esc(base + url)}"><button class="copy" aria-label="${esc(t("copy"))}: ${esc(label)}">${esc(t("copy"))}</button>${open}</div>`;
     $("#created").innerHTML = `<p class="ok" role="status">${esc(t("created"))}</p>` +
       r.links.map((l, i) => l ? row(t("seat", { n: i }), l, `<a class="button" href="${esc(l)}" data-seat="${i}">${esc(t("play_here"))}</a>`) : "").join("") +
       row(t("watch"), r.watch, `<a class="button" href="${esc(r.watch)}">${esc(t("watch"))}</a>`) +
