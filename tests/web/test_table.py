@@ -13,6 +13,7 @@ offline banner while the server is stopped, and the match-over screen naming the
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -1092,4 +1093,29 @@ def test_a_new_table_is_told_and_focused(server: ServerThread, browser: Any) -> 
     names = page.locator("#created .copy").evaluate_all("(bs) => bs.map((b) => b.getAttribute('aria-label'))")
     assert len(names) == len(set(names)) == 4 and all(n.startswith("コピー") for n in names), names
     axe(page, "lobby with a new table")
+    ctx.close()
+
+
+@pytest.mark.parametrize("game", sorted(BUILTIN))
+def test_the_details_panels_speak_japanese(server: ServerThread, browser: Any, game: str) -> None:
+    """The "details" panels (every fact of the view, of a deal) name each fact and word each
+    value in Japanese: the local rules as the lobby words them, the phases, the deal's facts;
+    no English key ("winning_pair", "claim_failure", "bidding") is left."""
+    made = new_table(server.url, game, set(), options=SHORT[game])
+    deadline = time.time() + 60
+    while not httpx.get(f"{server.url}/api/tables/{made['id']}").json()["over"]:
+        assert time.time() < deadline
+        time.sleep(0.05)
+    ctx = context(browser, DESKTOP, "ja")
+    page = ctx.new_page()
+    page.goto(f"{server.url}{made['watch']}?lang=ja")
+    page.wait_for_selector("#overlay:not([hidden]) .winner")
+    page.locator("#close").click()
+    page.locator('[data-tool="deal"]').click()
+    page.wait_for_selector("#overlay:not([hidden]) .kv", state="attached")
+    texts = page.locator("#overlay .kv th, #overlay .kv td").evaluate_all("(es) => es.map((e) => e.textContent)")
+    page.locator("#close").click()
+    texts += page.locator("#info .kv th, #info .kv td").evaluate_all("(es) => es.map((e) => e.textContent)")
+    english = [x for x in texts if re.search(r"[A-Za-z]{3,}", x)]
+    assert len([x for x in texts if x.strip()]) > 10 and not english, english
     ctx.close()

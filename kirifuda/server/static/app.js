@@ -114,8 +114,18 @@ async function boot() {
 function gameOf(id) { return (GAMES || []).find((g) => g.id === id); }
 function descOf(id) { return UI.games[id]; }
 function term(game, key) {
+  // a game's own word for the fact first, then the shared one, its view's label, its option's name
+  for (const k of [`field.${game}.${key}`, `field.${key}`]) if (has(k)) return t(k);
   const g = gameOf(game); const e = g && g.terms[key];
-  return e ? e[LANG] : key.replace(/_/g, " ");
+  if (e && !(e.ja === e.en && e.en === key.replace(/_/g, " "))) return e[LANG];   // (a label, not its stand-in)
+  return has(`opt.${game}.${key}`) ? t(`opt.${game}.${key}`) : key.replace(/_/g, " ");
+}
+// an option's value in the words of the lobby
+function optionValue(game, name, x) {
+  if (x === null || x === undefined) return t("not_set");
+  if (typeof x === "boolean") return t(x ? "yes" : "no");
+  const k = `opt.${game}.${name}.${x}`;
+  return has(k) ? t(k) : String(x);
 }
 
 // -- the one place for a table's tokens ------------------------------------------------------
@@ -200,10 +210,15 @@ function trickSeats(tr, n) { return tr.seats || tr.cards.map((_, i) => (tr.leade
 function isAction(v) { return v && typeof v === "object" && !Array.isArray(v) && ["play", "bid", "broken", "discard", "adjutant", "redeclare", "approve", "trump", "leader", "claim"].some((k) => k in v); }
 function valueHTML(v, game, n, field) {
   if (v === null || v === undefined) return "–";
+  if (field === "options" && typeof v === "object" && !Array.isArray(v))   // the local rules, as the lobby words them
+    return Object.entries(v).map(([k, x]) => `${esc(has(`opt.${game}.${k}`) ? t(`opt.${game}.${k}`) : term(game, k))}: ${esc(optionValue(game, k, x))}`).join("; ");
   if (typeof v === "boolean") return v ? t("yes") : t("no");
   if (isCard(v)) return cardHTML(v);
   if (typeof v === "string" && v.length === 1 && STRAIN[v]) return suitHTML(v);
   if (typeof v === "number" && SEATLIKE.has(field)) return esc(seatName(v));
+  if (v === "any" && /request/.test(field || "")) return esc(t("req.any"));
+  if (typeof v === "string" && field === "phase") return esc(has(`phase.${game}.${v}`) ? t(`phase.${game}.${v}`) : has(`phase.${v}`) ? t(`phase.${v}`) : v);
+  if (typeof v === "string" && has(`value.${game}.${field}.${v}`)) return esc(t(`value.${game}.${field}.${v}`));
   if (typeof v === "string") return has("outcome." + v) ? esc(t("outcome." + v)) : bidHTML(v);
   if (typeof v === "number") return fmtTotal(v);
   if (Array.isArray(v)) {

@@ -192,3 +192,17 @@ add_terms(
         ),
     }
 )
+
+add_terms(
+    messages={  # the deal's facts in the page's details panel
+        "web.field.kakeya.winning_pair": ("勝ちペア", "winning pair"),
+        "web.field.kakeya.rensho_pair": ("れんしょを配られたペア", "pair dealt the rensho"),
+        "web.field.kakeya.payment_column": ("ご石の数え方", "chips counted by"),
+        "web.field.kakeya.payment": ("ご石", "chips paid"),
+        "web.value.kakeya.payment_column.plain": ("勝ちペアの絵札の数", "the winners' face cards"),
+        "web.value.kakeya.payment_column.rensho_trump_ace": ("れんしょと切りのA", "the rensho and the trump ace"),
+        "web.value.kakeya.payment_column.four_aces": ("Aを4枚", "all four aces"),
+        "web.phase.kakeya.trump": ("切りを決める", "choosing the trump"),
+        "web.phase.kakeya.leader": ("最初に出す人を決める", "choosing the first leader"),
+    }
+)
