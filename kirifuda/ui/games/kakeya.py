@@ -11,25 +11,25 @@ from ..results import GameText, register, who_text
 
 add_terms(
     messages={
-        "kakeya.pair": ("ペア{n} ({a}・{b})", "Pair {n} ({a} & {b})"),
-        "kakeya.wins": ("{pair} の勝ち: 絵札 {w} 対 {l}", "{pair} wins with {w} face cards to {l}"),
+        "kakeya.pair": ("{a}・{b}", "{a} & {b}"),
+        "kakeya.wins": ("{pair} の勝ち: 絵札 {w} 対 {l}", "{pair} win with {w} face cards to {l}"),
         "kakeya.tie": (
             "絵札 8 対 8: れんしょを配られなかった {pair} の勝ち",
-            "8 face cards each: {pair}, not dealt the rensho, wins",
+            "8 face cards each: {pair}, not dealt the rensho, win",
         ),
-        "kakeya.pays": ("{pair} がご石 {n} 個を払う{why}", "{pair} pays {n} {chips}{why}"),
+        "kakeya.pays": ("{pair} がご石 {n} 個を払う{why}", "{pair} pay {n} {chips}{why}"),
         "kakeya.chip": ("個", "chip"),
         "kakeya.chips": ("個", "chips"),
         "kakeya.why.plain": (" (勝ちペアの絵札 {w} 枚)", " (the winners' {w} face cards)"),
         "kakeya.why.rensho_trump_ace": (
             " (れんしょと切りのAを配られていた)",
-            " (it was dealt the rensho and the trump ace)",
+            " (they were dealt the rensho and the trump ace)",
         ),
-        "kakeya.why.four_aces": (" (Aを4枚とも配られていた)", " (it was dealt all four aces)"),
+        "kakeya.why.four_aces": (" (Aを4枚とも配られていた)", " (they were dealt all four aces)"),
         "kakeya.trump": ("切り {trump}、れんしょ {rensho}", "Trump {trump}, rensho {rensho}"),
         "kakeya.sits_out": ("休み: {pair}", "Sitting out: {pair}"),
         "kakeya.unit": ("ご石", "chips"),
-        "kakeya.you_pair": ("あなたは {pair}: 相棒は {partner}", "You are {pair}: your partner is {partner}"),
+        "kakeya.you_pair": ("あなたの相棒は {partner}", "Your partner is {partner}"),
         "kakeya.leads": ("{who}が最初に出す", "{who} leads"),
         "kakeya.you_lead": ("あなたが最初に出す", "you lead"),
         "kakeya.role.leads": ("あなたのペアが親 (先手)", "Your pair leads"),
@@ -97,9 +97,7 @@ def roles(view: Any, lang: str, names: Sequence[str] | None = None) -> list[str]
         return []
     a, b = view.pairs[p]
     partner = b if view.seat == a else a
-    lines = [
-        t("kakeya.you_pair", lang, pair=_pair(p, view.players, lang, names), partner=who_text(partner, lang, names))
-    ]
+    lines = [t("kakeya.you_pair", lang, partner=who_text(partner, lang, names))]
     if p == view.leading_pair:
         lines.append(t("kakeya.role.leads", lang))
     if p == view.dealing_pair:
