@@ -25,6 +25,8 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "ambiguous": ("いくつか当てはまります: {text}", "More than one choice matches: {text}"),
     "acts": ("{who}: {action}", "{who}: {action}"),
     "trick_won": ("{who} が取りました", "{who} takes the trick"),
+    "and_sep": ("・", " & "),
+    "trick_won_you": ("あなたが取りました", "you take the trick"),
     "deal_over": ("この回の結果", "Result of the deal"),
     "match_over": ("試合終了", "Match over"),
     "winner": ("勝ち: {who}", "Winner: {who}"),

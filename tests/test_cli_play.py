@@ -270,7 +270,7 @@ def test_kakeya_english_names_the_users_pair(tmp_path: Path) -> None:
     game.run()
     text = out.getvalue()
     assert "yours]" in text and "[]" not in text
-    assert "You are Pair 0" in text and "your partner is Bot 2" in text
+    assert "Your partner is Bot 2" in text
 
 
 def test_the_discard_example_is_not_a_move() -> None:

@@ -91,11 +91,11 @@ def test_kakeya_chips_and_why() -> None:
         "sitting_out": None,
     }
     assert deal_result("kakeya", deal, "en")[:2] == [
-        "Pair 1 (Seat 1 & Seat 3) wins with 11 face cards to 5",
-        "Pair 0 (Seat 0 & Seat 2) pays 2 chips (it was dealt the rensho and the trump ace)",
+        "Seat 1 & Seat 3 win with 11 face cards to 5",
+        "Seat 0 & Seat 2 pay 2 chips (they were dealt the rensho and the trump ace)",
     ]
     tie = dict(deal, face_cards=[8, 8], payment=1, payment_column="plain")
-    assert deal_result("kakeya", tie, "ja")[0] == "絵札 8 対 8: れんしょを配られなかった ペア1 (席1・席3) の勝ち"
+    assert deal_result("kakeya", tie, "ja")[0] == "絵札 8 対 8: れんしょを配られなかった 席1・席3 の勝ち"
 
 
 def test_unsun_winners() -> None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
+
+import pytest
 
 from rich.console import Console
 
@@ -110,3 +113,35 @@ def test_cli_play_refuses_an_unknown_option(capsys):
 
     assert main(["play", "meitora", "-o", "jokers=2"]) == 2
     assert "unknown option" in capsys.readouterr().err
+
+
+def play_a_deal_of(game_id: str, lang: str, tmp_path, name: str | None = None) -> str:
+    """The terminal's text while seat 0 plays its first choice until the first deal ends."""
+    out = io.StringIO()
+    info = find_game(game_id)
+    answers = iter(["1"] * 60 + ["q"] * 5)
+    game = TerminalGame(
+        info,
+        info.options({}),
+        seed=3,
+        bots="heuristic",
+        lang=lang,
+        name=name,
+        record_path=tmp_path / f"{game_id}-{lang}.json",
+        console=Console(file=out, width=120),
+        input_fn=lambda prompt: next(answers),
+    )
+    game.run()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("game_id", ["napoleon", "kakeya", "unsun"])
+def test_the_table_names_players_not_seat_numbers(game_id: str, lang: str, tmp_path) -> None:
+    # the games whose table lines are their views' own: the players by name ("Aki", "Bot 2"),
+    # never "Seat 2" (席2), and the player's own trick in the second person
+    text = play_a_deal_of(game_id, lang, tmp_path, name="Aki")
+    assert "Aki" in text
+    seat_word = r"席\s?\d" if lang == "ja" else r"(?i)seats? \d"
+    assert not re.search(seat_word, text), [ln for ln in text.splitlines() if re.search(seat_word, ln)][:3]
+    assert "Aki takes the trick" not in text and "Aki が取りました" not in text

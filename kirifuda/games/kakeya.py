@@ -344,6 +344,12 @@ class KakeyaView(View):
 
     def _pair_text(self, p: int, lang: str) -> str:
         a, b = self.pairs[p]
+        if _player(a) is not None:  # the players' names, where the interface gives them
+            return (
+                f"ペア{p} ({_seat(a, lang)}・{_seat(b, lang)})"
+                if lang == "ja"
+                else f"pair {p} ({_seat(a, lang)} & {_seat(b, lang)})"
+            )
         return f"ペア{p} (席{a}・席{b})" if lang == "ja" else f"pair {p} (seats {a} & {b})"
 
     def table_lines(self, lang: str = "en") -> list[str]:
@@ -390,19 +396,19 @@ class KakeyaView(View):
                 + shown
             )
         if self.leader is not None:
-            lines.append(("最初に出した人: 席" if ja else "First leader: seat ") + str(self.leader))
+            lines.append(("最初に出した人: " if ja else "First leader: ") + _seat(self.leader, lang))
         if self.phase == "play":
             lines.append(("済んだ場: " if ja else "Tricks played: ") + f"{self.tricks_played}/13")
         if self.trick is not None:
             lines.append(
                 ("場: " if ja else "Trick: ")
-                + "  ".join(f"{'席' if ja else 'seat '}{s}: {format_card(c, lang)}" for s, c in self.trick.plays)
+                + "  ".join(f"{_seat(s, lang)}: {format_card(c, lang)}" for s, c in self.trick.plays)
             )
         elif self.last_trick is not None:
             lines.append(
                 ("直前の場: " if ja else "Last trick: ")
-                + "  ".join(f"{'席' if ja else 'seat '}{s}: {format_card(c, lang)}" for s, c in self.last_trick.plays)
-                + (f" → 席{self.last_trick_winner}" if ja else f" → seat {self.last_trick_winner}")
+                + "  ".join(f"{_seat(s, lang)}: {format_card(c, lang)}" for s, c in self.last_trick.plays)
+                + f" → {_seat(self.last_trick_winner, lang)}"
             )
         return lines
 
@@ -430,6 +436,20 @@ class KakeyaView(View):
             else:
                 lines.append(("休み: " if ja else "Sitting out: ") + pair(self.sitting_out))
         return lines
+
+
+def _player(seat: int) -> str | None:
+    from ..ui.render import player_name
+
+    return player_name(seat)
+
+
+def _seat(seat: int | None, lang: str) -> str:
+    """A seat by its player's name where the interface gives names, else 席n / seat n."""
+    if seat is None:
+        return "-"
+    name = _player(seat)
+    return name if name is not None else (f"席{seat}" if lang == "ja" else f"seat {seat}")
 
 
 add_terms(

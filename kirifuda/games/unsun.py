@@ -263,10 +263,9 @@ class UnsunView(View):
         """The table for the terminal: trump, the trick with its last player, the counts."""
 
         def seat(s: int | None) -> str:
-            if s is None:
-                return "-"
-            name = t("seat", lang, n=s)
-            return f"{name} ({t('you', lang)})" if s == self.seat else name
+            from ..ui.render import seat_name  # the players' names, where the interface gives them
+
+            return seat_name(s, lang, you=self.seat)
 
         lines = []
         if self.indicator is not None and self.trump is not None:

@@ -49,6 +49,7 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.yes": ("はい", "yes"),
     "web.no": ("いいえ", "no"),
     "web.unlimited": ("指定なし (既定)", "not set (default)"),
+    "web.not_set": ("指定なし", "not set"),
     "web.player_default": ("プレイヤー{n}", "Player {n}"),
     "web.bot_default": ("ボット{n}", "Bot {n}"),
     "web.bots.heuristic": ("ふつう", "normal"),

@@ -115,7 +115,7 @@ def _frame(game: str, step: int, lang: str) -> dict[str, Any]:
     view = lesson.view()
     names = [lesson.seat_name(s) for s in range(lesson.state.num_players)]
     table = game_text(info.id).extras.get("table")
-    lines = table(view, lang, names) if callable(table) else view_lines(view, lang, skip=("last_deal",))
+    lines = table(view, lang, names) if callable(table) else view_lines(view, lang, skip=("last_deal",), names=names)
     choices: list[dict[str, Any]] = []
     if lesson.learner_turn:
         choices = [

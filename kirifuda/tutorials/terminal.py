@@ -93,7 +93,9 @@ class LessonTerminal:
         ]
         table = game_text(self.game_id).extras.get("table")
         game_lines = (
-            table(view, self.lang, self.names) if callable(table) else view_lines(view, self.lang, skip=("last_deal",))
+            table(view, self.lang, self.names)
+            if callable(table)
+            else view_lines(view, self.lang, skip=("last_deal",), names=self.names)
         )
         lines += [escape(line) for line in game_lines]
         legal: list[Action] = [a for a in sorted_actions(view) if not isinstance(a, Claim)]

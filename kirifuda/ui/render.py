@@ -5,7 +5,9 @@ define ``sort_hand()`` and ``table_lines(lang)`` to override the generic forms h
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Iterator, Sequence
 
 from ..actions import Action, Discard, Play
 from ..cards import Card, format_card, parse_card
@@ -26,9 +28,16 @@ __all__ = [
     "seat_name",
     "sorted_actions",
     "read_card",
+    "player_name",
+    "named",
 ]
 
 BASE_FIELDS = {f.name for f in dataclasses.fields(View)}
+
+_NAMES: ContextVar[Sequence[str] | None] = ContextVar("seat_names", default=None)
+"""The players' names while :func:`view_lines` draws a view: a game's own ``table_lines(lang)``
+names seats through :func:`seat_name`, which takes them from here (its players' names, not
+"Seat 2")."""
 
 
 _SUIT_SIGNS = {"♠": "s", "♤": "s", "♥": "h", "♡": "h", "♦": "d", "♢": "d", "♣": "c", "♧": "c"}
@@ -68,12 +77,31 @@ def action_text(action: Action, lang: str = "en") -> str:
     return action.label(lang)
 
 
+def player_name(seat: int) -> str | None:
+    """The player's name at ``seat`` while :func:`named` (or :func:`view_lines` with names)
+    is in force, else ``None``: a game's own table lines use it to name seats."""
+    names = _NAMES.get()
+    return str(names[seat]) if names and 0 <= seat < len(names) and names[seat] else None
+
+
+@contextmanager
+def named(names: Sequence[str] | None) -> Iterator[None]:
+    """Seats are named by ``names`` (by seat) in the lines a view draws within this block."""
+    token = _NAMES.set(names)
+    try:
+        yield
+    finally:
+        _NAMES.reset(token)
+
+
 def seat_name(seat: int | None, lang: str = "en", you: int | None = None, names: Sequence[str] | None = None) -> str:
     if seat is None:
         return "-"
-    base = names[seat] if names else t("seat", lang, n=seat)
-    if you is not None and seat == you:
-        return f"{base} ({t('you', lang)})"
+    names = names or _NAMES.get()
+    base = names[seat] if names and 0 <= seat < len(names) and names[seat] else t("seat", lang, n=seat)
+    mark = t("you", lang)
+    if you is not None and seat == you and base != mark and not base.endswith(f"({mark})"):
+        return f"{base} ({mark})"
     return base
 
 
@@ -124,8 +152,14 @@ def sorted_hand(view: View) -> tuple[Card, ...]:
     return tuple(sorted(view.hand, key=lambda c: (c.is_joker, c.id // 13, -(c.id % 13))))
 
 
-def view_lines(view: View, lang: str = "en", skip: Sequence[str] = ()) -> list[str]:
-    """The game-specific table of a view, one line a field (empty values left out)."""
+def view_lines(view: View, lang: str = "en", skip: Sequence[str] = (), names: Sequence[str] | None = None) -> list[str]:
+    """The game-specific table of a view, one line a field (empty values left out); ``names``:
+    the players' names by seat (else "Seat n")."""
+    with named(names):
+        return _view_lines(view, lang, skip)
+
+
+def _view_lines(view: View, lang: str, skip: Sequence[str]) -> list[str]:
     own = getattr(view, "table_lines", None)
     if callable(own):
         return list(own(lang))

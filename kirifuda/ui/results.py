@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import OptionError
-from ..i18n import t
+from ..i18n import add_terms, t
 
 __all__ = ["GameText", "deal_result", "game_text", "number_text", "signed_text", "register", "who_text"]
 
@@ -42,6 +42,28 @@ class GameText:
 
 
 _TEXTS: dict[str, GameText] = {}
+
+add_terms(
+    messages={
+        # the names of a view's and a deal's facts in the page's "details" panels (web.field.*,
+        # a game's own as web.field.<game>.<name>), and of the phases (web.phase.*)
+        "web.field.deal_number": ("回", "deal"),
+        "web.field.options": ("ローカルルール", "local rules"),
+        "web.field.shown_hands": ("公開された手札", "hands shown"),
+        "web.field.last_trick_winner": ("直前の場を取った人", "last trick taken by"),
+        "web.field.deals": ("回数", "deals"),
+        "web.field.tricks": ("場", "tricks"),
+        "web.field.winner": ("勝者", "winner"),
+        "web.field.winners": ("勝者", "winners"),
+        "web.field.players": ("人数", "players"),
+        "web.field.payment": ("支払い", "payment"),
+        "web.phase.bidding": ("宣言", "bidding"),
+        "web.phase.play": ("打ち", "play"),
+        "web.phase.discard": ("捨て札", "discard"),
+        "web.phase.deal": ("配り", "deal"),
+        "web.phase.done": ("終わり", "over"),
+    }
+)
 
 
 def register(text: GameText) -> GameText:

@@ -37,6 +37,7 @@ from .render import (
     read_card,
     sorted_actions,
     sorted_hand,
+    named,
     view_lines,
 )
 from .results import deal_result, game_text, signed_text, who_text
@@ -149,6 +150,10 @@ class TerminalGame:
     # -- the loop ------------------------------------------------------------------------
     def run(self) -> Path:
         """Play until the match ends or the user stops; save and return the record's path."""
+        with named(self.display):  # the games' own lines name the players, not "Seat 2"
+            return self._run()
+
+    def _run(self) -> Path:
         try:
             if not self.state.needs_deal and not self.state.is_over:
                 self._show_deal_start()  # a resumed match, inside a deal
@@ -327,7 +332,9 @@ class TerminalGame:
         view = self.state.view(self.seat)
         intro = getattr(view, "intro_lines", None)
         if callable(intro):  # a game's own words at the start of a deal (who deals, who sits out)
-            for line in intro(self.lang):
+            with named(self.display):
+                lines = list(intro(self.lang))
+            for line in lines:
                 self.console.print(escape(line))
         for line in self._roles(view):
             self.console.print(escape(line))
@@ -345,7 +352,7 @@ class TerminalGame:
         game_lines = (
             table(view, self.lang, self.display)
             if callable(table)
-            else view_lines(view, self.lang, skip=("last_deal",))
+            else view_lines(view, self.lang, skip=("last_deal",), names=self.display)
         )
         lines += [escape(line) for line in game_lines]
         lines.append(escape(t("hand_sizes_line", self.lang, sizes=" ".join(str(k) for k in view.hand_sizes))))
@@ -423,9 +430,25 @@ class TerminalGame:
     def _unit(self, unit: int) -> str:
         """A scoring unit: the player's name where each seat scores for itself, else the
         game's name of the team (Meitora's team, Kakeya's pair)."""
-        if len(self.state.view(self.seat).totals) == self.state.num_players:
+        view = self.state.view(self.seat)
+        if len(view.totals) == self.state.num_players:
             return self._name(unit)
+        members = self._members(view)
+        if members and unit < len(members):  # its players by name: "you & Bot 2" (あなた・ボット2)
+            return t("and_sep", self.lang).join(self._name(s) for s in members[unit])
         return self.state.unit_name(unit, self.lang)
+
+    def _members(self, view: View) -> list[list[int]]:
+        """Each scoring unit's seats, as the game's UI descriptor declares them (fixed teams,
+        or the view's field that lists them)."""
+        units = (self.info.ui or {}).get("units")
+        if isinstance(units, Mapping) and "teams" in units:
+            return [list(u) for u in units["teams"]]
+        if isinstance(units, Mapping) and "field" in units:
+            value = getattr(view, str(units["field"]), None)
+            if isinstance(value, (list, tuple)) and all(isinstance(u, (list, tuple)) for u in value):
+                return [list(u) for u in value]
+        return []
 
     @staticmethod
     def _number(x: Any) -> str:
@@ -461,7 +484,10 @@ class TerminalGame:
 
     def _trick_line(self, trick: Trick, winner: int | None) -> str:
         cards = "  ".join(f"{self._name(s)} {format_card(c, self.lang)}" for s, c in trick.plays)
-        return f"  {cards}  ⇒ {t('trick_won', self.lang, who=self._name(winner))}"
+        won = (
+            t("trick_won_you", self.lang) if winner == self.seat else t("trick_won", self.lang, who=self._name(winner))
+        )
+        return f"  {cards}  ⇒ {won}"
 
     def _show_trick_end(self) -> None:
         view = self.state.view(self.seat)

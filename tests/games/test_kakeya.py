@@ -972,7 +972,7 @@ def _terminal(
 def test_a_whole_four_player_match_in_the_terminal(tmp_path):
     game, text = _terminal(tmp_path, {}, seat=1)
     assert game.state.is_over and "Match over" in text
-    assert "Dealing pair (decides the trump): pair 1 (seats 1 & 3)" in text
+    assert "Dealing pair (decides the trump): pair 1 (you & Bot 3)" in text
     assert "Trump: ♦ (not decided yet" in text and "keep the trump" in text
     rec = records.loads((tmp_path / "k.json").read_text())
     assert records.replay(rec).summary() == game.state.summary()

@@ -13,6 +13,7 @@ offline banner while the server is stopped, and the match-over screen naming the
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -197,6 +198,14 @@ def check_phone_fit(page: Any, where: str) -> None:
       return r.height ? [r.left, r.right, r.top, r.bottom] : null; })""")
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= PHONE["width"] + 1, (where, width)
+    # every seat inside the screen and as wide as the others: a side seat is neither pushed past
+    # the felt's edge nor squeezed by it
+    seats = page.evaluate("""() => [...document.querySelectorAll('.seatbadge')].map((e) => {
+      const r = e.getBoundingClientRect(); return [r.left, r.right]; })""")
+    for left, right in seats:
+        assert left >= -1 and right <= PHONE["width"] + 1, (where, "seat", left, right)
+    widths = [right - left for left, right in seats]
+    assert max(widths) - min(widths) <= 2, (where, "seat widths", widths)
     for sel, box in zip(("felt", "controls", "hand"), boxes):
         if box is None:
             continue
@@ -545,6 +554,13 @@ def test_the_match_over_screen_names_the_winner(server: ServerThread, browser: A
         plural = len(winners) > 1 or any(len(seats) > 1 for seats in seats_of)  # "B0 & B2 win the match"
         assert ("勝ち" in text) if lang == "ja" else (("win the match" if plural else "wins the match") in text), text
         shot(page, f"{game}-{'phone' if size is PHONE else 'desktop'}-{lang}-match-over")
+        # the score sheet's headings and numbers each on one line (a phone scrolls the sheet
+        # sideways instead of breaking "Deal" or "+5" letter by letter)
+        lines = page.evaluate("""() => [...document.querySelectorAll('#overlay .sheet th, #overlay .sheet td:not(.says)')]
+          .map((c) => { const r = document.createRange(); r.selectNodeContents(c);
+            return [c.innerText, new Set([...r.getClientRects()].filter((x) => x.width > 0)
+              .map((x) => Math.round(x.bottom))).size]; })""")
+        assert lines and all(n <= 1 for _, n in lines), [x for x in lines if x[1] > 1][:4]
         if lang == "en":
             axe(page, f"{game} match over")
         # the replay viewer is the table
@@ -990,4 +1006,93 @@ def test_the_deal_just_played_is_replayed_with_its_marks_while_the_match_goes_on
     shot(replay, "meitora-desktop-en-replay-deal-just-played")
     # the table goes on in its own tab
     assert frame(page)["view"]["deal_number"] == 1
+    ctx.close()
+
+
+def test_the_claim_dialog_waits_on_cancel(server: ServerThread, browser: Any) -> None:
+    """A claim may end the deal as a chombo: pressing Enter twice (or a double tap) on the claim
+    button opens its dialog and leaves it, never claims."""
+    made = new_table(server.url, "meitora", {0})
+    ctx = context(browser, DESKTOP, "en")
+    page = ctx.new_page()
+    open_seat(page, server.url, made["links"][0])
+    for _ in range(200):
+        page.wait_for_function("Table.frame && (Table.frame.legal.length > 0 || Table.frame.table.over)")
+        if page.locator('[data-tool="claim"]').count() and page.locator("#overlay[hidden]").count():
+            break
+        before = frame(page)["version"]
+        act_once(page)
+        page.wait_for_function(
+            f"Table.frame.version > {before} || !document.querySelector('#overlay').hidden", timeout=30000
+        )
+    assert page.locator('[data-tool="claim"]').count(), "no claim was offered"
+    version = frame(page)["version"]
+    page.locator('[data-tool="claim"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#overlay:not([hidden]) [data-cancel]")
+    assert page.evaluate("document.activeElement.hasAttribute('data-cancel')")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#overlay", state="hidden")
+    f = frame(page)
+    assert f["version"] == version and any("claim" in e["action"] for e in f["legal"])
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_lobby_says_each_options_default_once(server: ServerThread, browser: Any, lang: str) -> None:
+    """Every option of every game names its default once: "(default: not set)", never
+    "(default: not set (default))"."""
+    ctx = context(browser, DESKTOP, lang)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/?lang={lang}")
+    word = "既定" if lang == "ja" else "default"
+    for game in sorted(BUILTIN):
+        page.locator(f"input[name=game][value={game}]").check()
+        page.wait_for_selector(".opt small i")
+        notes = page.locator(".opt small i").all_inner_texts()
+        assert notes and all(n.count(word) == 1 for n in notes), (game, [n for n in notes if n.count(word) != 1])
+    ctx.close()
+
+
+def test_a_new_table_is_told_and_focused(server: ServerThread, browser: Any) -> None:
+    """Creating a table in the lobby: the live region says so, the focus moves to the first
+    seat's link, and each copy button names the link it copies."""
+    ctx = context(browser, PHONE, "ja")
+    page = ctx.new_page()
+    page.goto(f"{server.url}/?lang=ja")
+    page.locator("input[name=game][value=napoleon]").check()
+    page.locator(".seat-row select").nth(1).select_option(index=0)  # a second human seat
+    page.locator("#create").click()
+    page.wait_for_selector("#created .invite")
+    page.wait_for_function("document.querySelector('#live').textContent.length > 0")
+    assert page.locator("#live").inner_text() == page.locator("#created .ok").inner_text()
+    assert page.evaluate("document.activeElement.matches('#created a[data-seat=\"0\"]')")
+    names = page.locator("#created .copy").evaluate_all("(bs) => bs.map((b) => b.getAttribute('aria-label'))")
+    assert len(names) == len(set(names)) == 4 and all(n.startswith("コピー") for n in names), names
+    axe(page, "lobby with a new table")
+    ctx.close()
+
+
+@pytest.mark.parametrize("game", sorted(BUILTIN))
+def test_the_details_panels_speak_japanese(server: ServerThread, browser: Any, game: str) -> None:
+    """The "details" panels (every fact of the view, of a deal) name each fact and word each
+    value in Japanese: the local rules as the lobby words them, the phases, the deal's facts;
+    no English key ("winning_pair", "claim_failure", "bidding") is left."""
+    made = new_table(server.url, game, set(), options=SHORT[game])
+    deadline = time.time() + 60
+    while not httpx.get(f"{server.url}/api/tables/{made['id']}").json()["over"]:
+        assert time.time() < deadline
+        time.sleep(0.05)
+    ctx = context(browser, DESKTOP, "ja")
+    page = ctx.new_page()
+    page.goto(f"{server.url}{made['watch']}?lang=ja")
+    page.wait_for_selector("#overlay:not([hidden]) .winner")
+    page.locator("#close").click()
+    page.locator('[data-tool="deal"]').click()
+    page.wait_for_selector("#overlay:not([hidden]) .kv", state="attached")
+    texts = page.locator("#overlay .kv th, #overlay .kv td").evaluate_all("(es) => es.map((e) => e.textContent)")
+    page.locator("#close").click()
+    texts += page.locator("#info .kv th, #info .kv td").evaluate_all("(es) => es.map((e) => e.textContent)")
+    english = [x for x in texts if re.search(r"[A-Za-z]{3,}", x)]
+    assert len([x for x in texts if x.strip()]) > 10 and not english, english
     ctx.close()

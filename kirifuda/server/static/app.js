@@ -68,6 +68,9 @@ function confirmIn(title, body, okLabel, onOk, cls = "") {
   dialog(`<h3>${esc(title)}</h3>${body}<div class="choices confirm"><button class="primary ${cls}" data-ok>${esc(okLabel)}</button><button data-cancel>${esc(t("cancel"))}</button></div>`);
   $("#dialog-body [data-ok]").addEventListener("click", () => { closeDialog(); onOk(); });
   $("#dialog-body [data-cancel]").addEventListener("click", closeDialog);
+  // a costly answer (a claim that may end the deal as a chombo) is never the one a second
+  // Enter or a double tap gives: the focus waits on "cancel"
+  if (cls.split(" ").includes("danger")) $("#dialog-body [data-cancel]").focus();
 }
 async function api(path, opts = {}) {
   const r = await fetch(path, opts);
@@ -111,8 +114,18 @@ async function boot() {
 function gameOf(id) { return (GAMES || []).find((g) => g.id === id); }
 function descOf(id) { return UI.games[id]; }
 function term(game, key) {
+  // a game's own word for the fact first, then the shared one, its view's label, its option's name
+  for (const k of [`field.${game}.${key}`, `field.${key}`]) if (has(k)) return t(k);
   const g = gameOf(game); const e = g && g.terms[key];
-  return e ? e[LANG] : key.replace(/_/g, " ");
+  if (e && !(e.ja === e.en && e.en === key.replace(/_/g, " "))) return e[LANG];   // (a label, not its stand-in)
+  return has(`opt.${game}.${key}`) ? t(`opt.${game}.${key}`) : key.replace(/_/g, " ");
+}
+// an option's value in the words of the lobby
+function optionValue(game, name, x) {
+  if (x === null || x === undefined) return t("not_set");
+  if (typeof x === "boolean") return t(x ? "yes" : "no");
+  const k = `opt.${game}.${name}.${x}`;
+  return has(k) ? t(k) : String(x);
 }
 
 // -- the one place for a table's tokens ------------------------------------------------------
@@ -197,10 +210,15 @@ function trickSeats(tr, n) { return tr.seats || tr.cards.map((_, i) => (tr.leade
 function isAction(v) { return v && typeof v === "object" && !Array.isArray(v) && ["play", "bid", "broken", "discard", "adjutant", "redeclare", "approve", "trump", "leader", "claim"].some((k) => k in v); }
 function valueHTML(v, game, n, field) {
   if (v === null || v === undefined) return "–";
+  if (field === "options" && typeof v === "object" && !Array.isArray(v))   // the local rules, as the lobby words them
+    return Object.entries(v).map(([k, x]) => `${esc(has(`opt.${game}.${k}`) ? t(`opt.${game}.${k}`) : term(game, k))}: ${esc(optionValue(game, k, x))}`).join("; ");
   if (typeof v === "boolean") return v ? t("yes") : t("no");
   if (isCard(v)) return cardHTML(v);
   if (typeof v === "string" && v.length === 1 && STRAIN[v]) return suitHTML(v);
   if (typeof v === "number" && SEATLIKE.has(field)) return esc(seatName(v));
+  if (v === "any" && /request/.test(field || "")) return esc(t("req.any"));
+  if (typeof v === "string" && field === "phase") return esc(has(`phase.${game}.${v}`) ? t(`phase.${game}.${v}`) : has(`phase.${v}`) ? t(`phase.${v}`) : v);
+  if (typeof v === "string" && has(`value.${game}.${field}.${v}`)) return esc(t(`value.${game}.${field}.${v}`));
   if (typeof v === "string") return has("outcome." + v) ? esc(t("outcome." + v)) : bidHTML(v);
   if (typeof v === "number") return fmtTotal(v);
   if (Array.isArray(v)) {
@@ -364,7 +382,7 @@ const Lobby = {
     else if (o.type === "choice") input = `<select id="${id}" name="${id}">${o.choices.map((c) => `<option value='${esc(JSON.stringify(c))}' ${JSON.stringify(c) === JSON.stringify(o.default) ? "selected" : ""}>${esc(choice(c))}</option>`).join("")}</select>`;
     else if (o.type === "int") input = `<input type="number" id="${id}" name="${id}" value="${o.default}" min="1" max="999">`;
     else input = `<input type="number" id="${id}" name="${id}" min="1" max="999" value="${o.default ?? ""}" placeholder="${esc(t("unlimited"))}">`;
-    const def = o.default === null ? t("unlimited") : typeof o.default === "boolean" ? t(o.default ? "yes" : "no") : choice(o.default);
+    const def = o.default === null ? t("not_set") : typeof o.default === "boolean" ? t(o.default ? "yes" : "no") : choice(o.default);
     return `<div class="opt"><label for="${id}"><span>${esc(t(key))}</span> ${input}</label><small>${esc(t(key + ".doc"))} <i>(${esc(t("default"))}: ${esc(def)})</i></small></div>`;
   },
   renderSeats() {
@@ -396,6 +414,9 @@ const Lobby = {
       if (mine >= 0) Keys.setSeat(res.id, res.tokens[mine], mine);
       this.created = res;
       this.showCreated();
+      // told, and the focus on the links it made (the first: a seat to play at)
+      announce(t("created"));
+      const go = $("#created a.button"); if (go) go.focus();
       this.loadTables();
     } catch (e) {
       const msg = refusalText(e, g.id);
@@ -404,7 +425,7 @@ const Lobby = {
   },
   showCreated() {
     const r = this.created; const base = location.origin;
-    const row = (label, url, open) => `<div class="invite"><span>${esc(label)}</span><input readonly aria-label="${esc(label)}" value="${esc(base + url)}"><button class="copy">${esc(t("copy"))}</button>${open}</div>`;
+    const row = (label, url, open) => `<div class="invite"><span>${esc(label)}</span><input readonly aria-label="${esc(label)}" value="${esc(base + url)}"><button class="copy" aria-label="${esc(t("copy"))}: ${esc(label)}">${esc(t("copy"))}</button>${open}</div>`;
     $("#created").innerHTML = `<p class="ok" role="status">${esc(t("created"))}</p>` +
       r.links.map((l, i) => l ? row(t("seat", { n: i }), l, `<a class="button" href="${esc(l)}" data-seat="${i}">${esc(t("play_here"))}</a>`) : "").join("") +
       row(t("watch"), r.watch, `<a class="button" href="${esc(r.watch)}">${esc(t("watch"))}</a>`) +

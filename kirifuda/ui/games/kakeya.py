@@ -6,29 +6,32 @@ from typing import Any, Mapping, Sequence
 
 from ...cards import Suit, format_card, parse_card
 from ...i18n import add_terms, t
+from ..render import player_name
 from ..results import GameText, register, who_text
 
 add_terms(
     messages={
-        "kakeya.pair": ("ペア{n} ({a}・{b})", "Pair {n} ({a} & {b})"),
-        "kakeya.wins": ("{pair} の勝ち: 絵札 {w} 対 {l}", "{pair} wins with {w} face cards to {l}"),
+        "kakeya.pair": ("{a}・{b}", "{a} & {b}"),
+        "kakeya.wins": ("{pair} の勝ち: 絵札 {w} 対 {l}", "{pair} win with {w} face cards to {l}"),
         "kakeya.tie": (
             "絵札 8 対 8: れんしょを配られなかった {pair} の勝ち",
-            "8 face cards each: {pair}, not dealt the rensho, wins",
+            "8 face cards each: {pair}, not dealt the rensho, win",
         ),
-        "kakeya.pays": ("{pair} がご石 {n} 個を払う{why}", "{pair} pays {n} {chips}{why}"),
+        "kakeya.pays": ("{pair} がご石 {n} 個を払う{why}", "{pair} pay {n} {chips}{why}"),
         "kakeya.chip": ("個", "chip"),
         "kakeya.chips": ("個", "chips"),
         "kakeya.why.plain": (" (勝ちペアの絵札 {w} 枚)", " (the winners' {w} face cards)"),
         "kakeya.why.rensho_trump_ace": (
             " (れんしょと切りのAを配られていた)",
-            " (it was dealt the rensho and the trump ace)",
+            " (they were dealt the rensho and the trump ace)",
         ),
-        "kakeya.why.four_aces": (" (Aを4枚とも配られていた)", " (it was dealt all four aces)"),
+        "kakeya.why.four_aces": (" (Aを4枚とも配られていた)", " (they were dealt all four aces)"),
         "kakeya.trump": ("切り {trump}、れんしょ {rensho}", "Trump {trump}, rensho {rensho}"),
         "kakeya.sits_out": ("休み: {pair}", "Sitting out: {pair}"),
         "kakeya.unit": ("ご石", "chips"),
-        "kakeya.you_pair": ("あなたは {pair}: 相棒は {partner}", "You are {pair}: your partner is {partner}"),
+        "kakeya.you_pair": ("あなたの相棒は {partner}", "Your partner is {partner}"),
+        "kakeya.leads": ("{who}が最初に出す", "{who} leads"),
+        "kakeya.you_lead": ("あなたが最初に出す", "you lead"),
         "kakeya.role.leads": ("あなたのペアが親 (先手)", "Your pair leads"),
         "kakeya.role.deals": ("あなたのペアが配り (切りを決める)", "Your pair deals (and decides the trump)"),
         "kakeya.role.sits_out": ("あなたのペアは休み", "Your pair sits out"),
@@ -94,9 +97,7 @@ def roles(view: Any, lang: str, names: Sequence[str] | None = None) -> list[str]
         return []
     a, b = view.pairs[p]
     partner = b if view.seat == a else a
-    lines = [
-        t("kakeya.you_pair", lang, pair=_pair(p, view.players, lang, names), partner=who_text(partner, lang, names))
-    ]
+    lines = [t("kakeya.you_pair", lang, partner=who_text(partner, lang, names))]
     if p == view.leading_pair:
         lines.append(t("kakeya.role.leads", lang))
     if p == view.dealing_pair:
@@ -106,7 +107,26 @@ def roles(view: Any, lang: str, names: Sequence[str] | None = None) -> list[str]
     return lines
 
 
-TEXT = register(GameText("kakeya", result, unit="kakeya.unit", input_forms="kakeya.input", roles=roles))
+def action_note(view: Any, seat: int, action: Any, lang: str) -> str | None:
+    """Who leads the first trick, by the player's name (the action's own label says "seat 2")."""
+    leader = action.to_json().get("leader") if hasattr(action, "to_json") else None
+    if not isinstance(leader, int):
+        return None
+    if leader == view.seat:
+        return t("kakeya.you_lead", lang)
+    return t("kakeya.leads", lang, who=player_name(leader) or t("seat", lang, n=leader))
+
+
+TEXT = register(
+    GameText(
+        "kakeya",
+        result,
+        unit="kakeya.unit",
+        input_forms="kakeya.input",
+        roles=roles,
+        extras={"action_note": action_note},
+    )
+)
 
 add_terms(
     messages={
@@ -168,5 +188,19 @@ add_terms(
             "The <b>rensho (れんしょ)</b>, ♠A (♣A when spades are trump), beats everything. Follow suit if you can.\n"
             "Games are paid in chips.",
         ),
+    }
+)
+
+add_terms(
+    messages={  # the deal's facts in the page's details panel
+        "web.field.kakeya.winning_pair": ("勝ちペア", "winning pair"),
+        "web.field.kakeya.rensho_pair": ("れんしょを配られたペア", "pair dealt the rensho"),
+        "web.field.kakeya.payment_column": ("ご石の数え方", "chips counted by"),
+        "web.field.kakeya.payment": ("ご石", "chips paid"),
+        "web.value.kakeya.payment_column.plain": ("勝ちペアの絵札の数", "the winners' face cards"),
+        "web.value.kakeya.payment_column.rensho_trump_ace": ("れんしょと切りのA", "the rensho and the trump ace"),
+        "web.value.kakeya.payment_column.four_aces": ("Aを4枚", "all four aces"),
+        "web.phase.kakeya.trump": ("切りを決める", "choosing the trump"),
+        "web.phase.kakeya.leader": ("最初に出す人を決める", "choosing the first leader"),
     }
 )

@@ -309,3 +309,12 @@ add_terms(
         ),
     }
 )
+
+add_terms(
+    messages={  # the deal's facts in the page's details panel
+        "web.field.meitora.broken": ("ブロークン", "broken"),
+        "web.field.meitora.team_tricks": ("チームのトリック", "tricks by team"),
+        "web.phase.meitora.bidding": ("吹き", "bidding"),
+        "web.phase.meitora.discard": ("ネグリ", "negri"),
+    }
+)

@@ -293,3 +293,17 @@ add_terms(
         ),
     }
 )
+
+add_terms(
+    messages={  # the deal's facts in the page's details panel
+        "web.field.napoleon.army_face_cards": ("ナポレオン軍の絵札", "the Napoleon army's face cards"),
+        "web.field.napoleon.declared": ("最初の宣言", "declared"),
+        "web.field.napoleon.face_cards": ("取った絵札", "face cards taken"),
+        "web.field.napoleon.napoleon_wins": ("ナポレオン軍の勝ち", "the Napoleon army wins"),
+        "web.phase.napoleon.bidding": ("立候補", "bidding"),
+        "web.phase.napoleon.adjutant": ("副官の指名", "naming the adjutant"),
+        "web.phase.napoleon.discard": ("捨て札", "discard"),
+        "web.phase.napoleon.redeclare": ("再宣言", "redeclaration"),
+        "web.phase.napoleon.approve": ("再宣言の承認", "approving the redeclaration"),
+    }
+)

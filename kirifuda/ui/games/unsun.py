@@ -125,3 +125,10 @@ add_terms(
         ),
     }
 )
+
+add_terms(
+    messages={  # the deal's facts in the page's details panel
+        "web.field.unsun.tricks_won": ("取った個", "tricks taken"),
+        "web.field.unsun.deals_won": ("勝った回", "deals won"),
+    }
+)
