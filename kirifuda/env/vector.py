@@ -199,6 +199,14 @@ class BatchCore:
             why = "not in its action mask (not legal now)"
         return IllegalActionError(seat, f"{action} ({name})", f"env {i}: {why}")
 
+    def sample(self, seed: int = 0, out: np.ndarray | None = None) -> np.ndarray:
+        """A random legal action per env, uniform over its mask, chosen in C from a stream
+        seeded with ``seed`` (random agents for benchmarks and smoke tests)."""
+        if out is None:
+            out = np.zeros(self.num_envs, dtype=np.int64)
+        self._core.sample(out, seed & (2**64 - 1))
+        return out
+
     def observe(self, i: int, seat: int) -> np.ndarray:
         """Seat ``seat``'s observation in env ``i`` (a new array)."""
         out = np.zeros(self.obs_size, dtype=np.float32)

@@ -338,6 +338,25 @@ static int claim_node(const Claim *c, uint64_t *hands, int8_t *trick, int first,
 }
 
 static int claim_is_valid(const Batch *b, const Game *g, int claimant) {
+    /* the joker may be played to any trick and wins it: with another seat it sinks every claim
+       (the search finds the same, later) */
+    for (int s = 0; s < 4; s++)
+        if (s != claimant && (g->hands[s] & JK_BIT)) return 0;
+    /* in a suit contract, a trump of another seat above every trump of a claimant without the
+       joker is played to some trick the claimant's card is in, and takes it */
+    int trump = TRUMP_OF_STRAIN[g->strain];
+    if (trump != NO_SUIT && !(g->hands[claimant] & JK_BIT)) {
+        const int *st = STRENGTH[g->strain][trump];
+        uint64_t trumps = SUIT_MASK[g->strain][trump];
+        int top = 0;
+        for (uint64_t m = g->hands[claimant] & trumps; m; m &= m - 1)
+            if (st[kf_ctz(m)] > top) top = st[kf_ctz(m)];
+        for (int s = 0; s < 4; s++) {
+            if (s == claimant) continue;
+            for (uint64_t m = g->hands[s] & trumps; m; m &= m - 1)
+                if (st[kf_ctz(m)] > top) return 0;
+        }
+    }
     if (++memo_gen == 0) {  /* the generation wrapped: clear the table */
         memset(memo, 0, sizeof(MemoEntry) * MEMO_SIZE);
         memo_gen = 1;
@@ -712,6 +731,37 @@ static PyObject *Batch_observe(Batch *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* sample(out, seed): a random legal action per env (uniform over its mask) into out (int64),
+   from a stream of its own seeded with seed: the benchmark's random agents, chosen in C. */
+static PyObject *Batch_sample(Batch *self, PyObject *args) {
+    PyObject *out;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OK", &out, &seed)) return NULL;
+    Py_buffer ov;
+    if (get_buffer(out, &ov, self->n, 8, "out") < 0) return NULL;
+    int64_t *acts = ov.buf;
+    uint64_t s = seed;
+    for (Py_ssize_t i = 0; i < self->n; i++) {
+        const Game *g = &self->games[i];
+        int count = kf_popcount(g->legal[0]) + kf_popcount(g->legal[1]) + kf_popcount(g->legal[2]);
+        if (count == 0) { acts[i] = -1; continue; }
+        uint64_t x = splitmix64(&s);
+        int r = (int)(((x >> 32) * (uint64_t)count) >> 32);
+        for (int w = 0; w < 3; w++) {
+            int c = kf_popcount(g->legal[w]);
+            if (r < c) {
+                uint64_t m = g->legal[w];
+                for (int k = 0; k < r; k++) m &= m - 1;
+                acts[i] = 64 * w + kf_ctz(m);
+                break;
+            }
+            r -= c;
+        }
+    }
+    PyBuffer_Release(&ov);
+    Py_RETURN_NONE;
+}
+
 /* info(i): env i's state for tests and messages (the whole deal: not an observation). */
 static PyObject *Batch_info(Batch *self, PyObject *arg) {
     Py_ssize_t i = PyLong_AsSsize_t(arg);
@@ -734,6 +784,7 @@ static PyMethodDef Batch_methods[] = {
     {"reset", (PyCFunction)Batch_reset, METH_O, "reset(seeds or None): a new episode in every env."},
     {"step", (PyCFunction)Batch_step, METH_O, "step(actions) -> -1, or the index of an env whose action is illegal."},
     {"observe", (PyCFunction)Batch_observe, METH_VARARGS, "observe(i, seat, out): a seat's observation."},
+    {"sample", (PyCFunction)Batch_sample, METH_VARARGS, "sample(out, seed): a random legal action per env."},
     {"info", (PyCFunction)Batch_info, METH_O, "info(i): env i's state (for tests and messages)."},
     {NULL},
 };
