@@ -145,7 +145,13 @@ class BatchCore:
             first=first,
             autoreset=autoreset,
             scale=scale,
-            arrays={"obs": self.obs, "mask": self.mask, "to_act": self.to_act, "rewards": self.rewards, "done": self.done},
+            arrays={
+                "obs": self.obs,
+                "mask": self.mask,
+                "to_act": self.to_act,
+                "rewards": self.rewards,
+                "done": self.done,
+            },
         )
         self._reset_done = False
 
@@ -158,6 +164,8 @@ class BatchCore:
         if seed is not None:
             if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
                 raw = [int(seed) + i for i in range(self.num_envs)]
+            elif isinstance(seed, bool):
+                raise ValueError(f"reset: a seed is an integer, got {seed!r}")
             else:
                 raw = [int(s) for s in seed]
                 if len(raw) != self.num_envs:
@@ -248,7 +256,9 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc, unused-i
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
-    def __init__(self, game: str, num_envs: int, options: Mapping[str, Any] | None = None, *, copy: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self, game: str, num_envs: int, options: Mapping[str, Any] | None = None, *, copy: bool = True, **kwargs: Any
+    ) -> None:
         self.core = BatchCore(game, num_envs, options, **kwargs)
         self.num_envs = num_envs
         self.copy = copy
@@ -304,7 +314,9 @@ class BatchEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
     def _obs(self) -> dict[str, np.ndarray]:
         return {"observation": self.core.obs[0].copy(), "action_mask": self.core.mask[0].copy()}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         self.core.reset(seed)
         self._over = False
@@ -331,7 +343,9 @@ class BatchEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
         return self._obs(), float(seat_rewards[actor]), done, False, info
 
 
-def batch_vector_env(game: str, num_envs: int, options: Mapping[str, Any] | None = None, **kwargs: Any) -> BatchVectorEnv:
+def batch_vector_env(
+    game: str, num_envs: int, options: Mapping[str, Any] | None = None, **kwargs: Any
+) -> BatchVectorEnv:
     """``num_envs`` deals of ``game`` in the game's C core as a Gymnasium ``VectorEnv``
     (``kwargs``: ``first``, ``recall``, ``scaled``, ``claims``, ``copy``)."""
     return BatchVectorEnv(game, num_envs, options, **kwargs)

@@ -53,7 +53,9 @@ def core_steps(game: str, num_envs: int, seconds: float, clock: Clock = time.per
     return round(steps / (clock() - start), 1)
 
 
-def vector_env_steps(game: str, num_envs: int, seconds: float, clock: Clock = time.perf_counter, copy: bool = False) -> float:
+def vector_env_steps(
+    game: str, num_envs: int, seconds: float, clock: Clock = time.perf_counter, copy: bool = False
+) -> float:
     """Env steps per second of the Gymnasium ``VectorEnv`` over the batched core, the random legal
     actions drawn by numpy from the masks."""
     from .vector import batch_vector_env

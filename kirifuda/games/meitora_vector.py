@@ -27,7 +27,7 @@ from ..errors import OptionError
 from . import meitora as _rules
 
 try:
-    from . import _meitora_vector as _c
+    from . import _meitora_vector as _c  # type: ignore[attr-defined, unused-ignore]
 except ImportError:  # built without a C compiler
     _c = None  # type: ignore[assignment, unused-ignore]
 
