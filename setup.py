@@ -1,5 +1,6 @@
 """Builds the C parts of kirifuda at install time (``pip install -e .`` or ``pip install .``):
-Meitora's hot path (``kirifuda/games/_meitora_core.c``) and the solver's core
+Meitora's hot path (``kirifuda/games/_meitora_core.c``), Meitora's batched env core
+(``kirifuda/games/_meitora_vector.c``) and the solver's core
 (``kirifuda/solver/_csolver.c``).
 
 Each extension is optional: without a C compiler kirifuda installs without it and falls back
@@ -36,6 +37,13 @@ setup(
         Extension(
             "kirifuda.games._meitora_core",
             sources=["kirifuda/games/_meitora_core.c"],
+            depends=["kirifuda/_bitops.h"],
+            optional=True,
+        ),
+        Extension(
+            # N Meitora deals stepped at once, observations and masks included (kirifuda.env.vector)
+            "kirifuda.games._meitora_vector",
+            sources=["kirifuda/games/_meitora_vector.c"],
             depends=["kirifuda/_bitops.h"],
             optional=True,
         ),

@@ -240,6 +240,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     from .games import find_game
 
     games = [find_game(g).id for g in args.game] if args.game else None  # ids already (_game_arg)
+    if args.vector:  # the batched envs beside PettingZoo's benchmark (kirifuda.env.vector_bench)
+        from .env.vector_bench import lines, run
+
+        figures = run(games, seconds=args.seconds, cpu=True)
+        print(json.dumps(figures) if args.json else "\n".join(lines(figures)))
+        return 0
     result = bench.run(
         games,
         seconds=args.seconds,
@@ -682,6 +688,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--decision-deals", type=_int_at_least(0), default=4, help="deals of search bots timed (default 4)")
     p.add_argument("--no-solver", action="store_true", help="skip the solver and bot benchmarks")
+    p.add_argument(
+        "--vector", action="store_true", help="the batched envs' steps/s beside PettingZoo's benchmark (CPU time)"
+    )
     p.add_argument(
         "--coach-deals",
         type=_int_at_least(0),

@@ -462,7 +462,8 @@ class GameInfo:
     input forms, registered with :mod:`kirifuda.ui.results`), ``coach`` (each card's value with
     all hands open, for :mod:`kirifuda.coach`), ``scoresheet`` (what a scorer writes of a deal,
     a seat's role in it, the scoring units: :mod:`kirifuda.scored`, :mod:`kirifuda.stats`,
-    :mod:`kirifuda.ratings`, the score keeper).  A feature finds a game's part only here; a
+    :mod:`kirifuda.ratings`, the score keeper), ``vector`` (a batched env core in C for
+    :mod:`kirifuda.env.vector`, optional).  A feature finds a game's part only here; a
     game without one is left out of that feature, or refused by it in words."""
 
     def __post_init__(self) -> None:

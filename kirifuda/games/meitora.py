@@ -1501,6 +1501,7 @@ INFO = GameInfo(
         "words": "kirifuda.ui.games.meitora",
         "coach": "kirifuda.coach.games.meitora",
         "scoresheet": "kirifuda.scoresheets.meitora",
+        "vector": "kirifuda.games.meitora_vector",  # the batched env core in C (kirifuda.env.vector)
     },
     ui=UI,
 )
