@@ -412,6 +412,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", required=True, help="the policy file to write (.npz)")
     p.add_argument("--bc-out", default=None, help="also write the cloned policy, before PPO, here")
+    p.add_argument("--save-data", default=None, help="write the teacher's decisions collected here (.npz)")
+    p.add_argument("--data", nargs="*", default=[], help="decisions saved by earlier runs to clone as well")
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
@@ -423,11 +425,28 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     env = GameEnv(args.game, **ENV_OPTIONS)
     net = Net(env.obs_size, env.catalog.size, hidden)
-    data, played = collect(
-        args.game, args.teacher, args.delegate, args.bc_deals, args.seed, args.workers, args.bc_seconds, log
-    )
+    parts: list[dict[str, np.ndarray]] = []
+    played = 0
+    if args.bc_deals > 0:
+        fresh, played = collect(
+            args.game, args.teacher, args.delegate, args.bc_deals, args.seed, args.workers, args.bc_seconds, log
+        )
+        parts.append(fresh)
+        if args.save_data:
+            np.savez_compressed(args.save_data, deals=np.array(played), **fresh)
+            log(f"saved the decisions to {args.save_data}")
+    for name in args.data:  # decisions collected by earlier runs (arrays only: never unpickled)
+        with np.load(name, allow_pickle=False) as saved:
+            parts.append({k: saved[k] for k in ("obs", "mask", "action", "ret")})
+            played += int(saved["deals"])
+    if not parts:
+        p.error("nothing to clone: give --bc-deals or --data")
+    data = {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
+    del parts
     decisions = len(data["action"])
     bc_curve = clone(net, data, args.bc_epochs, 1e-3, 256, args.seed, log)
+    if args.bc_epochs == 0 and args.ppo_steps == 0:
+        return
     del data
     cloning = {"deals": played, "decisions": decisions, "epochs": args.bc_epochs, "curve": bc_curve}
     if args.bc_out:

@@ -119,6 +119,7 @@ def load_script():
     return module
 
 
+@pytest.mark.slow
 def test_the_training_script_runs_short_is_seeded_and_its_policy_plays(tmp_path, capsys):
     script = load_script()
     args = ["--teacher", "heuristic", "--bc-deals", "10", "--bc-epochs", "2", "--ppo-steps", "1024"]
