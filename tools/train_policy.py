@@ -117,6 +117,21 @@ def export(net: Net, env: GameEnv, hidden: Sequence[int], delegate: str, trainin
     return policy
 
 
+def load_into(net: Net, policy: Policy, env: GameEnv) -> None:
+    """Set ``net``'s weights from a policy file written by :func:`export` (to go on training)."""
+    if policy.meta.get("env") != env.version or policy.meta.get("recall") != ENV_OPTIONS["recall"]:
+        raise SystemExit(f"the policy was trained on {policy.meta.get('env')!r}, this run's env is {env.version!r}")
+    linears = [m for m in net.trunk if isinstance(m, nn.Linear)]
+    pairs = [(layer, f"w{i}", f"b{i}") for i, layer in enumerate(linears)]
+    pairs += [(net.pi, "pi_w", "pi_b"), (net.v, "v_w", "v_b")]
+    with torch.no_grad():
+        for layer, w, b in pairs:
+            if w not in policy.params or policy.params[w].shape != tuple(layer.weight.shape[::-1]):
+                raise SystemExit(f"the policy's layers differ from --hidden ({w})")
+            layer.weight.copy_(torch.from_numpy(policy.params[w].T.copy()))
+            layer.bias.copy_(torch.from_numpy(policy.params[b].copy()))
+
+
 # --------------------------------------------------------------------------------------------
 # Stage 1: the teacher's card decisions
 
@@ -412,6 +427,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", required=True, help="the policy file to write (.npz)")
     p.add_argument("--bc-out", default=None, help="also write the cloned policy, before PPO, here")
+    p.add_argument("--init", default=None, help="start from this policy file (same --hidden) instead of afresh")
     p.add_argument("--save-data", default=None, help="write the teacher's decisions collected here (.npz)")
     p.add_argument("--data", nargs="*", default=[], help="decisions saved by earlier runs to clone as well")
     args = p.parse_args(argv)
@@ -425,6 +441,9 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     env = GameEnv(args.game, **ENV_OPTIONS)
     net = Net(env.obs_size, env.catalog.size, hidden)
+    if args.init:
+        load_into(net, Policy.load(args.init), env)
+        log(f"starting from {args.init}")
     parts: list[dict[str, np.ndarray]] = []
     played = 0
     if args.bc_deals > 0:
@@ -439,12 +458,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         with np.load(name, allow_pickle=False) as saved:
             parts.append({k: saved[k] for k in ("obs", "mask", "action", "ret")})
             played += int(saved["deals"])
-    if not parts:
-        p.error("nothing to clone: give --bc-deals or --data")
-    data = {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
+    if not parts and not args.init:
+        p.error("nothing to clone: give --bc-deals or --data (or --init to go on with PPO)")
+    data = {k: np.concatenate([part[k] for part in parts]) for k in parts[0]} if parts else {}
     del parts
-    decisions = len(data["action"])
-    bc_curve = clone(net, data, args.bc_epochs, 1e-3, 256, args.seed, log)
+    decisions = len(data["action"]) if data else 0
+    bc_curve = clone(net, data, args.bc_epochs, 1e-3, 256, args.seed, log) if data else []
     if args.bc_epochs == 0 and args.ppo_steps == 0:
         return
     del data

@@ -136,6 +136,15 @@ def test_the_training_script_runs_short_is_seeded_and_its_policy_plays(tmp_path,
     assert training["steps"] == 1024 and training["teacher"] == "heuristic" and len(training["curve"]) == 2
     assert training["cloning"]["decisions"] > 50 and len(training["cloning"]["curve"]) == 2
     assert a.meta["recall"] == "cards" and a.meta["phases"] == ["play"] and a.meta["delegate"] == "heuristic"
+    # PPO goes on from a policy file: the same network before it, changed after
+    script.main(
+        ["--init", str(tmp_path / "a.npz"), "--bc-deals", "0", "--ppo-steps", "512", "--envs", "4"]
+        + ["--hidden", "16", "--out", str(tmp_path / "c.npz")]
+    )
+    c = Policy.load(tmp_path / "c.npz")
+    assert c.meta["training"]["steps"] == 512 and c.meta["training"]["cloning"]["decisions"] == 0
+    assert any(not np.array_equal(a.params[k], c.params[k]) for k in a.params)
+    assert max(float(np.abs(a.params[k] - c.params[k]).max()) for k in a.params) < 0.1  # started from a
     # the file plays whole deals as policy:FILE (the tournament's table: a rule breach raises)
     from kirifuda.tournament import play_deal
 
