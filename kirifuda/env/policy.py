@@ -11,7 +11,11 @@ version it was trained on.  Loading never unpickles anything (``allow_pickle=Fal
 bot's kind is accepted: ``make_bot("policy:FILE", game)`` — ``kirifuda play --bots policy:FILE``,
 ``kirifuda tournament --bots policy:FILE,heuristic``, a bot seat of the web app.  It encodes the
 view as the env does, masks the view's legal actions and takes the most probable action; a
-multi-card discard is chosen card by card, as in the env.  Where the environment variable
+multi-card discard is chosen card by card, as in the env.  A policy trained with ``recall="cards"``
+keeps the same memory from the views it is shown (:meth:`PolicyBot.observe`, after every action
+where the runner offers it: the cards each seat played face up this deal).  A policy trained
+for some phases only (``meta["phases"]``, e.g. card play: ``["play"]``) leaves the seat's other
+decisions to the bot named by ``meta["delegate"]`` (e.g. ``heuristic``), as it was trained.  Where the environment variable
 ``KIRIFUDA_POLICY_DIR`` is set, policy files are read from that directory only (a server
 seating policies from its users' requests sets it).
 
@@ -27,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -36,8 +41,10 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..actions import Action, Discard
+from ..cards import Card
 from ..errors import OptionError
 from ..game import View
+from ..tricks import Trick
 from .core import ENV_VERSION, ActionCatalog, GameEnv
 
 __all__ = ["Policy", "PolicyBot", "POLICY_FORMAT", "legal_ids_of"]
@@ -56,10 +63,22 @@ class Policy:
         self.depth = sum(1 for k in self.params if k.startswith("w"))
 
     @classmethod
-    def new(cls, env: GameEnv, hidden: Sequence[int] = (128, 128), seed: int = 0) -> "Policy":
-        """A fresh policy for ``env`` (orthogonal initialisation, as PPO implementations use)."""
-        if env.memory is not None:
-            raise OptionError("a policy plays from the seat's view: train it on an env without recall")
+    def new(
+        cls,
+        env: GameEnv,
+        hidden: Sequence[int] = (128, 128),
+        seed: int = 0,
+        *,
+        phases: Sequence[str] | None = None,
+        delegate: str | None = None,
+    ) -> "Policy":
+        """A fresh policy for ``env`` (orthogonal initialisation, as PPO implementations use).
+        ``phases``: the phases it decides (all by default); the seat's decisions in the others
+        are the bot ``delegate``'s."""
+        if env.recall not in (None, "cards"):
+            raise OptionError(f"recall={env.recall!r}: a policy bot keeps the memory of recall='cards' only (or none)")
+        if (phases is None) != (delegate is None):
+            raise OptionError("phases and delegate go together: the bot that takes the other phases' decisions")
         rng = np.random.default_rng(seed)
         sizes = [env.obs_size, *hidden]
         params: dict[str, np.ndarray] = {}
@@ -90,6 +109,11 @@ class Policy:
             "env_version": ENV_VERSION,
             "hidden": list(hidden),
         }
+        if env.recall is not None:
+            meta["recall"] = env.recall
+        if phases is not None:
+            meta["phases"] = list(phases)
+            meta["delegate"] = delegate
         return cls(meta, params)
 
     # -- the network ---------------------------------------------------------------------
@@ -182,6 +206,25 @@ def legal_ids_of(
     return tuple(sorted(out - masked_out))
 
 
+def _plays_in(value: Any) -> list[tuple[tuple[int, Any], ...]]:
+    """The ``(seat, card)`` plays a view field shows: a trick, tricks, or a trick as its plays
+    (a face-down card, ``None``, is not a card shown)."""
+    if isinstance(value, Trick):
+        return [value.plays]
+    if not isinstance(value, tuple) or not value:
+        return []
+    if all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], int) for p in value):
+        if any(isinstance(p[1], Card) or p[1] is None for p in value):
+            return [value]
+    out: list[tuple[tuple[int, Any], ...]] = []
+    for item in value:
+        if isinstance(item, Trick):
+            out.append(item.plays)
+        elif isinstance(item, tuple) and item and isinstance(item[0], Trick):  # (trick, winner)
+            out.append(item[0].plays)
+    return out
+
+
 def _policy_path(name: str) -> Path:
     """The file of ``policy:NAME``, inside ``KIRIFUDA_POLICY_DIR`` where that is set."""
     root = os.environ.get("KIRIFUDA_POLICY_DIR")
@@ -209,11 +252,15 @@ class PolicyBot:
             raise OptionError(f"the policy plays {meta.get('game')!r}, not {game!r}")
         self.name = name
         self.policy = policy
+        recall = meta.get("recall")
+        if recall not in (None, "cards"):
+            raise OptionError(f"the policy was trained with recall={recall!r}; a policy bot keeps recall='cards' only")
         self.env = GameEnv(
             str(meta["game"]),
             meta.get("options") or {},
             scaled=bool(meta.get("scaled")),
             claims=str(meta.get("claims", "keep")),
+            recall=recall,
         )
         if self.env.obs_size != meta.get("obs_size") or self.env.catalog.size != meta.get("actions"):
             raise OptionError(
@@ -222,6 +269,20 @@ class PolicyBot:
         self.options_json = dict(meta.get("options") or {})
         self._table_options = dict(self.env.new_match().view(None).options)
         """The options as a table's views show them (the record's form)."""
+        phases = meta.get("phases")
+        self.phases: frozenset[str] | None = None if phases is None else frozenset(str(p) for p in phases)
+        self.delegate: Any = None
+        """The bot of the phases the policy leaves out (``meta["delegate"]``)."""
+        if self.phases is not None:
+            from ..bots import make_bot
+
+            kind = str(meta.get("delegate"))
+            if kind.split(":", 1)[0] in ("policy", "oracle"):
+                raise OptionError(f"a policy's delegate plays from the view: {kind!r} is not one")
+            self.delegate = make_bot(kind, self.env.game_id)
+        self._seen: set[tuple[int, int]] = set()
+        """``(seat, card id)`` of every card seen played face up this deal (``recall``)."""
+        self._seen_key: tuple[int, int] = (-1, -1)
 
     @classmethod
     def from_file(cls, name: str, game: str | None = None) -> "PolicyBot":
@@ -236,18 +297,50 @@ class PolicyBot:
             policy = _LOADED[key] = Policy.load(path)
         return cls(policy, game, name=f"policy:{name}")
 
+    def observe(self, view: View) -> None:
+        """The seat's view after an action (the runner's offer): the memory of ``recall``."""
+        if self.delegate is not None:
+            observe = getattr(self.delegate, "observe", None)
+            if observe is not None:
+                observe(view)
+        if self.env.memory is not None:
+            self._remember(view)
+
+    def _remember(self, view: View) -> None:
+        """Add the cards face up in ``view``'s tricks to the deal's memory (a new deal, or
+        another one than remembered, starts it afresh)."""
+        key = (int(getattr(view, "deal_number", 0)), int(getattr(view, "tricks_played", 0)))
+        if view.phase != "play" or key[0] != self._seen_key[0] or key[1] < self._seen_key[1]:
+            self._seen = set()
+        self._seen_key = key
+        for f in dataclasses.fields(view):
+            for plays in _plays_in(getattr(view, f.name)):
+                self._seen.update((seat, card.id) for seat, card in plays if isinstance(card, Card))
+
     def observation(self, view: View, pending: tuple[int, ...] = ()) -> np.ndarray:
-        """The observation vector the env gives the seat of ``view``."""
+        """The observation vector the env gives the seat of ``view`` (with ``recall``: what
+        the bot has remembered of the deal, as :meth:`observe` was shown it)."""
         env = self.env
         out = env.encoder.encode(view, pending)
         if env.scale is not None:
             out = out * env.scale
+        if env.memory is not None:
+            n, seat = env.num_players, view.seat if view.seat is not None else 0
+            recall = np.zeros(env.memory.size, dtype=out.dtype)
+            for s, card in self._seen:
+                recall[((s - seat) % n) * 53 + card] = 1.0
+            out = np.concatenate([out, recall])
         return out
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if not view.legal_actions:
             raise ValueError(f"seat {view.seat} has no action to take")
         self._check_options(view)
+        if self.env.memory is not None:
+            self._remember(view)
+        if self.phases is not None and view.phase not in self.phases:
+            action: Action = self.delegate.choose(view, rng)
+            return action
         catalog = self.env.catalog
         masked = self.env.masked_out
         pending: tuple[int, ...] = ()

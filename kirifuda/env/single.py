@@ -5,7 +5,10 @@ every other seat is a kirifuda bot of a chosen level (:mod:`kirifuda.env.bots`),
 table from its own views.  Observations are the agent's seat's, as in the PettingZoo env:
 ``{"observation": float32 vector, "action_mask": int8 vector}`` (the mask also in ``info``).
 The reward of a step is the agent's share of every deal that ended during it (its team's score
-in Meitora and Kakeya).
+in Meitora and Kakeya).  With ``phases`` (e.g. ``("play",)``: card play only) the agent decides
+in those phases only; its seat's other decisions (bidding, discards) are made by the bot
+``delegate`` (``heuristic`` by default), as :class:`~kirifuda.env.policy.PolicyBot` does for a
+policy trained so.
 
 >>> env = SingleAgentEnv("meitora", opponents="heuristic", claims="auto")
 >>> obs, info = env.reset(seed=3)
@@ -45,7 +48,8 @@ __all__ = ["SingleAgentEnv"]
 class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
     """``game`` played by the agent at ``seat`` against bots: ``opponents`` is a bot level for
     every other seat, or a mapping seat → level.  ``options``, ``match``, ``first``, ``recall``,
-    ``scaled`` and ``claims`` are :class:`~kirifuda.env.core.GameEnv`'s."""
+    ``scaled`` and ``claims`` are :class:`~kirifuda.env.core.GameEnv`'s.  ``phases``: the phases
+    the agent decides in (all by default), the seat's other decisions are ``delegate``'s."""
 
     metadata = {"render_modes": ["ansi"]}
 
@@ -61,6 +65,8 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
         recall: str | None = None,
         scaled: bool = False,
         claims: str = "keep",
+        phases: tuple[str, ...] | None = None,
+        delegate: str = "heuristic",
         illegal_reward: float | None = None,
         render_mode: str | None = None,
     ) -> None:
@@ -78,6 +84,12 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
         self.bots = {
             s: BotAgent(self.core.game_id, kind, seed=s, masked_out=self.core.masked_out) for s, kind in levels.items()
         }
+        phase_names = {p.value for p in type(self.core.info.new_state(self.core.options).phase)}
+        if phases is not None and (not phases or not set(phases) <= phase_names):
+            raise OptionError(f"phases={phases!r}: a {game} deal's phases are {sorted(phase_names)}")
+        self.phases = None if phases is None else frozenset(phases)
+        if self.phases is not None:
+            self.bots[seat] = BotAgent(self.core.game_id, delegate, seed=seat, masked_out=self.core.masked_out)
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         N = self.core.catalog.size
@@ -98,16 +110,23 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
         for s, bot in self.bots.items():
             bot.observe(core.view(s))
 
+    def _agents_turn(self) -> bool:
+        """Whether the agent decides now: its seat is to act, in one of its phases."""
+        core = self.core
+        if core.done or core.to_act != self.seat:
+            return False
+        return self.phases is None or core.view(self.seat).phase in self.phases
+
     def _obs(self) -> dict[str, np.ndarray]:
         core = self.core
-        mask = core.legal_mask() if core.to_act == self.seat else np.zeros(core.catalog.size, dtype=np.int8)
+        mask = core.legal_mask() if self._agents_turn() else np.zeros(core.catalog.size, dtype=np.int8)
         return {"observation": core.observe(self.seat), "action_mask": mask}
 
     def _run_bots(self) -> float:
         """Let the bots act until the agent is to act or the episode ends; the agent's reward."""
         core = self.core
         reward = 0.0
-        while not core.done and core.to_act != self.seat:
+        while not core.done and not self._agents_turn():
             s = core.to_act
             assert s is not None
             got = core.step(self.bots[s].act(core.view(s), core.pending(s)))
