@@ -145,7 +145,10 @@ def _ismcts(game: Any, budget: _Budget, seed: int, uct_c: float) -> Any:
 
     rs = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
-    return TimedISMCTS(game, evaluator, uct_c=uct_c, max_simulations=1, random_state=rs)
+    bot = TimedISMCTS(game, evaluator, uct_c=uct_c, max_simulations=1, random_state=rs)
+    # worlds drawn with the bot's own seeded generator (OpenSpiel's default sampler is unseeded)
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, lambda: rs.uniform()))
+    return bot
 
 
 class PIMCBot:
