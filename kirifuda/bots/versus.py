@@ -46,7 +46,7 @@ import sys
 import time
 import zlib
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import OptionError
 
@@ -269,6 +269,17 @@ def _work(args: tuple[str, tuple[str, ...], int, int, float | None, int | None])
     return play_deal(game_id, kinds, index, seed, _Budget(seconds, count))
 
 
+def _deals(tasks: list[Any], jobs: int) -> Iterator[Any]:
+    if jobs <= 1:
+        yield from map(_work, tasks)
+        return
+    import multiprocessing
+    import os
+
+    with multiprocessing.get_context("spawn" if os.name == "nt" else "fork").Pool(jobs) as pool:
+        yield from pool.imap_unordered(_work, tasks, chunksize=1)
+
+
 def run(
     game_id: str,
     kinds: Sequence[str],
@@ -282,7 +293,7 @@ def run(
     """The match: its summary (:func:`kirifuda.tournament.summarize`, plus the budget) and every
     deal's result, in deal order."""
     from ..games import GAMES
-    from ..tournament import _local, summarize
+    from ..tournament import summarize
     from .base import make_bot
 
     if game_id not in GAMES:
@@ -301,7 +312,7 @@ def run(
 
     tasks = [(game_id, tuple(kinds), i, seed, seconds, simulations) for i in range(deals)]
     results = []
-    for res in _local(tasks, jobs) if jobs > 1 else map(_work, tasks):  # type: ignore[arg-type]
+    for res in _deals(tasks, jobs):
         results.append(res)
         if progress is not None:
             progress(res)
