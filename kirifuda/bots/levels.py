@@ -19,8 +19,9 @@ It writes :data:`LEVELS_FILE` (``kirifuda/bots/levels.json``), which the app rea
                                                         "ordinal": 23.5, "matches": 160}, …}}}}
 
 ``mu`` is the skill, ``sigma`` its uncertainty, ``ordinal`` (``mu − 3σ``) what a leaderboard
-sorts by, ``matches`` the matches (rotations) rated.  The same seed and deal counts give the
-same file (the date and commit apart).
+sorts by, ``matches`` the matches (rotations) rated; each game's entry also says its ``date``,
+``commit`` and ``seed``.  A game not rated by a run keeps its entry in the file.  The same seed
+and deal counts give the same ratings.
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="deals per pairing for some games, e.g. kakeya:4,napoleon:8 (the others: --deals)",
     )
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--levels", default=",".join(LEVELS), help=f"the levels rated (default {','.join(LEVELS)})")
     parser.add_argument("--games", default=None, help="comma-separated games (default: every game with a search bot)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--out", type=Path, default=LEVELS_FILE, help=f"the file (default {LEVELS_FILE})")
@@ -124,15 +126,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         per_game[name] = int(count)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    out: dict[str, Any] = {
-        "format": FORMAT,
-        "date": datetime.date.today().isoformat(),
-        "commit": _commit(),
-        "seed": args.seed,
-        "games": {},
-    }
+    levels = [x.strip() for x in args.levels.split(",") if x.strip()]
+    bad = [x for x in levels if x not in LEVELS]
+    if len(levels) < 2 or bad:
+        parser.error(f"--levels: two or more of {', '.join(LEVELS)}" + (f" (not {', '.join(bad)})" if bad else ""))
+    stamp = {"date": datetime.date.today().isoformat(), "commit": _commit(), "seed": args.seed}
+    out: dict[str, Any] = {"format": FORMAT, **stamp, "games": {}}
+    try:  # the games not rated this time keep their entries
+        old = json.loads(args.out.read_text(encoding="utf-8"))
+        if isinstance(old, dict) and old.get("format") == FORMAT and isinstance(old.get("games"), dict):
+            out["games"] = old["games"]
+    except (OSError, ValueError):
+        pass
     for game in games:
-        out["games"][game] = rate_levels(game, per_game.get(game, args.deals), args.seed, jobs=args.jobs, verbose=True)
+        out["games"][game] = {
+            **rate_levels(game, per_game.get(game, args.deals), args.seed, levels, jobs=args.jobs, verbose=True),
+            **stamp,
+        }
         args.out.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")  # game by game
     print(f"{args.out}: {len(games)} games")
     return 0
