@@ -63,10 +63,14 @@ core, on the machine that ran the table; "≤": the largest of the p95s of a tou
 shards, an upper bound).  *commit*: the commit the table was written at (`git show` it for the
 code measured).
 
-Regenerate with `python -m kirifuda.bots.strength --deals N --seed S` (every game with a
-search bot, the pairings below), or render tournaments already played with
-`python -m kirifuda.bots.strength --from DIR …` (each DIR a `kirifuda tournament --out DIR
---time` output; `DIR,DIR,…` the shards of one tournament, `--start`).  The history of these figures is in `docs/benchmarks.md`.
+Regenerate the whole page with `python -m kirifuda.bots.strength --deals N --seed S` (every
+game with a search bot: the pairings below, the tables per number of bots at a table, against
+OpenSpiel's bots and of the levels' ratings, each with N deals), one section with `--sections
+seats` (`pairings`, `seats`, `openspiel`, `levels`; the others keep their text), or render
+tournaments already played with `python -m kirifuda.bots.strength --from DIR …` (each DIR a
+`kirifuda tournament --out DIR --time` output; `DIR,DIR,…` the shards of one tournament,
+`--start`; `--versus-from DIR …` for `python -m kirifuda.bots.versus --out DIR` runs).  The
+history of these figures is in `docs/benchmarks.md`.
 
 | game | A | B | deals | seed | A − B per deal | 95% interval | p95 A | p95 B | commit | date |
 |---|---|---|---:|---:|---:|---|---:|---:|---|---|
