@@ -83,3 +83,19 @@ def test_every_convention_record_has_its_expectation() -> None:
     for p in CONVENTIONS.glob("*.json"):
         assert p.stem.startswith(json.loads(p.read_text(encoding="utf-8"))["game"] + "-")
     assert {name for name, _ in FINDINGS} <= set(CASES)
+
+
+def test_the_review_finds_a_trick_taken_from_partner(tmp_path: Path) -> None:
+    from kirifuda.bots.partner_review import main, taken_from_partner
+
+    data = json.loads((Path(__file__).parent / "partner" / "meitora-do-not-ruff-partners-ace.json").read_text())
+    data["deals"][0]["actions"].append({"seat": 0, "play": "5S"})  # ruffs partner's ♥A
+    hits = list(taken_from_partner(data))
+    assert [(h["seat"], h["played"]) for h in hits] == [(0, "5S")]
+    assert "5D" in hits[0]["kept"] and not any(c.endswith("S") or c in ("JC", "JK") for c in hits[0]["kept"])
+    assert list(taken_from_partner(data, ["east"])) == []
+    data["deals"][0]["actions"][-1] = {"seat": 0, "play": "5D"}  # lets partner's ace win
+    assert list(taken_from_partner(data)) == []
+    (tmp_path / "records").mkdir()
+    (tmp_path / "records" / "deal00000-r0.json").write_text(json.dumps(data))
+    assert main([str(tmp_path)]) == 0
