@@ -167,3 +167,24 @@ def test_the_levels_file_is_read_per_game(tmp_path: Path) -> None:
     assert level_ratings("meitora", tmp_path / "missing.json") == {}
     path.write_text(json.dumps({"format": "something-else", "games": {}}))
     assert level_ratings("meitora", path) == {}
+
+
+def test_the_levels_section_is_rendered_from_the_ratings_file(tmp_path: Path) -> None:
+    from kirifuda.bots.strength import main
+
+    ratings = tmp_path / "levels.json"
+    entry = {"mu": 31.5, "sigma": 1.25, "ordinal": 27.75, "matches": 40}
+    ratings.write_text(
+        json.dumps(
+            {"format": FORMAT, "games": {"meitora": {"deals_per_pairing": 4, "levels": {"search:normal": entry}}}}
+        )
+    )
+    page = tmp_path / "strength.md"
+    page.write_text("# Strength\n\nkept\n")
+    assert main(["--sections", "levels", "--levels-from", str(ratings), "--out", str(page)]) == 0
+    text = page.read_text()
+    assert "kept" in text and "| meitora | `search:normal` | 31.50 | 1.25 | 27.75 | 40 | 4 |" in text
+    with pytest.raises(SystemExit):
+        main(["--sections", "levels", "--levels-from", str(tmp_path / "none.json"), "--out", str(page)])
+    with pytest.raises(SystemExit):
+        main(["--sections", "nothing", "--out", str(page)])

@@ -470,6 +470,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the levels' ratings file (default kirifuda/bots/levels.json): written when the levels "
         "section is played, read when it is rendered (--from)",
     )
+    parser.add_argument(
+        "--levels-from",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="render the levels section from this ratings file instead of playing the round-robin",
+    )
     args = parser.parse_args(argv)
     sections = [x.strip() for x in args.sections.split(",") if x.strip()]
     bad = [x for x in sections if x not in SECTIONS]
@@ -511,7 +518,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             except ImportError as exc:
                 print(f"openspiel section left as it was: {exc}", file=sys.stderr)
     if "levels" in sections:
-        if not args.dirs:
+        if args.levels_from is not None:
+            if not args.levels_from.is_file():
+                parser.error(f"{args.levels_from}: no such file (write one with python -m kirifuda.bots.levels)")
+            levels_file = args.levels_from
+        elif not args.dirs:
             from .levels import main as levels_main
 
             levels_main(
