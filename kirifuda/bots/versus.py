@@ -243,7 +243,10 @@ def play_deal(
             if isinstance(bot, KirifudaBot):
                 action = bot.step(state)
             else:
+                before = getattr(bot, "simulations", 0)
                 action = bot.step(InfoState(state))
+                if len(state.legal_actions()) > 1:  # the work of a real choice (IS-MCTS simulations, PIMC worlds)
+                    times.setdefault(f"{seating[seat]}:work", []).append(getattr(bot, "simulations", 0) - before)
             times[seating[seat]].append(time.process_time() - t0)
             if action not in state.legal_actions():
                 raise RuntimeError(f"{seating[seat]} chose {action}, not a legal action")
@@ -320,6 +323,10 @@ def run(
     summary = summarize(game_id, kinds, results, seed)
     summary["budget"] = {"seconds_per_move": seconds, "simulations": simulations}
     summary["decisions"] = {name: sum(len(d.decision_s.get(name, [])) for d in results) for name in summary["bots"]}
+    work = {name: [w for d in results for w in d.decision_s.get(f"{name}:work", [])] for name in summary["bots"]}
+    summary["work_per_choice"] = {
+        name: {"mean": round(sum(w) / len(w), 1), "median": sorted(w)[len(w) // 2]} for name, w in work.items() if w
+    }
     summary["mean_decision_s"] = {
         name: round(sum(sum(d.decision_s.get(name, [])) for d in results) / max(summary["decisions"][name], 1), 4)
         for name in summary["bots"]
@@ -354,6 +361,10 @@ def table(summary: dict[str, Any]) -> str:
         if budget.get("seconds_per_move") is not None
         else f"{budget.get('simulations')} simulations"
     )
+
+    work = summary.get("work_per_choice", {}).get(b)
+    if work:
+        spent += f" (mean {work['mean']:.0f} {'worlds' if b == 'pimc' else 'simulations'} a choice)"
 
     def cpu(name: str) -> str:
         t = summary.get("decision_s", {}).get(name)
