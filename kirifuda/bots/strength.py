@@ -269,7 +269,8 @@ MCTS (`mcts.MCTSBot`, random rollouts, 2 × legal actions simulations a world), 
 counts summed over the worlds, worlds drawn until the budget is spent. Both are handed the
 seat's information state only (its legal actions, information-state string and resampled
 worlds). *budget of B*: CPU seconds a decision of the OpenSpiel bot (at least the search bot's
-95th percentile); the mean simulations (IS-MCTS) or worlds (PIMC) of a decision with a choice in brackets; the last columns are each bot's measured CPU seconds a decision (mean / 95th
+95th percentile), with the simulations (IS-MCTS) or worlds (PIMC) it reached in a decision with
+a choice; the last columns are each bot's measured CPU seconds a decision (mean / 95th
 percentile; a decision with one legal action costs nothing). 95% intervals over the deals.
 
 """
