@@ -308,10 +308,8 @@ def levels_rows(data: dict[str, Any]) -> str:
     out = ""
     for game, entry in data.get("games", {}).items():
         for level, r in entry.get("levels", {}).items():
-            out += (
-                f"| {game} | `{level}` | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} | {r['matches']} | "
-                f"{entry.get('deals_per_pairing', '–')} |\n"
-            )
+            figures = f"{r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f}".replace("-", "−")
+            out += f"| {game} | `{level}` | {figures} | {r['matches']} | {entry.get('deals_per_pairing', '–')} |\n"
     return out
 
 
