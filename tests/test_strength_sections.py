@@ -188,3 +188,21 @@ def test_the_levels_section_is_rendered_from_the_ratings_file(tmp_path: Path) ->
         main(["--sections", "levels", "--levels-from", str(tmp_path / "none.json"), "--out", str(page)])
     with pytest.raises(SystemExit):
         main(["--sections", "nothing", "--out", str(page)])
+
+
+@pytest.mark.slow
+def test_one_command_makes_every_section_of_the_page(tmp_path: Path) -> None:
+    pytest.importorskip("pyspiel")
+    from kirifuda.bots.strength import main
+
+    out, ratings = tmp_path / "strength.md", tmp_path / "levels.json"
+    args = ["--games", "unsun", "--pairings", "heuristic,random", "--deals", "1", "--seed", "3", "--jobs", "1"]
+    assert main([*args, "--simulations", "2", "--levels-file", str(ratings), "--out", str(out)]) == 0
+    text = out.read_text()
+    for heading in ("# Strength of the bots", "## Per number of bots", "## Against OpenSpiel's bots", "## Levels"):
+        assert heading in text, heading
+    assert "| unsun | `search` | `ismcts` |" in text and "| unsun | `search` | `pimc` |" in text
+    assert "| unsun | `heuristic` | `random` |" in text
+    assert set(json.loads(ratings.read_text())["games"]["unsun"]["levels"]) == {
+        rated_name(x) for x in ("random", "heuristic", "search:easy", "search", "search:strong")
+    }

@@ -441,7 +441,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--versus-games",
         default=None,
-        help=f"games of the openspiel section (default {','.join(VERSUS_GAMES)})",
+        help=f"games of the openspiel section (default: --games, else {','.join(VERSUS_GAMES)})",
     )
     parser.add_argument(
         "--seconds-per-move",
@@ -507,7 +507,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif not args.dirs:
             try:
                 made["openspiel"] = _play_versus(
-                    (args.versus_games or ",".join(VERSUS_GAMES)).split(","),
+                    (args.versus_games or args.games or ",".join(VERSUS_GAMES)).split(","),
                     args.deals,
                     args.seed,
                     args.jobs,
