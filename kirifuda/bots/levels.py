@@ -106,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--game-deals",
         default="",
-        help="deals per pairing for some games, e.g. kakeya:4,napoleon:8 (the others: --deals)",
+        help="deals per pairing for some games, GAME:DEALS,… (the others: --deals)",
     )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--levels", default=",".join(LEVELS), help=f"the levels rated (default {','.join(LEVELS)})")

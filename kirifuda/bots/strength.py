@@ -41,7 +41,6 @@ SECTIONS = ("pairings", "seats", "openspiel", "levels")
 SEAT_PAIRINGS: tuple[tuple[str, str], ...] = (("search", "heuristic"),)
 """Measured per number of seats: the first bot holds 1, 2, … of the seats."""
 
-VERSUS_GAMES = ("meitora", "napoleon")
 VERSUS_BOTS = ("ismcts", "pimc")
 VERSUS_SECONDS = 0.05
 """OpenSpiel's bots' CPU seconds a decision: at least the search bot's 95th percentile in these
@@ -246,7 +245,7 @@ The first bot holds *seats* of the table and the second the rest (one `search` a
 `heuristic` bots, and the reverse), every deal played once per turn of that seating round the
 table (`kirifuda tournament`'s duplicate deals; `python -m kirifuda.bots.strength --sections
 seats`).  Where the game has partnerships the first bot fills whole teams first: with one or
-three of Meitora's four seats it partners the other bot.  *A per seat*: the first bot's mean seat
+three of the four seats of a game of two teams it partners the other bot.  *A per seat*: the first bot's mean seat
 score per deal (its unit's points minus the other units' mean), with its 95% interval over the
 deals; *B per seat* the same for the second; *A − B* their difference.  At a table of one bot
 kind every seat scores 0 on average, so *A per seat* is what one seat gains by the change.
@@ -261,7 +260,7 @@ VERSUS_HEADER = """
 `python -m kirifuda.bots.versus --game GAME --bots search,ismcts --seconds-per-move S`
 (`kirifuda/bots/versus.py`): every seat through the OpenSpiel adapter
 (`pyspiel.load_game("kirifuda_GAME")`), duplicate deals (every rotation of the two bots), no
-claims (Meitora's deals are played out). `ismcts`: OpenSpiel's
+claims (a deal is played out). `ismcts`: OpenSpiel's
 `open_spiel.python.algorithms.ismcts.ISMCTSBot` (one random rollout a simulation, UCT constant 2
 × the game's bound on a deal's score), simulating until its CPU budget for the decision is spent;
 `pimc`: worlds drawn with the adapter's `resample_from_infostate`, each searched by OpenSpiel's
@@ -441,7 +440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--versus-games",
         default=None,
-        help=f"games of the openspiel section (default: --games, else {','.join(VERSUS_GAMES)})",
+        help="games of the openspiel section (default: --games, else every game with a search bot)",
     )
     parser.add_argument(
         "--seconds-per-move",
@@ -507,7 +506,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif not args.dirs:
             try:
                 made["openspiel"] = _play_versus(
-                    (args.versus_games or args.games or ",".join(VERSUS_GAMES)).split(","),
+                    (args.versus_games or args.games or ",".join(search_games())).split(","),
                     args.deals,
                     args.seed,
                     args.jobs,

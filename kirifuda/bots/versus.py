@@ -380,7 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..errors import KirifudaError
 
     parser = argparse.ArgumentParser(prog="python -m kirifuda.bots.versus", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", required=True, help="the game (meitora, napoleon, …)")
+    parser.add_argument("--game", required=True, help="a game id (kirifuda rules lists the games)")
     parser.add_argument("--bots", default="search,ismcts", help="two bots, A,B (default search,ismcts)")
     parser.add_argument("--deals", type=int, default=20, help="deals (default 20)")
     parser.add_argument("--seed", type=int, default=2026)
