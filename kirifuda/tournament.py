@@ -36,7 +36,16 @@ from .bots import make_bot
 from .errors import OptionError
 from .games import GAMES
 
-__all__ = ["DealResult", "play_deal", "run_tournament", "summarize", "merge_summaries", "rotations", "seat_scores"]
+__all__ = [
+    "DealResult",
+    "play_deal",
+    "run_tournament",
+    "summarize",
+    "merge_summaries",
+    "rotations",
+    "seatings_with",
+    "seat_scores",
+]
 
 
 @dataclass(frozen=True)
@@ -69,6 +78,29 @@ def rotations(bots: Sequence[str], num_players: int, num_units: int | None = Non
                 out.append(seating)
         return out
     pattern = [bots[s % len(bots)] for s in range(num_players)]
+    for r in range(num_players):
+        seating = pattern[r:] + pattern[:r]
+        if seating not in out:
+            out.append(seating)
+    return out
+
+
+def seatings_with(bots: Sequence[str], seats: int, num_players: int, num_units: int | None = None) -> list[list[str]]:
+    """The seatings where the first of two bots holds ``seats`` of the seats and the second the
+    rest (one ``search`` among three ``heuristic``, and the reverse), each seating turned once
+    round the table so that every seat has each bot as often.  The first bot fills whole units
+    first (its seats are partners where the game has partnerships: with 2 of Meitora's 4 seats
+    it is one team; with 1 or 3 it partners the other bot)."""
+    if len(bots) != 2:
+        raise OptionError(f"seats of the first bot: two bots, not {len(bots)}")
+    if not 1 <= seats < num_players:
+        raise OptionError(f"the first bot holds 1 to {num_players - 1} of the {num_players} seats, not {seats}")
+    units = num_units or num_players
+    order = sorted(range(num_players), key=lambda s: (_unit_of("", units, num_players, s), s))
+    pattern = [bots[1]] * num_players
+    for s in order[:seats]:
+        pattern[s] = bots[0]
+    out: list[list[str]] = []
     for r in range(num_players):
         seating = pattern[r:] + pattern[:r]
         if seating not in out:
@@ -111,8 +143,10 @@ def play_deal(
     seed: int,
     options: dict[str, Any] | None = None,
     time_decisions: bool = False,
+    seats: int | None = None,
 ) -> DealResult:
-    """Deal ``index`` of the tournament, played once per rotation."""
+    """Deal ``index`` of the tournament, played once per rotation (``seats``: the first of two
+    bots holds that many seats, :func:`seatings_with`)."""
     import time
 
     from . import record as records
@@ -127,7 +161,8 @@ def play_deal(
     totals: dict[str, list[float]] = {name: [] for name in names}
     recs = []
     times: dict[str, list[float]] = {name: [] for name in names}
-    for r, seating in enumerate(rotations(names, n, units)):
+    seatings = rotations(names, n, units) if seats is None else seatings_with(names, seats, n, units)
+    for r, seating in enumerate(seatings):
         state = info.new_state(opts, first=first)
         deal_no = state.deal_number
         state.deal_random(random.Random(f"{seed}:deal:{index}"))  # (a redeal at once ends the deal)
@@ -216,9 +251,9 @@ def summarize(game_id: str, bots: Sequence[str], results: Sequence[DealResult], 
 # -- backends ---------------------------------------------------------------------------------
 
 
-def _work(args: tuple[str, tuple[str, ...], int, int, dict[str, Any] | None, bool]) -> DealResult:
-    game_id, bots, index, seed, options, timing = args
-    return play_deal(game_id, bots, index, seed, options, timing)
+def _work(args: tuple[Any, ...]) -> DealResult:
+    game_id, bots, index, seed, options, timing, *rest = args
+    return play_deal(game_id, bots, index, seed, options, timing, rest[0] if rest else None)
 
 
 def _local(tasks: list[Any], jobs: int) -> Iterator[DealResult]:
@@ -266,11 +301,13 @@ def run_tournament(
     progress: Callable[[int], None] | None = None,
     start: int = 0,
     collected: list[DealResult] | None = None,
+    seats: int | None = None,
 ) -> tuple[dict[str, Any], list[DealResult]]:
     """Play the tournament (deals ``start`` … ``start + deals − 1``: shards of one tournament
     can run on different machines); returns the summary and every deal's result, in deal order.
     ``collected``: a list that receives each deal's result as it finishes (what an interrupted
-    tournament has played)."""
+    tournament has played).  ``seats``: the first of two bots holds that many seats of the
+    table, the second the rest (:func:`seatings_with`); by default the bots alternate."""
     if game_id not in GAMES:
         raise OptionError(f"unknown game {game_id!r}")
     if len(bots) < 2:
@@ -280,9 +317,12 @@ def run_tournament(
     for b in bots:  # refuse unknown kinds before starting any process
         make_bot(b, game_id)
     probe = GAMES[game_id].new_state(GAMES[game_id].options(options or {}))
-    seatings = rotations(_names(bots), probe.num_players, len(_totals(probe)))  # refuses a mixed team
+    if seats is None:
+        seatings = rotations(_names(bots), probe.num_players, len(_totals(probe)))  # refuses a mixed team
+    else:
+        seatings = seatings_with(_names(bots), seats, probe.num_players, len(_totals(probe)))
     jobs = jobs or os.cpu_count() or 1
-    tasks = [(game_id, tuple(bots), i, seed, options, time_decisions) for i in range(start, start + deals)]
+    tasks = [(game_id, tuple(bots), i, seed, options, time_decisions, seats) for i in range(start, start + deals)]
     if backend == "local":
         it: Iterable[DealResult] = _local(tasks, jobs)
     elif backend == "ray":
@@ -298,6 +338,8 @@ def run_tournament(
     summary = summarize(game_id, bots, results, seed)
     summary["options"] = dict(options or {})
     summary["seating"] = " / ".join(" ".join(s) for s in seatings)
+    if seats is not None:
+        summary["seats"] = seats
     return summary, results
 
 

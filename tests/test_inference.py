@@ -198,6 +198,8 @@ def test_the_strength_table_gives_the_same_figures_for_the_same_seed(tmp_path: P
                     "1",
                     "--out",
                     str(out),
+                    "--sections",
+                    "pairings",
                 ]
             )
             == 0
@@ -517,6 +519,8 @@ def test_the_role_and_decision_tables_give_the_same_figures_for_the_same_seed(tm
                     "1",
                     "--out",
                     str(out),
+                    "--sections",
+                    "pairings",
                 ]
             )
             == 0

@@ -13,6 +13,14 @@ decision-time p95 is then the largest of the shards', marked ≤: quantiles do n
 and ``--decisions N`` one per kind of decision (how often each bot chooses as the oracle would,
 over the first N deals), both read from the tournaments' records (:mod:`.evaluation`).  The same seed and deal count give the same figures (the times apart: they are CPU
 seconds of the machine that ran them).
+
+The page has four sections (``--sections``, default all of them): ``pairings`` (the table
+above, with ``--roles``/``--decisions``), ``seats`` (the search bot holding 1, 2, … of the
+seats among ``heuristic`` bots: :func:`kirifuda.tournament.seatings_with`), ``openspiel``
+(``search`` against OpenSpiel's IS-MCTS and PIMC with the same CPU time a decision:
+:mod:`.versus`; needs OpenSpiel) and ``levels`` (each level's OpenSkill rating from a
+round-robin: :mod:`.levels`, which writes ``kirifuda/bots/levels.json``).  A section not asked
+for keeps its text from the page already at ``--out``.
 """
 
 from __future__ import annotations
@@ -25,7 +33,18 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-__all__ = ["PAIRINGS", "render", "row", "role_rows", "decision_rows", "main"]
+__all__ = ["PAIRINGS", "SECTIONS", "render", "row", "role_rows", "decision_rows", "seat_rows", "levels_rows", "main"]
+
+SECTIONS = ("pairings", "seats", "openspiel", "levels")
+"""The page's sections, in order."""
+
+SEAT_PAIRINGS: tuple[tuple[str, str], ...] = (("search", "heuristic"),)
+"""Measured per number of seats: the first bot holds 1, 2, … of the seats."""
+
+VERSUS_BOTS = ("ismcts", "pimc")
+VERSUS_SECONDS = 0.05
+"""OpenSpiel's bots' CPU seconds a decision: at least the search bot's 95th percentile in these
+games (it spends less on most decisions)."""
 
 PAIRINGS: tuple[tuple[str, str], ...] = (("search", "search:v1"), ("search", "oracle"), ("search:v1", "oracle"))
 """The pairings measured by default: the new search against the first, and each against the
@@ -43,10 +62,14 @@ core, on the machine that ran the table; "≤": the largest of the p95s of a tou
 shards, an upper bound).  *commit*: the commit the table was written at (`git show` it for the
 code measured).
 
-Regenerate with `python -m kirifuda.bots.strength --deals N --seed S` (every game with a
-search bot, the pairings below), or render tournaments already played with
-`python -m kirifuda.bots.strength --from DIR …` (each DIR a `kirifuda tournament --out DIR
---time` output; `DIR,DIR,…` the shards of one tournament, `--start`).  The history of these figures is in `docs/benchmarks.md`.
+Regenerate the whole page with `python -m kirifuda.bots.strength --deals N --seed S` (every
+game with a search bot: the pairings below, the tables per number of bots at a table, against
+OpenSpiel's bots and of the levels' ratings, each with N deals), one section with `--sections
+seats` (`pairings`, `seats`, `openspiel`, `levels`; the others keep their text), or render
+tournaments already played with `python -m kirifuda.bots.strength --from DIR …` (each DIR a
+`kirifuda tournament --out DIR --time` output; `DIR,DIR,…` the shards of one tournament,
+`--start`; `--versus-from DIR …` for `python -m kirifuda.bots.versus --out DIR` runs).  The
+history of these figures is in `docs/benchmarks.md`.
 
 | game | A | B | deals | seed | A − B per deal | 95% interval | p95 A | p95 B | commit | date |
 |---|---|---|---:|---:|---:|---|---:|---:|---|---|
@@ -213,6 +236,160 @@ def _play(
     return out, role_text, decision_text
 
 
+_MARK = "<!-- section: {} -->"
+
+SEATS_HEADER = """
+## Per number of bots at a table
+
+The first bot holds *seats* of the table and the second the rest (one `search` among three
+`heuristic` bots, and the reverse), every deal played once per turn of that seating round the
+table (`kirifuda tournament`'s duplicate deals; `python -m kirifuda.bots.strength --sections
+seats`).  Where the game has partnerships the first bot fills whole teams first: with one or
+three of the four seats of a game of two teams it partners the other bot.  *A per seat*: the first bot's mean seat
+score per deal (its unit's points minus the other units' mean), with its 95% interval over the
+deals; *B per seat* the same for the second; *A − B* their difference.  At a table of one bot
+kind every seat scores 0 on average, so *A per seat* is what one seat gains by the change.
+
+| game | A | B | seats of A | deals | A per seat | 95% interval | B per seat | A − B | 95% interval | commit |
+|---|---|---|---:|---:|---:|---|---:|---:|---|---|
+"""
+
+VERSUS_HEADER = """
+## Against OpenSpiel's bots, the same CPU time a decision
+
+`python -m kirifuda.bots.versus --game GAME --bots search,ismcts --seconds-per-move S`
+(`kirifuda/bots/versus.py`): every seat through the OpenSpiel adapter
+(`pyspiel.load_game("kirifuda_GAME")`), duplicate deals (every rotation of the two bots), no
+claims (a deal is played out). `ismcts`: OpenSpiel's
+`open_spiel.python.algorithms.ismcts.ISMCTSBot` (one random rollout a simulation, UCT constant 2
+× the game's bound on a deal's score), simulating until its CPU budget for the decision is spent;
+`pimc`: worlds drawn with the adapter's `resample_from_infostate`, each searched by OpenSpiel's
+MCTS (`mcts.MCTSBot`, random rollouts, 2 × legal actions simulations a world), the root's visit
+counts summed over the worlds, worlds drawn until the budget is spent. Both are handed the
+seat's information state only (its legal actions, information-state string and resampled
+worlds). *budget of B*: CPU seconds a decision of the OpenSpiel bot (at least the search bot's
+95th percentile), with the simulations (IS-MCTS) or worlds (PIMC) it reached in a decision with
+a choice; the last columns are each bot's measured CPU seconds a decision (mean / 95th
+percentile; a decision with one legal action costs nothing). 95% intervals over the deals.
+
+"""
+
+LEVELS_HEADER = """
+## Levels: ratings
+
+A duplicate round-robin of the levels per game (`python -m kirifuda.bots.levels`, every pairing,
+every rotation of a deal rated as one match by `kirifuda/ratings.py`: OpenSkill's Bradley–Terry
+model, partnerships as teams), written to `kirifuda/bots/levels.json` for the app. *μ* the
+skill, *σ* its uncertainty, *ordinal* μ − 3σ (what a leaderboard sorts by; a new player starts at
+μ 25, σ 8.33).
+
+| game | level | μ | σ | ordinal | matches | deals per pairing |
+|---|---|---:|---:|---:|---:|---:|
+"""
+
+
+def seat_rows(summary: dict[str, Any], commit: str) -> str:
+    """A row of the per-seats table from a tournament's summary (``seats`` in it)."""
+    a, b = summary["bot_kinds"][:2]
+    ea, eb = summary["bots"][a], summary["bots"][b]
+    diff = next(iter(summary["diff"].values()))
+    lo, hi = ea["ci95"]
+    dlo, dhi = diff["ci95"]
+    return (
+        f"| {summary['game']} | `{a}` | `{b}` | {summary['seats']} | {summary['deals']} | "
+        f"{_signed(ea['mean_score'])} | [{_signed(lo)}, {_signed(hi)}] | {_signed(eb['mean_score'])} | "
+        f"{_signed(diff['mean'])} | [{_signed(dlo)}, {_signed(dhi)}] | {commit} |\n"
+    )
+
+
+def levels_rows(data: dict[str, Any]) -> str:
+    """The ratings table's rows from a levels file's data."""
+    out = ""
+    for game, entry in data.get("games", {}).items():
+        for level, r in entry.get("levels", {}).items():
+            figures = f"{r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f}".replace("-", "−")
+            out += f"| {game} | `{level}` | {figures} | {r['matches']} | {entry.get('deals_per_pairing', '–')} |\n"
+    return out
+
+
+def _split(page: str) -> dict[str, str]:
+    """A page's sections by name (the text before the first mark is ``pairings``)."""
+    out: dict[str, str] = {}
+    name = "pairings"
+    buf: list[str] = []
+    for line in page.splitlines(keepends=True):
+        found = next((x for x in SECTIONS if line.strip() == _MARK.format(x)), None)
+        if found is not None:
+            out[name] = "".join(buf)
+            name, buf = found, []
+            continue
+        buf.append(line)
+    out[name] = "".join(buf)
+    return out
+
+
+def _join(sections: dict[str, str]) -> str:
+    page = sections.get("pairings", "")
+    for name in SECTIONS[1:]:
+        if sections.get(name):
+            page = page.rstrip("\n") + "\n\n" + _MARK.format(name) + "\n" + sections[name].lstrip("\n")
+    return page
+
+
+def _play_seats(games: Sequence[str], deals: int, seed: int, jobs: int | None, commit: str) -> str:
+    from ..games import GAMES
+    from ..tournament import run_tournament
+
+    text = ""
+    for game in games:
+        probe = GAMES[game].new_state(GAMES[game].options({}))
+        n = probe.num_players
+        for a, b in SEAT_PAIRINGS:
+            for k in range(1, n):
+                summary, _ = run_tournament(game, [a, b], deals, seed=seed, jobs=jobs, seats=k)
+                r = seat_rows(summary, commit)
+                print(r, end="", file=sys.stderr)
+                text += r
+    return SEATS_HEADER + text
+
+
+def _versus_text(summaries: Sequence[tuple[dict[str, Any], dict[int, list[dict[str, Any]]]]]) -> str:
+    from .evaluation import role_table
+    from .versus import ROLES_TABLE_HEADER, TABLE_HEADER, table
+
+    rows = "".join(table(sm) + "\n" for sm, _ in summaries)
+    roles = ""
+    for sm, deals in summaries:
+        a, b = sm["bot_kinds"][:2]
+        if deals:
+            roles += role_rows(sm["game"], a, b, role_table(sm["game"], deals, a, b))
+    text = VERSUS_HEADER + TABLE_HEADER + rows
+    if roles:
+        text += "\nPer role (as in the per-role table above):\n\n" + ROLES_TABLE_HEADER + roles
+    return text
+
+
+def _play_versus(
+    games: Sequence[str], deals: int, seed: int, jobs: int | None, seconds: float, simulations: int | None
+) -> str:
+    from .versus import run
+
+    out = []
+    for game in games:
+        for other in VERSUS_BOTS:
+            summary, results = run(
+                game,
+                ["search", other],
+                deals,
+                seed,
+                None if simulations else seconds,
+                simulations,
+                jobs or 1,
+            )
+            out.append((summary, {d.index: d.records for d in results}))
+    return _versus_text(out)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .search import search_games
 
@@ -251,10 +428,122 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="add the table per decision: each bot's decisions in the first N deals of each "
         "tournament put to the oracle (default 0: none)",
     )
+    parser.add_argument(
+        "--sections",
+        default=",".join(SECTIONS),
+        help=f"the sections to make, comma-separated (default all: {','.join(SECTIONS)}); the others keep "
+        "their text from the page at --out",
+    )
+    parser.add_argument(
+        "--seat-games", default=None, help="games of the seats section (default: --games or every search game)"
+    )
+    parser.add_argument(
+        "--versus-games",
+        default=None,
+        help="games of the openspiel section (default: --games, else every game with a search bot)",
+    )
+    parser.add_argument(
+        "--seconds-per-move",
+        type=float,
+        default=VERSUS_SECONDS,
+        help=f"CPU seconds a decision of OpenSpiel's bots (default {VERSUS_SECONDS})",
+    )
+    parser.add_argument(
+        "--simulations",
+        type=int,
+        default=None,
+        help="OpenSpiel's bots get this many simulations (IS-MCTS) or worlds (PIMC) instead of CPU time",
+    )
+    parser.add_argument(
+        "--versus-from",
+        nargs="+",
+        default=None,
+        metavar="DIR",
+        help="render the openspiel section from these python -m kirifuda.bots.versus --out directories",
+    )
+    parser.add_argument(
+        "--levels-file",
+        type=Path,
+        default=None,
+        help="the levels' ratings file (default kirifuda/bots/levels.json): written when the levels "
+        "section is played, read when it is rendered (--from)",
+    )
+    parser.add_argument(
+        "--levels-from",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="render the levels section from this ratings file instead of playing the round-robin",
+    )
     args = parser.parse_args(argv)
+    sections = [x.strip() for x in args.sections.split(",") if x.strip()]
+    bad = [x for x in sections if x not in SECTIONS]
+    if bad:
+        parser.error(f"--sections: no section {', '.join(bad)} (the sections are {', '.join(SECTIONS)})")
     role_text = decision_text = ""
     if args.decisions < 0:
         parser.error("--decisions must be 0 or more")
+    from .levels import LEVELS_FILE
+
+    levels_file = args.levels_file or LEVELS_FILE
+    commit = args.commit or _commit()
+    old = _split(args.out.read_text(encoding="utf-8")) if args.out.is_file() else {}
+    made: dict[str, str] = {}
+    if "seats" in sections and not args.dirs:
+        seat_games = (args.seat_games or args.games or ",".join(search_games())).split(",")
+        made["seats"] = _play_seats(seat_games, args.deals, args.seed, args.jobs, commit)
+    if "openspiel" in sections:
+        if args.versus_from:
+            from .evaluation import records_in
+
+            loaded = []
+            for d in (Path(x) for x in args.versus_from):
+                path = d / "summary.json"
+                if not path.is_file():
+                    parser.error(f"{path}: no such file (write one with python -m kirifuda.bots.versus --out {d})")
+                loaded.append((json.loads(path.read_text()), records_in(d)))
+            made["openspiel"] = _versus_text(loaded)
+        elif not args.dirs:
+            try:
+                made["openspiel"] = _play_versus(
+                    (args.versus_games or args.games or ",".join(search_games())).split(","),
+                    args.deals,
+                    args.seed,
+                    args.jobs,
+                    args.seconds_per_move,
+                    args.simulations,
+                )
+            except ImportError as exc:
+                print(f"openspiel section left as it was: {exc}", file=sys.stderr)
+    if "levels" in sections:
+        if args.levels_from is not None:
+            if not args.levels_from.is_file():
+                parser.error(f"{args.levels_from}: no such file (write one with python -m kirifuda.bots.levels)")
+            levels_file = args.levels_from
+        elif not args.dirs:
+            from .levels import main as levels_main
+
+            levels_main(
+                [
+                    "--deals",
+                    str(args.deals),
+                    "--seed",
+                    str(args.seed),
+                    "--games",
+                    args.games or ",".join(search_games()),
+                    "--out",
+                    str(levels_file),
+                    "--jobs",
+                    str(args.jobs or 1),
+                ]
+            )
+        if levels_file.is_file():
+            made["levels"] = LEVELS_HEADER + levels_rows(json.loads(levels_file.read_text(encoding="utf-8")))
+    if "pairings" not in sections:
+        page = _join({**old, **made})
+        args.out.write_text(page)
+        print(f"{args.out}: {', '.join(made) or 'no section'} made")
+        return 0
     if args.dirs:
         from .evaluation import records_in
 
@@ -288,7 +577,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         summaries, role_text, decision_text = _play(
             games, pairings, args.deals, args.seed, args.jobs, args.roles, args.decisions
         )
-    page = render(summaries, args.commit or _commit(), datetime.date.today().isoformat(), role_text, decision_text)
+    made["pairings"] = render(summaries, commit, datetime.date.today().isoformat(), role_text, decision_text)
+    page = _join({**old, **made})
     args.out.write_text(page)
     print(f"{args.out}: {len(summaries)} rows")
     return 0
