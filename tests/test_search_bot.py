@@ -316,3 +316,46 @@ def test_a_broken_decision_does_not_depend_on_unseen_cards() -> None:
         x = make_bot("search", "meitora").choose(a.view(2), random.Random(seed))
         y = make_bot("search", "meitora").choose(b.view(2), random.Random(seed))
         assert x == y
+
+
+def _kakeya_at_trump(players: int, seed: int):  # type: ignore[no-untyped-def]
+    from kirifuda.games.kakeya import KakeyaOptions, KakeyaState
+
+    state = KakeyaState(KakeyaOptions(players=players))
+    state.deal_random(random.Random(seed))
+    assert state.phase.value == "trump"
+    return state
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_kakeya_trump_by_simulation_keeps_a_trump_no_suit_beats(players: int) -> None:
+    """Before any card is seen every suit is as good as another (relabelling the suits maps each
+    deal to an equally likely one): the simulation finds no suit clear of its noise and keeps;
+    a pair sitting out keeps; two different deals give the same choice with the same seed."""
+    from kirifuda.games.kakeya import ChooseTrump
+
+    for seed in range(3):
+        a = _kakeya_at_trump(players, seed)
+        b = _kakeya_at_trump(players, seed + 100)
+        seat = a.to_act
+        assert seat is not None and a.view(seat) == b.view(seat)
+        x = make_bot("search", "kakeya").choose(a.view(seat), random.Random(seed))
+        y = make_bot("search", "kakeya").choose(b.view(seat), random.Random(seed))
+        assert x == y == ChooseTrump(None)
+
+
+def test_kakeya_trump_simulation_scores_every_suit() -> None:
+    """The trump decision solves every suit in the same sampled deals (the trace holds each
+    suit's outcomes, as many as the deals), and ``search:v1`` keeps by rule."""
+    from kirifuda.bots.trace import Trace
+    from kirifuda.games.kakeya import ChooseTrump
+
+    state = _kakeya_at_trump(4, 0)
+    seat = state.to_act
+    assert seat is not None
+    trace = Trace()
+    make_bot("search", "kakeya").choose_traced(state.view(seat), random.Random(0), trace)  # type: ignore[attr-defined]
+    assert trace.kind == "trump"
+    counts = {len(stats.scores) for stats in trace.choices.values()}
+    assert len(trace.choices) == 4 and counts == {16}
+    assert make_bot("search:v1", "kakeya").choose(state.view(seat), random.Random(0)) == ChooseTrump(None)
