@@ -55,7 +55,7 @@ from ..solver.napoleon import NapoleonPosition, army_seats
 from ..solver.rules import CALLED
 from .napoleon_heuristic import NapoleonHeuristicBot, power
 from .inference import resample
-from .inference_napoleon import NapoleonEvent, bidding_log_likelihood, log_likelihood
+from .inference_napoleon import NapoleonEvent, bidding_log_likelihood, log_likelihood, proposal_log_likelihood
 from .search import Level, register_search
 from .trace import Trace
 from .search_meitora import GONE, _mask, _sample
@@ -71,6 +71,12 @@ trick runs high; tuned against the heuristic)."""
 REDECLARE_MARGIN = 0.5
 """Expected points a re-declaration must gain over the declaration in force to be proposed
 (proposing costs nothing when refused, but an approved one cannot be taken back)."""
+
+
+APPROVAL_POOL = 4
+"""An answer to a re-declaration draws its deals from a pool this many times larger than the
+card decisions' (a declaration, a proposal and an exchange say much of Napoleon's hand, and few
+of the deals consistent with the view agree with them; the answer is rare and cheap)."""
 
 
 @dataclass(frozen=True)
@@ -610,10 +616,10 @@ class NapoleonSearch:
 
     def _approval_worlds(self, view: NapoleonView, rng: random.Random) -> list[tuple[list[int], int]]:
         """Sampled deals for answering a re-declaration (every hand as the play will start, and
-        the army in each), drawn by the likelihood of the declarations, the adjutant's card and
-        the exchange seen where the level infers."""
+        the army in each), drawn by the likelihood of the declarations, the adjutant's card, the
+        exchange and the proposal seen where the level infers."""
         k = self.budget.bid_samples
-        n = k * self.level.inference_pool
+        n = k * self.level.inference_pool * APPROVAL_POOL
         if n <= k:
             return [self._world(view, rng) for _ in range(k)]
         me, nap, contract = view.seat, view.napoleon, view.contract
@@ -624,6 +630,7 @@ class NapoleonSearch:
             log_likelihood(
                 h, gone, me, self.memory, SUIT_INDEX[contract.strain], nap, named, view.yoromeki, view.first_trick_plain
             )
+            + (proposal_log_likelihood(h[nap], view.proposal) if view.proposal is not None and nap != me else 0.0)
             for h, _, gone in pool
         ]
         return [(pool[i][0], pool[i][1]) for i in resample(weights, k, rng)]
