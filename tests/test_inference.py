@@ -401,6 +401,24 @@ def test_a_napoleon_declaration_draws_deals_where_the_declarer_holds_the_suit() 
     assert hearts["normal"] > hearts["v1"] + 0.2
 
 
+def test_a_proposal_makes_napoleons_hands_strong_in_its_suit_likelier() -> None:
+    """A re-declaration is weighed as a declaration on Napoleon's hand after the exchange: a
+    hand with the almighty, both jacks and the top spades is likelier to propose 15♠ than one of
+    low cards, and the higher the proposal the larger the gap."""
+    from kirifuda.bots.inference_napoleon import proposal_log_likelihood
+    from kirifuda.cards import parse_card
+
+    def mask(cards: str) -> int:
+        return sum(1 << parse_card(c).id for c in cards.split())
+
+    strong = mask("AS JS JC KS QS TS 9S AH AD AC")
+    weak = mask("2S 3S 4S 5H 6H 7D 8D 9C 2C 3C")
+    for count in (14, 16):
+        assert proposal_log_likelihood(strong, Bid(count, "S")) > proposal_log_likelihood(weak, Bid(count, "S"))
+    gap = [proposal_log_likelihood(strong, Bid(c, "S")) - proposal_log_likelihood(weak, Bid(c, "S")) for c in (14, 18)]
+    assert gap[1] > gap[0] > 0
+
+
 @pytest.mark.slow
 def test_unsun_weights_read_no_card_the_seat_cannot_see() -> None:
     """Unsun: the same, the other hands dealt anew (a redeal that moves ♣J, whose holder the

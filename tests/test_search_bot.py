@@ -253,3 +253,109 @@ def test_the_bot_reads_voids_from_a_joker_leads_request_in_a_finished_trick() ->
     memory = MeitoraMemory()
     memory.update(s.view(2))
     assert (1, diamonds) in memory.voids
+
+
+def _at_bidding(hands: list[str], agari: str, before: list[str]) -> MeitoraState:
+    """Seats 0–3 hold ``hands``; ``before``: the first bids (``"8H"`` or ``"pass"``) from seat 0."""
+    from kirifuda.actions import Bid, Pass
+
+    s = MeitoraState()
+    s.deal([parse_cards(h.split()) for h in hands], parse_cards([agari]))
+    for b in before:
+        s.apply(Pass() if b == "pass" else Bid(int(b[:-1]), b[-1]))
+    assert s.phase is Phase.BIDDING
+    return s
+
+
+PARTNER_HEARTS = "AH KH QH JH JD AS AD AC KS KC"
+WEAK_WITH_JOKER = "JK TH 9H 8H 7H 6H 5H 5S 6S 5C"
+
+
+def test_a_weak_hand_with_nothing_declares_broken() -> None:
+    from kirifuda.games.meitora import Broken
+
+    s = _at_bidding(_fill(["5S 6S 7S 8S 5H 6H 7H 5D 6D 5C", "", "", ""], "9C"), "9C", [])
+    assert make_bot("search", "meitora").choose(s.view(0), random.Random(1)) == Broken()
+
+
+def _fill(hands: list[str], agari: str) -> list[str]:
+    """The hands completed to ten cards from the deck, in order."""
+    from kirifuda.cards import CARDS
+    from kirifuda.games.meitora import DECK_IDS
+
+    used = {c for h in hands for c in h.split()} | {agari}
+
+    free = [CARDS[i].code for i in DECK_IDS if CARDS[i].code not in used]
+    out = []
+    for h in hands:
+        cards = h.split()
+        while len(cards) < 10:
+            cards.append(free.pop(0))
+        out.append(" ".join(cards))
+    return out
+
+
+def test_a_weak_hand_that_carries_partners_contract_does_not_declare_broken() -> None:
+    """Partner bid 8♥ and the weak hand holds the joker and six hearts: partner's contract is
+    worth more than a new deal, so the search bot plays on (v1 and the heuristic declare broken
+    whenever they may)."""
+    from kirifuda.games.meitora import Broken
+
+    hands = _fill([PARTNER_HEARTS, "", WEAK_WITH_JOKER, ""], "9C")
+    s = _at_bidding(hands, "9C", ["8H", "pass"])
+    assert make_bot("search", "meitora").choose(s.view(2), random.Random(1)) != Broken()
+    assert make_bot("search:v1", "meitora").choose(s.view(2), random.Random(1)) == Broken()
+    assert make_bot("oracle", "meitora").choose_state(s, random.Random(1)) != Broken()
+
+
+def test_a_broken_decision_does_not_depend_on_unseen_cards() -> None:
+    a = _at_bidding(_fill([PARTNER_HEARTS, "", WEAK_WITH_JOKER, ""], "9C"), "9C", ["8H", "pass"])
+    b = _at_bidding(_fill([PARTNER_HEARTS, "", WEAK_WITH_JOKER, "7S 8S 9S TS"], "9C"), "9C", ["8H", "pass"])
+    assert a.view(2) == b.view(2) and a.hand(3) != b.hand(3)
+    for seed in range(3):
+        x = make_bot("search", "meitora").choose(a.view(2), random.Random(seed))
+        y = make_bot("search", "meitora").choose(b.view(2), random.Random(seed))
+        assert x == y
+
+
+def _kakeya_at_trump(players: int, seed: int):  # type: ignore[no-untyped-def]
+    from kirifuda.games.kakeya import KakeyaOptions, KakeyaState
+
+    state = KakeyaState(KakeyaOptions(players=players))
+    state.deal_random(random.Random(seed))
+    assert state.phase.value == "trump"
+    return state
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_kakeya_trump_by_simulation_keeps_a_trump_no_suit_beats(players: int) -> None:
+    """Before any card is seen every suit is as good as another (relabelling the suits maps each
+    deal to an equally likely one): the simulation finds no suit clear of its noise and keeps;
+    a pair sitting out keeps; two different deals give the same choice with the same seed."""
+    from kirifuda.games.kakeya import ChooseTrump
+
+    for seed in range(3):
+        a = _kakeya_at_trump(players, seed)
+        b = _kakeya_at_trump(players, seed + 100)
+        seat = a.to_act
+        assert seat is not None and a.view(seat) == b.view(seat)
+        x = make_bot("search", "kakeya").choose(a.view(seat), random.Random(seed))
+        y = make_bot("search", "kakeya").choose(b.view(seat), random.Random(seed))
+        assert x == y == ChooseTrump(None)
+
+
+def test_kakeya_trump_simulation_scores_every_suit() -> None:
+    """The trump decision solves every suit in the same sampled deals (the trace holds each
+    suit's outcomes, as many as the deals), and ``search:v1`` keeps by rule."""
+    from kirifuda.bots.trace import Trace
+    from kirifuda.games.kakeya import ChooseTrump
+
+    state = _kakeya_at_trump(4, 0)
+    seat = state.to_act
+    assert seat is not None
+    trace = Trace()
+    make_bot("search", "kakeya").choose_traced(state.view(seat), random.Random(0), trace)  # type: ignore[attr-defined]
+    assert trace.kind == "trump"
+    counts = {len(stats.scores) for stats in trace.choices.values()}
+    assert len(trace.choices) == 4 and counts == {16}
+    assert make_bot("search:v1", "kakeya").choose(state.view(seat), random.Random(0)) == ChooseTrump(None)

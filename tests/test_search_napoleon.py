@@ -337,3 +337,71 @@ def test_a_card_decision_stops_sampling_once_its_node_budget_is_spent() -> None:
         assert bot.choose(state.view(seat), random.Random(0)) in state.legal_actions()
         drawn[cap] = len(calls)
     assert drawn == {0: BUDGETS["normal"].play_samples, 1: 1}
+
+
+def _approval(fixed: dict[int, str], proposal: tuple[int, str]) -> NapoleonState:
+    """Seat 0 declares 13 spades with ``fixed[0]``, names ♥K, discards the middle (♣2 ♣3) and
+    proposes ``proposal``: seat 1, holding ``fixed[1]``, answers first."""
+    from kirifuda.actions import Bid, Discard, Pass
+    from kirifuda.cards import parse_card
+    from kirifuda.games.napoleon import Adjutant, Redeclare
+
+    from .games.test_napoleon import make_deal
+
+    state = NapoleonState(NapoleonOptions(), first=0)
+    state.deal(*make_deal(5, False, {s: h.split() for s, h in fixed.items()}, ["2C", "3C"]))
+    state.apply(Bid(13, "S"))
+    for _ in range(5):
+        state.apply(Pass())
+    state.apply(Adjutant(parse_card("KH")))
+    state.apply(Discard((parse_card("2C"), parse_card("3C"))))
+    state.apply(Redeclare(*proposal))
+    assert state.phase is Phase.APPROVE and state.to_act == 1
+    return state
+
+
+NAPOLEON_STRONG = "AS JS JC KS QS TS 9S AH AD AC"
+
+
+def test_the_adjutant_approves_a_raise_it_helps_make() -> None:
+    """The adjutant (♥K) holds the almighty, both jacks, the top trumps and three aces: the
+    army takes 14 face cards as surely as 13, and 14 pays more."""
+    from kirifuda.games.napoleon import Approve
+
+    state = _approval({0: "9S 8S 7S QH JH TH QD JD TD 2H", 1: NAPOLEON_STRONG.replace("9S", "KH")}, (14, "S"))
+    assert make_bot("search", "napoleon").choose(state.view(1), random.Random(1)) == Approve(True)
+
+
+def test_an_ally_approves_a_raise_it_can_break() -> None:
+    """An ally holding every high spade but the almighty and the jacks, faced with a raise to 17
+    spades: the army cannot take 17, and the allies gain more from a higher failed
+    declaration (the heuristic, not holding the adjutant's card, would refuse)."""
+    from kirifuda.games.napoleon import Approve
+
+    napoleon = "AS JS JC 9S 8S AH AD AC 2H 2D"
+    state = _approval({0: napoleon, 1: "KS QS TS 7S 6S 5S KD QD KC QC"}, (17, "S"))
+    assert make_bot("heuristic", "napoleon").choose(state.view(1), random.Random(1)) == Approve(False)
+    assert make_bot("search", "napoleon").choose(state.view(1), random.Random(1)) == Approve(True)
+
+
+def test_search_v1_answers_a_proposal_by_rule() -> None:
+    from kirifuda.games.napoleon import Approve
+
+    napoleon = "AS JS JC 9S 8S AH AD AC 2H 2D"
+    state = _approval({0: napoleon, 1: "KS QS TS 7S 6S 5S KD QD KC QC"}, (17, "S"))
+    assert make_bot("search:v1", "napoleon").choose(state.view(1), random.Random(1)) == Approve(False)
+
+
+def test_an_answer_does_not_depend_on_unseen_cards() -> None:
+    """Two deals that differ only in the hands seat 1 cannot see give the same answer."""
+    a = _approval(
+        {0: NAPOLEON_STRONG, 1: "KH QH JH TH KD QD JD TD 8S 7S", 2: "2S 3S 4S 5S 6S 7H 8H 9H 3H 4H"}, (14, "S")
+    )
+    b = _approval(
+        {0: NAPOLEON_STRONG, 1: "KH QH JH TH KD QD JD TD 8S 7S", 2: "3D 4D 5D 6D 7D 8D 9D 5C 6C 7C"}, (14, "S")
+    )
+    assert a.view(1) == b.view(1) and a.hand(2) != b.hand(2)
+    for seed in range(3):
+        x = make_bot("search", "napoleon").choose(a.view(1), random.Random(seed))
+        y = make_bot("search", "napoleon").choose(b.view(1), random.Random(seed))
+        assert x == y

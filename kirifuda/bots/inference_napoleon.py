@@ -15,6 +15,8 @@ The model of a player is the heuristic bot, softened:
 - **the exchange** (seen by the others only as what it leaves out): a sampled discard holding a
   trump or a special card has the chance ``DISCARD_TRUMP``, one holding a face card
   ``DISCARD_FACE`` (the heuristic throws low side cards, face cards last);
+- **a re-declaration** (a proposal after the exchange) as a declaration, on Napoleon's hand
+  after the exchange;
 - **a card**: the card the heuristic would have played from that hand, at that moment (the
   sampled hand and every card the player has played since; its side as that player knew it then:
   the adjutant is known to all once the named card is played) has the chance ``PLAY_MATCH``; each
@@ -44,6 +46,7 @@ __all__ = [
     "NapoleonEvent",
     "log_likelihood",
     "bidding_log_likelihood",
+    "proposal_log_likelihood",
     "play_log_likelihood",
     "call_log_likelihood",
     "discard_log_likelihood",
@@ -90,6 +93,15 @@ def _played_by(memory: NapoleonMemory, seat: int) -> int:
         if s == seat:
             m |= 1 << c
     return m
+
+
+def proposal_log_likelihood(napoleon_hand: int, proposal: Bid) -> float:
+    """The log-likelihood of Napoleon's re-declaration ``proposal`` had he held
+    ``napoleon_hand`` (after the exchange): a proposal is weighed as a declaration, by how far
+    the hand's count of face cards in the proposed suit clears it."""
+    hand = tuple(CARDS[c] for c in _cards(napoleon_hand))
+    reach = declaration_faces(hand, SUITS.index(proposal.strain))
+    return math.log(sigmoid((reach - proposal.count) / BID_TEMPERATURE))
 
 
 def bidding_log_likelihood(hands: Sequence[int], me: int, memory: NapoleonMemory, players: int) -> float:

@@ -63,6 +63,10 @@ class Level:
     """Plausible mistakes: where above 0, a choice is drawn with a chance in proportion to
     ``exp(value / temperature)`` (its mean value over the samples, in the game's points), so a
     choice worth a little less is often taken, a blunder almost never; 0 always takes the best."""
+    simulate_all: bool = True
+    """Every decision by simulation: the decisions the first search bot took by rule (Meitora's
+    broken declaration, Kakeya's trump, Napoleon's approval of a re-declaration) compared by their
+    mean value over the same sampled deals; ``False`` keeps the rules (``search:v1``)."""
 
 
 EASY_TEMPERATURE = 0.3
@@ -117,6 +121,7 @@ LEVELS: dict[str, Level] = {
         discard_samples=6,
         discard_candidates=4,
         discard_nodes=30_000,
+        simulate_all=False,
     ),
 }
 """The generic levels (``v1``: ``normal``'s budgets without inference, the first search bot,

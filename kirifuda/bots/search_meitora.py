@@ -38,13 +38,14 @@ from typing import Any, NamedTuple
 
 from ..actions import CLAIM, Action, Bid, Claim, Discard, Pass, Play
 from ..games.meitora import Broken
-from ..cards import JOKER_ID, Card, ids_of
+from ..cards import CARDS, JOKER_ID, Card, ids_of
 from ..game import GameState, View
 from ..games.meitora import DECK_IDS, EFF_SUIT, STRAINS, STRENGTH, MeitoraState, MeitoraView, Phase, deal_points
+from ..games.meitora import _weak_mask
 from ..solver.meitora import MeitoraPosition, position_of
 from ..solver.rules import NO_SUIT
 from ..tricks import Trick
-from .meitora_heuristic import estimate_tricks
+from .meitora_heuristic import PARTNER_TRICKS, estimate_tricks
 from .inference import resample
 from .inference_meitora import bidding_log_likelihood, log_likelihood
 from .search import Level, pick, register_search
@@ -326,6 +327,8 @@ class MeitoraSearch:
     # -- bidding -----------------------------------------------------------------------------
     def _bid(self, view: MeitoraView, rng: random.Random) -> Action:
         forced, bids, passing = _bidding_choices(view.legal_actions)
+        if isinstance(forced, Broken) and self.level.simulate_all:
+            return self._broken(view, rng, forced)
         if forced is not None:
             return forced
         assert view.seat is not None
@@ -370,6 +373,65 @@ class MeitoraSearch:
         if self.level.temperature > 0:
             values[passing] = BID_FLOOR
             return pick(list(values), values.__getitem__, self.level.temperature, rng)
+        return best
+
+    def _broken(self, view: MeitoraView, rng: random.Random, broken: Broken) -> Action:
+        """A weak hand's choice, by simulation: declare broken (the deal is redone: worth 0, a
+        new deal being even between the teams), pass, or bid.  In each sampled deal (drawn by
+        the bidding so far) the pass is played out: the seats still to bid bid as the heuristic
+        does (the cheapest bid their quick count reaches, broken with a weak hand), the highest
+        bid's declarer takes the agari and discards, and the deal is solved; each of the bot's
+        own bids is solved with the bot as declarer.  Each is scored as the deal's points for the
+        bot's team (``BID_MARGIN`` tricks off the declarer, as in the bidding); the best mean
+        over the same deals, broken unless another is higher."""
+        legal = view.legal_actions
+        bids = [a for a in legal if isinstance(a, Bid)]
+        passing = next(a for a in legal if isinstance(a, Pass))
+        assert view.seat is not None
+        me = view.seat
+        hand = [c.id for c in view.hand]
+        mine = _mask(hand)
+        pool = [c for c in DECK_IDS if not mine >> c & 1]
+        ranked = sorted({b.strain for b in bids}, key=lambda s: -estimate_tricks(view.hand, s))[
+            : self.level.bid_strains
+        ]
+        high, high_seat, later = _bidding_so_far(view.bids, me)
+        values: dict[Action, float] = {broken: 0.0, passing: 0.0}
+        for b in bids:
+            if b.strain in ranked:
+                values[b] = 0.0
+        deals = self._others(pool, me, rng, self.level.bid_samples)
+        trace = self.trace
+        if trace is not None:
+            trace.start("bid", "points", "tricks")
+            trace.add(broken, 0.0, by_rule=True)
+        for hands, agari in deals:
+            h = list(hands)
+            h[me] = mine
+            u, t = pass_outcome(h, agari, me, high, high_seat, later, self.level.bid_nodes)
+            values[passing] += u
+            if trace is not None:
+                trace.add(passing, u, t)
+            tricks: dict[str, float] = {}
+            for strain in ranked:
+                si = STRAINS.index(strain)
+                eleven = hand + [agari]
+                h = list(hands)
+                h[me] = _mask(c for c in eleven if c != quick_negri(eleven, si))
+                pos = MeitoraPosition(si, tuple(h), me, (), NO_SUIT, me)  # type: ignore[arg-type]
+                tricks[strain] = pos.estimate(self.level.bid_nodes, guess=8) - BID_MARGIN
+            for b in bids:
+                if b.strain in tricks:
+                    u = deal_points(b.count, tricks[b.strain])
+                    values[b] += u
+                    if trace is not None:
+                        trace.add(b, u, tricks[b.strain], b.count)
+        if trace is not None:
+            trace.resolve({a: a for a in values})
+        best: Action = broken
+        for a, v in values.items():
+            if v > values[best]:
+                best = a
         return best
 
     # -- negri -------------------------------------------------------------------------------
@@ -479,6 +541,10 @@ def claim_is_provable(view: MeitoraView, memory: MeitoraMemory) -> bool:
 # The oracle: the same decisions with the real cards
 
 
+ORACLE_NODES = 2_000_000
+"""The oracle's budget for playing out a pass in a broken decision (a whole deal)."""
+
+
 class MeitoraOracle:
     def choose_state(self, state: GameState, rng: random.Random) -> Action:
         assert isinstance(state, MeitoraState)
@@ -530,12 +596,20 @@ class MeitoraOracle:
 
     def _bid(self, state: MeitoraState, legal: tuple[Action, ...], seat: int) -> Action:
         forced, bids, passing = _bidding_choices(legal)
-        if forced is not None:
+        best: Action = passing
+        best_pts = 0.0
+        if isinstance(forced, Broken):  # broken (0), or the pass played out on the real deal
+            bids = [a for a in legal if isinstance(a, Bid)]
+            passing = next(a for a in legal if isinstance(a, Pass))
+            high, high_seat, later = _bidding_so_far(state.view(seat).bids, seat)
+            best, best_pts = forced, 0.0
+            u, _ = pass_outcome(list(state._hands), state._agari, seat, high, high_seat, later, ORACLE_NODES, 0.0)
+            if u > best_pts:
+                best, best_pts = passing, u
+        elif forced is not None:
             return forced
         hand = list(ids_of(state._hands[seat]))
         eleven = hand + [state._agari]
-        best: Action = passing
-        best_pts = 0.0
         for strain in {b.strain for b in bids}:
             si = STRAINS.index(strain)
             h = list(state._hands)
@@ -545,6 +619,68 @@ class MeitoraOracle:
                 if b.strain == strain and deal_points(b.count, t) > best_pts:
                     best, best_pts = b, deal_points(b.count, t)
         return best
+
+
+def pass_outcome(
+    hands: list[int],
+    agari: int,
+    me: int,
+    high: Bid | None,
+    high_seat: int | None,
+    later: list[int],
+    nodes: int,
+    margin: float = BID_MARGIN,
+) -> tuple[float, float]:
+    """The deal's points for ``me``'s team in a deal (every hand and the agari) where ``me``
+    passes and the seats in ``later`` bid as the heuristic does (the cheapest bid stronger than
+    ``high`` that the quick count reaches; broken with a weak hand), and the declaring team's
+    tricks (``BID_MARGIN`` off the solver's estimate)."""
+    h = list(hands)
+    for seat in later:
+        if _weak_mask(h[seat]):
+            return 0.0, 0.0  # that seat declares broken: the deal is redone
+        cards = tuple(CARDS[c] for c in DECK_IDS if h[seat] >> c & 1)
+        choice: Bid | None = None
+        for strain in STRAINS:
+            reach = estimate_tricks(cards, strain) + PARTNER_TRICKS
+            for count in range(6, 11):
+                b = Bid(count, strain)
+                if count <= reach and _stronger(b, high):
+                    if choice is None or (count, STRAINS.index(strain)) < (
+                        choice.count,
+                        STRAINS.index(choice.strain),
+                    ):
+                        choice = b
+                    break
+        if choice is not None:
+            high, high_seat = choice, seat
+    if high is None or high_seat is None:
+        return 0.0, 0.0  # all pass: no points
+    si = STRAINS.index(high.strain)
+    eleven = [c for c in DECK_IDS if h[high_seat] >> c & 1] + [agari]
+    h[high_seat] = _mask(c for c in eleven if c != quick_negri(eleven, si))
+    pos = MeitoraPosition(si, tuple(h), high_seat, (), NO_SUIT, high_seat)  # type: ignore[arg-type]
+    t = pos.estimate(nodes, guess=high.count) - margin
+    sign = 1 if high_seat % 2 == me % 2 else -1
+    return sign * deal_points(high.count, t), t
+
+
+def _bidding_so_far(bids: tuple[tuple[int, Action], ...], me: int) -> tuple[Bid | None, int | None, list[int]]:
+    """The highest bid so far, its seat, and the seats still to bid after ``me``."""
+    high: Bid | None = None
+    high_seat: int | None = None
+    for seat, a in bids:
+        if isinstance(a, Bid):
+            high, high_seat = a, seat
+    return high, high_seat, [(me + i) % 4 for i in range(1, 4 - len(bids))]
+
+
+def _stronger(bid: Bid, high: Bid | None) -> bool:
+    """Is ``bid`` stronger than the highest bid so far (a higher count, or the same count in a
+    stronger strain)?"""
+    if high is None:
+        return True
+    return (bid.count, STRAINS.index(bid.strain)) > (high.count, STRAINS.index(high.strain))
 
 
 def _bidding_choices(legal: tuple[Action, ...]) -> tuple[Action | None, list[Bid], Action]:

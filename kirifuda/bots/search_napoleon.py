@@ -55,7 +55,7 @@ from ..solver.napoleon import NapoleonPosition, army_seats
 from ..solver.rules import CALLED
 from .napoleon_heuristic import NapoleonHeuristicBot, power
 from .inference import resample
-from .inference_napoleon import NapoleonEvent, bidding_log_likelihood, log_likelihood
+from .inference_napoleon import NapoleonEvent, bidding_log_likelihood, log_likelihood, proposal_log_likelihood
 from .search import Level, register_search
 from .trace import Trace
 from .search_meitora import GONE, _mask, _sample
@@ -71,6 +71,12 @@ trick runs high; tuned against the heuristic)."""
 REDECLARE_MARGIN = 0.5
 """Expected points a re-declaration must gain over the declaration in force to be proposed
 (proposing costs nothing when refused, but an approved one cannot be taken back)."""
+
+
+APPROVAL_POOL = 4
+"""An answer to a re-declaration draws its deals from a pool this many times larger than the
+card decisions' (a declaration, a proposal and an exchange say much of Napoleon's hand, and few
+of the deals consistent with the view agree with them; the answer is rare and cheap)."""
 
 
 @dataclass(frozen=True)
@@ -292,7 +298,9 @@ class NapoleonSearch:
         if isinstance(first, Redeclare):
             return self._redeclare(view, rng)
         if isinstance(first, Approve):
-            return _HEURISTIC.choose(view, rng)
+            if not self.level.simulate_all:
+                return _HEURISTIC.choose(view, rng)
+            return self._approve(view, rng)
         return self._play(view, rng)
 
     # -- the table as this seat knows it ---------------------------------------------------
@@ -606,6 +614,74 @@ class NapoleonSearch:
         gain = expected(best.count or 0, best.strain or "S") - expected(contract.count, contract.strain)
         return best if gain > REDECLARE_MARGIN else keep
 
+    def _approval_worlds(self, view: NapoleonView, rng: random.Random) -> list[tuple[list[int], int]]:
+        """Sampled deals for answering a re-declaration (every hand as the play will start, and
+        the army in each), drawn by the likelihood of the declarations, the adjutant's card, the
+        exchange and the proposal seen where the level infers."""
+        k = self.budget.bid_samples
+        n = k * self.level.inference_pool * APPROVAL_POOL
+        if n <= k:
+            return [self._world(view, rng) for _ in range(k)]
+        me, nap, contract = view.seat, view.napoleon, view.contract
+        assert me is not None and nap is not None and contract is not None
+        named = view.adjutant_card.id if view.adjutant_card is not None else None
+        pool = [self._world_gone(view, rng) for _ in range(n)]
+        weights = [
+            log_likelihood(
+                h, gone, me, self.memory, SUIT_INDEX[contract.strain], nap, named, view.yoromeki, view.first_trick_plain
+            )
+            + (proposal_log_likelihood(h[nap], view.proposal) if view.proposal is not None and nap != me else 0.0)
+            for h, _, gone in pool
+        ]
+        return [(pool[i][0], pool[i][1]) for i in resample(weights, k, rng)]
+
+    def _approve(self, view: NapoleonView, rng: random.Random) -> Action:
+        """Answer Napoleon's proposal by simulation: each sampled deal is played out (to the
+        horizon's estimate) under the declaration in force and under the proposal, and each
+        outcome scored as this seat's points in its role with a smoothed chance of the army
+        making the count (as Napoleon's own bidding scores it); approve where the proposal's
+        mean over the same deals is higher.  (Only a unanimous approval changes the
+        declaration, so the answer matters only where the others approve: it is weighed so.)"""
+        me, nap, contract, proposal = view.seat, view.napoleon, view.contract, view.proposal
+        if me is None or nap is None or contract is None or proposal is None:
+            return _HEURISTIC.choose(view, rng)
+        n = view.players
+        size = 10 if n == 5 else 12
+        options = {
+            False: (contract.count, SUIT_INDEX[contract.strain]),
+            True: (proposal.count, SUIT_INDEX[proposal.strain]),
+        }
+        totals = {False: 0.0, True: 0.0}
+        trace = self.trace
+        if trace is not None:
+            trace.start("approve", "points", "face_cards", "army")
+        for hands, army in self._approval_worlds(view, rng):
+            solo = army == 1 << nap
+            role = "napoleon" if me == nap else "adjutant" if army >> me & 1 else "ally"
+            for ok, (count, trump) in options.items():
+                pos = NapoleonPosition(
+                    trump,
+                    tuple(hands),
+                    nap,
+                    (),
+                    4,
+                    army,
+                    first=True,
+                    joker=self.memory.joker,
+                    yoromeki=view.yoromeki,
+                    first_trick_plain=view.first_trick_plain,
+                    horizon=size - self.budget.ahead,
+                )
+                v = pos.estimate(self.budget.nodes)
+                p = win_chance(v - BID_BIAS, count)
+                u = p * seat_points(n, count, solo, True, role) + (1 - p) * seat_points(n, count, solo, False, role)
+                totals[ok] += u
+                if trace is not None:
+                    trace.add(ok, u, v, count)
+        if trace is not None:
+            trace.resolve({ok: Approve(ok) for ok in (False, True)})
+        return Approve(totals[True] > totals[False])
+
     def _discard(self, view: NapoleonView, rng: random.Random) -> Action:
         assert view.contract is not None and view.adjutant_card is not None
         me = view.seat
@@ -736,6 +812,14 @@ class _OracleSearch(NapoleonSearch):
     ) -> list[tuple[list[int], int]]:
         s = self.state
         return [(list(s._hands), known or _mask(s._middle))]
+
+    def _approval_worlds(self, view: NapoleonView, rng: random.Random) -> list[tuple[list[int], int]]:
+        s = self.state
+        nap = s.napoleon
+        assert nap is not None
+        named = s.adjutant_card.id if s.adjutant_card is not None else -1
+        holder = next((p for p in range(s.num_players) if p != nap and s._hands[p] >> named & 1), None)
+        return [(list(s._hands), army_seats(nap, holder))]
 
 
 register_search("napoleon", NapoleonSearch, NapoleonOracle)
