@@ -239,7 +239,7 @@ static int winner_of(const int8_t *cards, int len, int first_seat, int strain, i
  * The engine's search (meitora._ClaimSearch): a defender's cards of one effective suit are
  * merged into the lowest one; positions are memoised in a small hash table. */
 
-#define MEMO_BITS 13 /* 8192 positions, ~400 KB: a table that stays in the cache (2^15 ran 3x slower) */
+#define MEMO_BITS 13 /* 8192 positions, ~400 KB: a table that stays in the cache */
 #define MEMO_SIZE (1 << MEMO_BITS)
 
 typedef struct {
@@ -270,6 +270,10 @@ static int claim_node(const Claim *c, uint64_t *hands, int8_t *trick, int first,
     uint64_t key = hands[0] * 0x9E3779B97F4A7C15ULL ^ hands[1] * 0xC2B2AE3D27D4EB4FULL ^
                    hands[2] * 0x165667B19E3779F9ULL ^ hands[3] * 0xD6E8FEB86659FD93ULL ^
                    ((uint64_t)packed << 8 | (uint64_t)(first * 16 + len * 4) << 3 | (uint64_t)led) * 0x94D049BB133111EBULL;
+    /* the products above carry low bits upwards only: mix the high bits down before indexing */
+    key ^= key >> 31;
+    key *= 0xBF58476D1CE4E5B9ULL;
+    key ^= key >> 29;
     MemoEntry *e = NULL;
     for (int probe = 0; probe < 8; probe++) {
         MemoEntry *m = &memo[(key + (uint64_t)probe) & (MEMO_SIZE - 1)];
@@ -278,6 +282,7 @@ static int claim_node(const Claim *c, uint64_t *hands, int8_t *trick, int first,
             m->trick == packed && m->first == first && m->len == len && m->led == led)
             return m->value;
     }
+    if (e == NULL) e = &memo[key & (MEMO_SIZE - 1)]; /* every probe taken: replace the first */
     int seat = (first + len) & 3;
     uint64_t hand = hands[seat];
     uint64_t legal = legal_play_mask(hand, len ? led : NO_SUIT, c->strain);

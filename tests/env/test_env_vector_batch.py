@@ -180,9 +180,7 @@ def random_actions(core: BatchCore, rng: np.random.Generator) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(m)) for m in core.mask])
 
 
-# "auto": the claim's search after every card meets a position costing it about 30 s of CPU on
-# these seeds (the search is exponential where a claim fails late): kept, as a slow test
-@pytest.mark.parametrize("claims", ["keep", pytest.param("auto", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("claims", ["keep", "auto"])
 def test_batched_and_one_by_one_stepping_give_the_same_trajectories(claims: str) -> None:
     assert GAME is not None
     n = 6
