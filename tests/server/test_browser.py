@@ -8,6 +8,7 @@ a reload in the middle of a trick; the phone layout.  Skipped, saying why, only 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -124,26 +125,28 @@ def test_two_humans_in_two_browsers(server: ServerThread, browser: Any) -> None:
     assert len(hands[0]) == 10 and len(hands[1]) == 10 and not hands[0] & hands[1]
     # each sees the other connected
     pages[0].wait_for_selector('.seatbadge[data-seat="1"] .dot.on')
+    # the server's table is the truth of whose turn it is: a page's frame may lag behind it
+    table = server.app.state.manager.tables[made["id"]]
+
+    def human_turn_or_next_deal(timeout: float = 30) -> bool:
+        """Wait until a human seat is to act (True) or the first deal is over (False)."""
+        deadline = time.time() + timeout
+        while True:
+            if table.state.view(None).deal_number >= 1:
+                return False
+            if table.state.to_act in (0, 1) and not table.lock.locked():
+                return True
+            assert time.time() < deadline, "no human's turn came"
+            time.sleep(0.02)
+
     moves = 0
-    for _ in range(40):
-        f = [frame(p) for p in pages]
-        if f[0]["view"]["deal_number"] >= 1:
-            break
-        to_act = f[0]["view"]["to_act"]
-        if to_act in (0, 1):
-            page = pages[to_act]
-            page.wait_for_function("Table.frame.legal.length > 0", timeout=20000)
-            before = frame(page)["version"]
-            act_once(page)
-            pages[1 - to_act].wait_for_function(f"Table.frame.version > {before}", timeout=20000)
-            moves += 1
-            if moves >= 8:
-                break
-        else:
-            pages[0].wait_for_function(
-                f"Table.frame.version > {f[0]['version']} || Table.frame.view.to_act === 0 || Table.frame.view.to_act === 1",
-                timeout=20000,
-            )
+    while moves < 8 and human_turn_or_next_deal():
+        to_act, version = table.state.to_act, table.version
+        page = pages[to_act]
+        page.wait_for_function(f"Table.frame.version >= {version} && Table.frame.legal.length > 0", timeout=30000)
+        act_once(page)
+        pages[1 - to_act].wait_for_function(f"Table.frame.version > {version}", timeout=30000)
+        moves += 1
     assert moves >= 2
     # never the other's hand: the page holds only its own cards
     for s, p in enumerate(pages):
