@@ -60,17 +60,7 @@ def vector_env_steps(
     actions drawn by numpy from the masks."""
     from .vector import batch_vector_env
 
-    envs = batch_vector_env(game, num_envs, copy=copy)
-    obs, _ = envs.reset(seed=0)
-    rng = np.random.default_rng(0)
-    steps = 0
-    start = clock()
-    while clock() - start < seconds:
-        mask = obs["action_mask"]
-        actions = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1)
-        obs, *_ = envs.step(actions)
-        steps += num_envs
-    return round(steps / (clock() - start), 1)
+    return _random_steps(batch_vector_env(game, num_envs, copy=copy), num_envs, seconds, clock)
 
 
 def python_vector_steps(game: str, num_envs: int, seconds: float, clock: Clock = time.perf_counter) -> float:
@@ -79,6 +69,15 @@ def python_vector_steps(game: str, num_envs: int, seconds: float, clock: Clock =
     from .vector import vector_env
 
     envs = vector_env(game, num_envs, opponents="random", claims="auto")
+    try:
+        return _random_steps(envs, num_envs, seconds, clock)
+    finally:
+        envs.close()
+
+
+def _random_steps(envs: Any, num_envs: int, seconds: float, clock: Clock) -> float:
+    """Steps per second of a Gymnasium vector env whose actions are drawn by numpy from its
+    masks, uniformly among the legal ones."""
     obs, _ = envs.reset(seed=0)
     rng = np.random.default_rng(0)
     steps = 0
@@ -88,7 +87,6 @@ def python_vector_steps(game: str, num_envs: int, seconds: float, clock: Clock =
         actions = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1)
         obs, *_ = envs.step(actions)
         steps += num_envs
-    envs.close()
     return round(steps / (clock() - start), 1)
 
 
