@@ -1383,6 +1383,7 @@ INFO = GameInfo(
         "words": "kirifuda.ui.games.napoleon",
         "coach": "kirifuda.coach.games.napoleon",
         "scoresheet": "kirifuda.scoresheets.napoleon",
+        "vector": "kirifuda.games.napoleon_vector",  # the batched env core in C (kirifuda.env.vector)
     },
     ui=UI,
 )
