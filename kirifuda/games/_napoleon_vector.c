@@ -73,6 +73,7 @@ typedef struct {
     int8_t phase, to_act, first_bidder, high, napoleon, passes, proposal, adj_card;
     int8_t adjutant, solo, adj_shown, trump, leader, trick_len, ntricks, led;
     int8_t request, called, has_last, last_leader, last_winner, napprovals;
+    int8_t last_army;      /* the army's face cards of the episode's last played deal (info()) */
     int8_t trick_card[5], last_cards[5];
     int8_t appr_seat[5], appr_ok[5];
     int16_t nbids, nevents;
@@ -291,6 +292,7 @@ static void end_deal(const Batch *b, Game *g, const int *score, int played, floa
     }
     g->deal_no++;
     if (played) g->played++;
+    else g->last_army = -1;
     g->first_bidder = (int8_t)((g->first_bidder + 1) % n);
     g->to_act = -1;
     g->trick_len = 0;
@@ -301,6 +303,7 @@ static void score_deal(const Batch *b, Game *g, float *rewards) {
     int n = b->players, nap = g->napoleon, adj = g->solo ? -1 : g->adjutant;
     uint64_t army_mask = g->taken[nap] | (adj >= 0 ? g->taken[adj] : 0);
     int army = kf_popcount(army_mask), declared = count_of(b, g->high);
+    g->last_army = (int8_t)army;
     int wins = (b->strategy_b && army == 20 && declared < 20) ? 0 : army >= declared;
     int k = declared - 10, solo = adj < 0;
     int p_nap = n == 5 ? (solo ? 4 * k : 2 * k) : (solo ? 3 * k : k);
@@ -788,10 +791,10 @@ static PyObject *Batch_info(Batch *self, PyObject *arg) {
         }
         PyTuple_SET_ITEM(hands, s, h);
     }
-    return Py_BuildValue("{s:i,s:i,s:i,s:N,s:K,s:i,s:i,s:i,s:i,s:i,s:K}", "phase", g->phase, "to_act", g->to_act,
-                         "deal_number", g->deal_no, "hands", hands, "middle", g->middle, "napoleon", g->napoleon,
-                         "adjutant", g->adjutant, "solo", g->solo, "tricks_played", g->ntricks, "deals_played",
-                         g->played, "rng", g->rng);
+    return Py_BuildValue("{s:i,s:i,s:i,s:N,s:K,s:i,s:i,s:i,s:i,s:i,s:i,s:K}", "phase", g->phase, "to_act",
+                         g->to_act, "deal_number", g->deal_no, "hands", hands, "middle", g->middle, "napoleon",
+                         g->napoleon, "adjutant", g->adjutant, "solo", g->solo, "tricks_played", g->ntricks,
+                         "last_army_face_cards", g->last_army, "deals_played", g->played, "rng", g->rng);
 }
 
 static PyObject *Batch_get_n(Batch *self, void *closure) { return PyLong_FromSsize_t(self->n); }

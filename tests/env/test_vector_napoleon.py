@@ -95,8 +95,10 @@ class Picker:
     def __call__(self) -> int:
         env, rng = self.env, self.rng
         ids = env.legal_ids()
-        if self.pass_ in ids and rng.random() < 0.5 + 0.45 * self.style:
-            return self.pass_
+        if self.pass_ in ids:
+            if rng.random() < 0.5 + 0.45 * self.style:
+                return self.pass_
+            return ids[0] if rng.random() < 0.8 else rng.choice(ids)  # mostly the lowest declaration
         if ids[0] >= self.adjutant and ids[-1] < self.adjutant + 53 and rng.random() < 0.3:
             state: Any = env.state
             own = [self.adjutant + c.id for c in state.hand(env.to_act)] + [self.adjutant + c.id for c in state.middle]
@@ -108,15 +110,48 @@ class Picker:
         specials = [i for i in ids if 53 <= i <= 58]
         if specials and rng.random() < 0.5:
             return rng.choice(specials)
+        if self.style > 0.6 and ids[-1] < 53:  # the army plays its highest cards, the allies their lowest
+            state: Any = env.state
+            army = env.to_act in (state._napoleon, state.adjutant)
+            return max(ids, key=lambda i: (i == 12, i % 13)) if army else min(ids, key=lambda i: i % 13)
         return rng.choice(ids)
 
 
-def play_deal(options: dict[str, Any], seed: int, choice_seed: int, **env_opts: Any) -> tuple[int, list[float]]:
-    """One deal side by side; returns its number of steps and its rewards."""
+def directed(ids: Any, seat: int, nap: int | None, adj: int | None, hand: int) -> int:
+    """A fixed policy under which the army sometimes takes every face card: the first bidder
+    declares the lowest spade count and everyone else passes, Napoleon names the highest card
+    he lacks and discards his lowest, the army plays its highest cards, the allies their lowest."""
+    ids = [int(i) for i in ids]
+    if 99 in ids:
+        return ids[0] if nap is None or nap < 0 else 99
+    if 100 <= ids[0] < 153:
+        return max((i for i in ids if not hand >> (i - 100) & 1), key=lambda i: ((i - 100) % 13, -i))
+    if 153 <= ids[0] < 206:
+        return min(ids, key=lambda i: ((i - 153) % 13, i))
+    if ids[0] in (206, 247):
+        return ids[0]
+    if seat in (nap, adj):
+        return max(ids, key=lambda i: (i == 12, i % 13))
+    return min(ids, key=lambda i: (i % 13, i))
+
+
+def play_deal(options: dict[str, Any], seed: int, choice_seed: int | None, **env_opts: Any) -> tuple[int, list[float]]:
+    """One deal side by side (actions by :class:`Picker`, or :func:`directed` without a
+    ``choice_seed``); returns its number of steps and its rewards."""
     core = BatchCore(GAME, 1, options, autoreset=False, **env_opts)
     core.reset(seed=seed)
     env = python_env(options, seed, **env_opts)
-    pick = Picker(env, choice_seed)
+    state: Any = env.state
+    if choice_seed is None:
+
+        def pick() -> int:
+            seat = env.to_act
+            assert seat is not None
+            hand = sum(1 << c.id for c in state.hand(seat))
+            return directed(env.legal_ids(), seat, state._napoleon, state.adjutant, hand)
+
+    else:
+        pick = Picker(env, choice_seed)
     steps = 0
     assert_same(core, env)
     rewards: list[float] | None = None
@@ -195,6 +230,28 @@ def test_the_c_core_plays_as_the_python_env_over_many_deals() -> None:
         ends.add("void" if not any(rewards) else "played")
     assert ends == {"void", "played"}
     assert played > 140 * 20
+
+
+ALL_TWENTY = (5082720492201339024, 17789521722704686914, 1226915544090939551)
+"""Seeds whose deal, played by :func:`directed`, gives the army all 20 face cards (found by
+stepping the C core under that policy; the engine confirms it below)."""
+
+
+@pytest.mark.parametrize("seed", ALL_TWENTY)
+def test_strategy_b_when_the_army_takes_all_twenty(seed: int) -> None:
+    """作戦B: all 20 taken below a 20 declaration is the allies' win; without it, Napoleon's."""
+    _, with_b = play_deal({}, seed, None)
+    _, without_b = play_deal({"strategy_b": False}, seed, None, recall="cards")
+    env = python_env({}, seed)
+    while not env.done:
+        state: Any = env.state
+        seat = env.to_act
+        assert seat is not None
+        hand = sum(1 << c.id for c in state.hand(seat))
+        env.step(directed(env.legal_ids(), seat, state._napoleon, state.adjutant, hand))
+    last = env.state._results[-1]  # type: ignore[attr-defined]
+    assert last.army_face_cards == 20 and last.napoleon_wins is False
+    assert with_b == [-x for x in without_b] and max(without_b) > 0
 
 
 def test_every_deal_is_dealt_as_the_engine_deals_it() -> None:
