@@ -242,16 +242,16 @@ static void compute_legal(const Batch *b, Game *g) {
 }
 
 /* The engine's trick_winner: the index in play order of the card that wins (spec §6). */
-static int trick_winner(const Batch *b, const int8_t *cards, int len, int led, int trump, int first) {
+static int trick_winner(const int8_t *cards, int len, int led, int trump, int first, int yoromeki, int plain) {
     int sa = -1, hq = -1, joker = -1;
     for (int i = 0; i < len; i++) {
         if (cards[i] == SA) sa = i;
         if (cards[i] == HQ) hq = i;
         if (cards[i] == JOKER) joker = i;
     }
-    if (sa >= 0) return b->yoromeki && hq >= 0 ? hq : sa;
+    if (sa >= 0) return yoromeki && hq >= 0 ? hq : sa;
     if (first) {
-        if (b->first_trick_plain) {
+        if (plain) {
             int best = -1, bi = -1;
             for (int i = 0; i < len; i++)
                 if (cards[i] != JOKER && cards[i] / 13 == led && cards[i] % 13 > best) best = cards[i] % 13, bi = i;
@@ -341,7 +341,7 @@ static void play(const Batch *b, Game *g, int seat, int cid, int request, int ca
         g->to_act = (int8_t)((seat + 1) % n);
         return;
     }
-    int i = trick_winner(b, g->trick_card, n, g->led, g->trump, g->ntricks == 0);
+    int i = trick_winner(g->trick_card, n, g->led, g->trump, g->ntricks == 0, b->yoromeki, b->first_trick_plain);
     int w = (g->leader + i) % n;
     g->has_last = 1;
     g->last_leader = g->leader;
@@ -884,8 +884,33 @@ static PyObject *words(PyObject *module, PyObject *args) {
     return out;
 }
 
+/* trick_winner(cards, led, trump, first, yoromeki, first_trick_plain) -> index: the core's rule
+   of the trick, for the tests to hold against the engine's on any trick. */
+static PyObject *winner(PyObject *module, PyObject *args) {
+    PyObject *cards;
+    int led, trump, first, yoromeki, plain;
+    if (!PyArg_ParseTuple(args, "Oiippp", &cards, &led, &trump, &first, &yoromeki, &plain)) return NULL;
+    int ids[5];
+    Py_ssize_t len = PySequence_Check(cards) ? PySequence_Size(cards) : -1;
+    if (!configured || len < 4 || len > 5 || led < 0 || led > 3 || trump < 0 || trump > 3) {
+        PyErr_SetString(PyExc_ValueError, "trick_winner: 4 or 5 card ids, led and trump 0-3 (configure() first)");
+        return NULL;
+    }
+    if (read_ints(cards, ids, len, "cards") < 0) return NULL;
+    int8_t c8[5];
+    for (Py_ssize_t k = 0; k < len; k++) {
+        if (ids[k] < 0 || ids[k] > JOKER) {
+            PyErr_SetString(PyExc_ValueError, "trick_winner: card ids 0-52");
+            return NULL;
+        }
+        c8[k] = (int8_t)ids[k];
+    }
+    return PyLong_FromLong(trick_winner(c8, (int)len, led, trump, first, yoromeki, plain));
+}
+
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, "Hand the engine's card tables to the core."},
+    {"trick_winner", winner, METH_VARARGS, "trick_winner(cards, led, trump, first, yoromeki, plain) -> index."},
     {"splitmix64", words, METH_VARARGS, "splitmix64(seed, n) -> the stream's first n words as bytes."},
     {NULL},
 };

@@ -254,6 +254,28 @@ def test_strategy_b_when_the_army_takes_all_twenty(seed: int) -> None:
     assert with_b == [-x for x in without_b] and max(without_b) > 0
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    cards=st.lists(st.integers(0, 52), min_size=4, max_size=5, unique=True),
+    request=st.integers(0, 3),
+    trump=st.integers(0, 3),
+    first=st.booleans(),
+    yoromeki=st.booleans(),
+    plain=st.booleans(),
+)
+def test_the_trick_goes_where_the_engine_sends_it(
+    cards: list[int], request: int, trump: int, first: bool, yoromeki: bool, plain: bool
+) -> None:
+    """The core's rule of the trick (the almighty, yoromeki, the first-trick ace or the plain
+    first trick, same-2, the jacks, trumps, the led suit, the joker) on any trick."""
+    from kirifuda.games import napoleon, napoleon_vector
+
+    napoleon_vector._configure()
+    led = request if cards[0] == 52 else cards[0] // 13
+    want = napoleon.trick_winner(cards, led, trump, first=first, yoromeki=yoromeki, first_trick_plain=plain)
+    assert napoleon_vector._c.trick_winner(cards, led, trump, first, yoromeki, plain) == want
+
+
 def test_every_deal_is_dealt_as_the_engine_deals_it() -> None:
     for options in ({}, {"players": 4, "joker": True}):
         core = BatchCore(GAME, 50, options)
