@@ -1,6 +1,6 @@
 """Builds the C parts of kirifuda at install time (``pip install -e .`` or ``pip install .``):
-Meitora's hot path (``kirifuda/games/_meitora_core.c``), Meitora's batched env core
-(``kirifuda/games/_meitora_vector.c``) and the solver's core
+Meitora's hot path (``kirifuda/games/_meitora_core.c``), Meitora's and Napoleon's batched env
+cores (``kirifuda/games/_meitora_vector.c``, ``_napoleon_vector.c``) and the solver's core
 (``kirifuda/solver/_csolver.c``).
 
 Each extension is optional: without a C compiler kirifuda installs without it and falls back
