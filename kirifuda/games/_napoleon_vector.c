@@ -59,6 +59,7 @@ static int SA, SK, HQ, S3;
 static int SAME_COLOUR[4];
 static uint64_t FACE_MASK;
 static int configured = 0;
+static uint64_t BYTE_BITS[256]; /* a byte's eight bits as eight bytes 0/1 (little-endian order) */
 
 #define NZ_MAX 1024 /* a deal writes fewer (~900 with recall="full"); more: the row is cleared whole */
 
@@ -565,7 +566,9 @@ static void write_env(Batch *b, Py_ssize_t i) {
     g->nnz = w.nnz;
     compute_legal(b, g);
     int8_t *mask = (int8_t *)b->mask.buf + i * NUM_ACTIONS;
-    for (int k = 0; k < NUM_ACTIONS; k++) mask[k] = (int8_t)IS_LEGAL(g, k);
+    for (int k = 0; k + 8 <= NUM_ACTIONS; k += 8)  /* eight mask bytes per byte of the bit set */
+        memcpy(mask + k, &BYTE_BITS[(g->legal[k >> 6] >> (k & 63)) & 0xFF], 8);
+    for (int k = NUM_ACTIONS & ~7; k < NUM_ACTIONS; k++) mask[k] = (int8_t)IS_LEGAL(g, k);
     ((int8_t *)b->to_act.buf)[i] = g->to_act;
 }
 
@@ -860,6 +863,11 @@ static PyObject *configure(PyObject *module, PyObject *args) {
     HQ = sp[2];
     S3 = sp[3];
     FACE_MASK = faces;
+    for (int v = 0; v < 256; v++) {
+        unsigned char bytes[8];
+        for (int j = 0; j < 8; j++) bytes[j] = (unsigned char)(v >> j & 1);
+        memcpy(&BYTE_BITS[v], bytes, 8);
+    }
     configured = 1;
     Py_RETURN_NONE;
 }
