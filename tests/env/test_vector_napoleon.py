@@ -381,6 +381,17 @@ def test_what_the_core_does_not_play_is_refused_by_name() -> None:
         BatchCore(GAME, 2, {"players": 3})
 
 
+def test_an_option_the_core_does_not_know_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An option added to the game later (here: the core told it does not know ``joker``) is
+    refused by name when it is not at its default, and played when it is."""
+    from kirifuda.games import napoleon_vector
+
+    monkeypatch.setattr(napoleon_vector, "SUPPORTED_OPTIONS", ("players", "yoromeki"))
+    with pytest.raises(OptionError, match=r"option joker=True: the batched C core of Napoleon does not play it"):
+        BatchCore(GAME, 2, {"joker": True})
+    BatchCore(GAME, 2, {"joker": False, "players": 4}).reset(seed=1)
+
+
 # -- the wrappers ---------------------------------------------------------------------------
 
 
