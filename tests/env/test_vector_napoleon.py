@@ -211,8 +211,8 @@ OPTION_SETS: list[dict[str, Any]] = [
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
 def test_each_option_set_plays_as_the_python_env(options: dict[str, Any]) -> None:
-    for k in range(4):
-        play_deal(options, 1000 + k, k, first=k % 4, recall=("full", "cards", None, None)[k], scaled=k == 2)
+    for k in range(3):
+        play_deal(options, 1000 + k, k, first=k % 4, recall=("full", "cards", None)[k], scaled=k == 2)
 
 
 @pytest.mark.slow
@@ -254,7 +254,7 @@ def test_strategy_b_when_the_army_takes_all_twenty(seed: int) -> None:
     assert with_b == [-x for x in without_b] and max(without_b) > 0
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     cards=st.lists(st.integers(0, 52), min_size=4, max_size=5, unique=True),
     request=st.integers(0, 3),
