@@ -108,7 +108,7 @@ def _check(env: Any) -> None:
     """Refuse what the core does not play, naming it."""
     if env.match:
         raise OptionError("match=True: the batched core plays one game per episode (match=False)")
-    defaults = _rules.KakeyaOptions()
+    defaults = type(env.options)()
     for f in dataclasses.fields(env.options):
         if f.name not in SUPPORTED_OPTIONS and getattr(env.options, f.name) != getattr(defaults, f.name):
             raise OptionError(
