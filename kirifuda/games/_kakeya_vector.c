@@ -8,9 +8,11 @@
  * (configure()), and the tests step this core and the Python env side by side on the same deals
  * and compare observations, masks, rewards and ends action by action.
  *
- * One episode is one game of a fresh match, as the Python env's (match=False): chips 5 each, the
- * seed's first game (4 players: pair 1 deals, pair 0 leads; 6 players: pair 2 deals and sits
- * out), the trump of the option initial_trump.
+ * An episode starts a fresh match, as the Python env's: chips 5 each, the seed's first game
+ * (4 players: pair 1 deals, pair 0 leads; 6 players: pair 2 deals and sits out), the trump of the
+ * option initial_trump.  It is that one game (match=False), or the whole match (match=True: the
+ * next game is dealt from the same stream as soon as one ends, until the match is over; the
+ * rewards of each game when it ends).
  *
  * Layout of the observation: the Python env's (kirifuda.env.core.ObservationEncoder of
  * KakeyaView, kirifuda-env/2) for n = 4 or 6 seats and h = n / 2 pairs; kakeya_vector.py checks
@@ -63,7 +65,7 @@ typedef struct {
     int8_t has_last, last_seat[4], last_card[4], last_winner;
     int8_t ntricks;
     uint8_t nsteps;
-    uint8_t step_actor[STEP_ROWS], step_action[STEP_ROWS];
+    uint8_t step_actor[STEP_ROWS], step_action[STEP_ROWS], step_public[STEP_ROWS];
     int nnz;
     uint16_t nz[NZ_MAX];   /* the slots written in this env's observation row */
 } Game;
@@ -71,7 +73,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     Py_ssize_t n;
-    int players, half, initial_trump, stop_at_zero, games, recall, autoreset;
+    int players, half, initial_trump, stop_at_zero, games, match, recall, autoreset;
     Py_ssize_t obs_size, base_size;
     /* offsets of the view's fields */
     int o_phase, o_to_act, o_deal_no, o_hand, o_hand_sizes, o_totals, o_players, o_own_pair, o_dealing,
@@ -284,10 +286,17 @@ static void play(const Batch *b, Game *g, int seat, int cid, float *rewards) {
     g->to_act = (int8_t)winner;
 }
 
-/* One legal action of the seat to act; returns 1 when the game (the episode) ended. */
+/* One legal action of the seat to act; returns 1 when the game ended. */
 static int apply(const Batch *b, Game *g, int a, float *rewards) {
     int seat = g->to_act;
     int step = g->nsteps;
+    /* The env's memory counts a step public when its card newly shows on the table (the count of
+       the card in the table's view grows).  The first card of a match's later game may be one of
+       the previous game's last trick, still on the table until then: its count stays 1, and the
+       env's memory keeps that play to its actor.  Kept so, as the env does. */
+    int public = 1;
+    if (a < A_TRUMP && g->trick_len == 0 && g->has_last)
+        for (int k = 0; k < 4; k++) public &= g->last_card[k] != a;
     for (int s = 0; s < b->players; s++) rewards[s] = 0.0f;
     if (a < A_TRUMP) {
         play(b, g, seat, a, rewards);
@@ -301,9 +310,10 @@ static int apply(const Batch *b, Game *g, int a, float *rewards) {
         g->leader = g->first_leader = g->to_act = (int8_t)(a - A_LEADER);
     }
     int ended = g->phase == PH_DEAL || g->phase == PH_DONE;
-    if (!ended && step < STEP_ROWS) { /* what each seat witnessed (the env's recall): all public */
+    if (!ended && step < STEP_ROWS) { /* what each seat witnessed (the env's recall) */
         g->step_actor[step] = (uint8_t)seat;
         g->step_action[step] = (uint8_t)a;
+        g->step_public[step] = (uint8_t)public;
         g->nsteps = (uint8_t)(step + 1);
     }
     return ended;
@@ -368,11 +378,12 @@ static void encode(const Batch *b, const Game *g, int seat, Writer *w) {
         int o0 = (int)b->base_size, row = b->players + NUM_ACTIONS + 1;
         for (int t = 0; t < g->nsteps; t++) {
             int actor = g->step_actor[t], a = g->step_action[t];
-            if (a < A_TRUMP) put(w, o0 + rel[actor] * 53 + a, 1.0f);
+            int seen = g->step_public[t] || actor == seat;
+            if (seen && a < A_TRUMP) put(w, o0 + rel[actor] * 53 + a, 1.0f);
             if (b->recall == 2) {
                 int o = o0 + b->players * 53 + t * row;
                 put(w, o + rel[actor], 1.0f);
-                put(w, o + b->players + a, 1.0f);
+                put(w, o + b->players + (seen ? a : NUM_ACTIONS), 1.0f);
             }
         }
     }
@@ -447,7 +458,7 @@ static void set_layout(Batch *b) {
 }
 
 static int Batch_init(Batch *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"n", "players", "initial_trump", "stop_at_zero", "games", "recall", "autoreset",
+    static char *kwlist[] = {"n", "players", "initial_trump", "stop_at_zero", "games", "match", "recall", "autoreset",
                              "scale", "obs", "mask", "to_act", "rewards", "done", NULL};
     Py_ssize_t n;
     PyObject *scale, *obs, *mask, *to_act, *rewards, *done;
@@ -455,8 +466,8 @@ static int Batch_init(Batch *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_RuntimeError, "the Kakeya vector core is not configured");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niipiipOOOOOO", kwlist, &n, &self->players, &self->initial_trump,
-                                     &self->stop_at_zero, &self->games, &self->recall, &self->autoreset, &scale, &obs,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niipipipOOOOOO", kwlist, &n, &self->players, &self->initial_trump,
+                                     &self->stop_at_zero, &self->games, &self->match, &self->recall, &self->autoreset, &scale, &obs,
                                      &mask, &to_act, &rewards, &done))
         return -1;
     if (n < 1 || (self->players != 4 && self->players != 6) || self->initial_trump < 0 || self->initial_trump > 3 ||
@@ -549,6 +560,10 @@ static PyObject *Batch_step(Batch *self, PyObject *arg) {
     for (Py_ssize_t i = 0; i < self->n; i++) {
         Game *g = &self->games_[i];
         int ended = apply(self, g, (int)actions[i], rewards + self->players * i);
+        if (ended && self->match && g->phase == PH_DEAL) { /* the match goes on: its next game */
+            deal_cards(self, g);
+            ended = 0;
+        }
         done[i] = (uint8_t)ended;
         if (ended && self->autoreset) new_episode(self, g);
         write_env(self, i);

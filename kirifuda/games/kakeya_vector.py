@@ -10,14 +10,16 @@ and the chip payment (ご石) by the chip table — and writes each env's observ
 action mask (the Python env's layout, :class:`kirifuda.env.core.ObservationEncoder`) into
 numpy arrays.  No phase falls back to Python.
 
-One episode is one game of a fresh match (the env's ``match=False``): game 1 as the rules fix
-it (four players: pair 1 deals, pair 0 leads; six: pair 2 deals and sits out); the reward is
-the chip change of each seat's pair.
+An episode starts a fresh match, as the Python env's: game 1 as the rules fix it (four players:
+pair 1 deals, pair 0 leads; six: pair 2 deals and sits out).  It is that one game
+(``match=False``) or the whole match (``match=True``: the loser's pair deals the next game, the
+winner's leads, the trump carries over, until the match is over); the reward of a game is the
+chip change of each seat's pair, given when the game ends.
 
 Every Kakeya option is supported (``players``, ``initial_trump``, ``stop_at_zero``, ``games``),
 and the env options ``recall`` (``None``, ``"cards"``, ``"full"``) and ``scaled``; ``claims``
 changes nothing (Kakeya has no claim).  An option the core does not know (one added to the game
-later) is refused by name unless it has its default value, as is ``match=True``.
+later) is refused by name unless it has its default value.
 
 The engine stays the truth: the card strengths come from :mod:`kirifuda.games.kakeya`, the
 observation offsets are checked against the encoder's layout here, and the tests step the C
@@ -106,8 +108,6 @@ def _configure() -> None:
 
 def _check(env: Any) -> None:
     """Refuse what the core does not play, naming it."""
-    if env.match:
-        raise OptionError("match=True: the batched core plays one game per episode (match=False)")
     defaults = type(env.options)()
     for f in dataclasses.fields(env.options):
         if f.name not in SUPPORTED_OPTIONS and getattr(env.options, f.name) != getattr(defaults, f.name):
@@ -138,6 +138,7 @@ def batch(n: int, env: Any, *, first: int, autoreset: bool, scale: Any, arrays: 
         initial_trump=_TRUMPS.index(options.initial_trump),
         stop_at_zero=options.stop_at_zero,
         games=options.games or 0,
+        match=env.match,
         recall={None: 0, "cards": 1, "full": 2}[env.recall],
         autoreset=autoreset,
         scale=scale,

@@ -59,14 +59,16 @@ def assert_same(core: BatchCore, env: GameEnv, i: int = 0) -> None:
     np.testing.assert_array_equal(core.obs[i], env.observe(env.to_act))
 
 
-def play_game(options: dict[str, Any], seed: int, choice_seed: int, **env_opts: Any) -> list[float]:
-    """One game side by side; returns its rewards per seat."""
+def play_game(options: dict[str, Any], seed: int, choice_seed: int, **env_opts: Any) -> tuple[list[float], int]:
+    """One episode side by side (a game, or with ``match=True`` a match); returns the rewards per
+    seat of its last game and the number of games played."""
     core = BatchCore(GAME, 1, options, autoreset=False, **env_opts)
     core.reset(seed=seed)
     env = python_env(options, seed, **env_opts)
     pick = random.Random(choice_seed)
     assert_same(core, env)
-    rewards: list[float] | None = None
+    last: list[float] | None = None
+    games = 0
     while not env.done:
         action = pick.choice(env.legal_ids())
         rewards = env.step(action)
@@ -75,8 +77,11 @@ def play_game(options: dict[str, Any], seed: int, choice_seed: int, **env_opts: 
         expected = rewards if rewards is not None else [0.0] * env.num_players
         np.testing.assert_array_equal(core.rewards[0], np.array(expected, dtype=np.float32))
         assert_same(core, env)
-    assert rewards is not None
-    return rewards
+        if rewards is not None:
+            last = rewards
+            games += 1
+    assert last is not None
+    return last, games
 
 
 OPTIONS = st.one_of(
@@ -104,11 +109,39 @@ OPTIONS = st.one_of(
     recall=st.sampled_from([None, "cards", "full"]),
     scaled=st.booleans(),
     claims=st.sampled_from(["keep", "off", "auto"]),
+    match=st.booleans(),
 )
 def test_the_c_core_plays_as_the_python_env(
-    options: dict[str, Any], seed: int, choice_seed: int, first: int, recall: str | None, scaled: bool, claims: str
+    options: dict[str, Any],
+    seed: int,
+    choice_seed: int,
+    first: int,
+    recall: str | None,
+    scaled: bool,
+    claims: str,
+    match: bool,
 ) -> None:
-    play_game(options, seed, choice_seed, first=first, recall=recall, scaled=scaled, claims=claims)
+    if match:
+        options = {**options, "games": min(options.get("games", 2), 2)}  # a short match
+    play_game(options, seed, choice_seed, first=first, recall=recall, scaled=scaled, claims=claims, match=match)
+
+
+@pytest.mark.slow
+def test_whole_matches_play_as_the_python_env() -> None:
+    """``match=True``: the games of a match follow each other as the engine has them (the loser's
+    pair deals, the winner's leads, the trump carries over, with six players the loser's pair sits
+    out; the previous game's last trick stays on the table until the first card), up to the end
+    at no chips or at the ``games`` cap; every step's memory of the game as the env keeps it."""
+    lengths = []
+    for k in range(30):
+        options: dict[str, Any] = {"players": (4, 6)[k % 2], "initial_trump": "DSHC"[k % 4]}
+        if k % 3 == 1:
+            options.update(stop_at_zero=False, games=4)
+        _, games = play_game(options, 31 * k + 1, k, match=True, recall=("full", "cards")[k % 2], scaled=k % 4 == 0)
+        lengths.append(games)
+        if k % 3 == 1:
+            assert games == 4
+    assert max(lengths) > 4  # matches that end at no chips, after several games
 
 
 @pytest.mark.slow
@@ -121,7 +154,8 @@ def test_the_c_core_plays_as_the_python_env_over_many_games() -> None:
         options: dict[str, Any] = {"players": (4, 6)[k % 2], "initial_trump": "DSHC"[k % 4]}
         if k % 5 == 0:
             options.update(stop_at_zero=False, games=2)
-        rewards = play_game(options, rng.getrandbits(64), k, recall=("full" if k % 3 == 0 else None))
+        rewards, games = play_game(options, rng.getrandbits(64), k, recall=("full" if k % 3 == 0 else None))
+        assert games == 1
         paid.add(max(rewards))
     assert paid == {1.0, 2.0, 4.0}
 
@@ -234,8 +268,6 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
 
 
 def test_what_the_core_does_not_play_is_refused_by_name() -> None:
-    with pytest.raises(OptionError, match="match=True"):
-        BatchCore(GAME, 2, match=True)
     with pytest.raises(OptionError, match="games must be set"):
         BatchCore(GAME, 2, {"stop_at_zero": False})
     # an option added to the game later, which the core does not know, is refused by name
