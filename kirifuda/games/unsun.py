@@ -799,7 +799,7 @@ UI: dict[str, Any] = {
     "direction": "cw",
     "strains": "",
     "units": "seats",
-    "seat_roles": [["dealer", "dealer"], ["starting_player", "starter"], ["last_player", "toriban"]],
+    "seat_roles": [["dealer", "dealer"], ["starting_player", "starter", "leads"], ["last_player", "toriban"]],
     "unit_roles": [],
     "partner_role": None,
     "bids": None,

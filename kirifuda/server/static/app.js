@@ -921,7 +921,8 @@ function tableHTML(f, opts) {
     const away = s.kind === "human" && !s.connected;
     const status = s.kind === "bot" ? `${t("bot")} · ${t("bots." + s.bot)}` : s.standin ? t("standin") : s.connected ? t("connected") : t("disconnected");
     const drop = f.table.drop_in && f.table.drop_in[i] !== null && f.table.drop_in[i] !== undefined;
-    const leads = trick && trick.leader === i && live;
+    // a seat role that already names the trick's leader (third element "leads") needs no mark
+    const leads = trick && trick.leader === i && live && !desc.seat_roles.some(([fld, , kind]) => kind === "leads" && v[fld] === i);
     const u = unitOf(units, i);
     const cls = ["seatbadge", v.to_act === i ? "act" : "", f.seat === i ? "me" : "", away ? "away" : "", units.length < n && u >= 0 ? "u" + (u % 3) : ""].join(" ");
     return `<div class="${cls}" data-seat="${i}" style="left:calc(50% + ${x.toFixed(3)} * var(--rx));top:calc(50% + ${y.toFixed(3)} * var(--ry))">
