@@ -612,12 +612,13 @@ const Table = {
     const host = Keys.host(f.table.id);
     $("#app").innerHTML = `
     <section class="table" aria-label="${esc(t("table_label"))}">
+      <div class="tablemain">
       ${tableHTML(f, { live: true })}
       ${this.hint(f)}
       <div class="controls" id="controls" role="group" aria-label="${esc(t("controls_label"))}"></div>
       <div class="hand" id="hand" role="group" aria-label="${esc(t("hand_label"))}"></div>
-      ${this.coachHTML(f)}
-      ${window.Practice ? Practice.panelHTML(this, f) : ""}
+      </div>
+      <div class="tableside">
       <div class="toolbar">
         <button data-tool="last">${esc(t("last_trick"))}</button>${sheetBtn}
         <button data-tool="deal" ${v.last_deal || f.finished_deal ? "" : "disabled"}>${esc(t("last_deal"))}</button>
@@ -627,7 +628,10 @@ const Table = {
         ${this.canHint(f) ? `<button data-tool="hint" class="hintbtn" aria-controls="coach" aria-expanded="${this.coachShown(f)}">${esc(t("coach.hint_button"))}</button>` : ""}
         ${f.table.over ? `<a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${esc(t("download"))}</a><a class="button" href="/replay?table=${esc(f.table.id)}">${esc(t("replay"))}</a>` : ""}
       </div>
+      ${this.coachHTML(f)}
+      ${window.Practice ? Practice.panelHTML(this, f) : ""}
       <details class="info" id="info"><summary>${esc(t("details"))}</summary>${infoHTML(v, f.table.game, f.table.seats.length)}</details>
+      </div>
     </section>`;
     this.renderHand(); this.renderControls(); this.markSuggested(); this.tick();
     if (window.Practice) Practice.bind(this, f);
