@@ -91,11 +91,13 @@ OPTIONS = st.fixed_dictionaries(
     first=st.integers(0, 4),
     recall=st.sampled_from([None, "cards", "full"]),
     scaled=st.booleans(),
+    claims=st.sampled_from(["keep", "off", "auto"]),
 )
 def test_the_c_core_plays_as_the_python_env(
-    options: dict[str, Any], seed: int, choice_seed: int, first: int, recall: str | None, scaled: bool
+    options: dict[str, Any], seed: int, choice_seed: int, first: int, recall: str | None, scaled: bool, claims: str
 ) -> None:
-    play_episode(options, seed, choice_seed, first=first % options["players"], recall=recall, scaled=scaled)
+    first %= options["players"]
+    play_episode(options, seed, choice_seed, first=first, recall=recall, scaled=scaled, claims=claims)
 
 
 @pytest.mark.slow
@@ -121,7 +123,7 @@ def test_a_whole_match_plays_as_the_python_env(
     "options, env_opts",
     [
         ({}, {}),
-        ({"players": 3, "reflip_face_card": True}, {"first": 2, "recall": "full", "scaled": True}),
+        ({"players": 3, "reflip_face_card": True}, {"first": 2, "recall": "full", "scaled": True, "claims": "auto"}),
         ({"players": 5, "all_trumps_face_down": True, "deals": 1}, {"first": 4, "recall": "cards"}),
         ({"players": 4, "all_trumps_face_down": True, "deals": 2}, {"first": 1, "match": True}),
     ],
