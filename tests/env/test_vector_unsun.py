@@ -254,27 +254,32 @@ def test_batched_and_one_by_one_stepping_give_the_same_trajectories(options: dic
     assert ended >= n
 
 
-def test_autoreset_starts_the_next_deal_as_the_python_env_does() -> None:
-    """After a deal ends, the env's next deal is the one the Python env deals next from its
-    stream (reset without a seed)."""
-    core = BatchCore("unsun", 1, {"players": 3})
+@pytest.mark.parametrize("match", [False, True])
+def test_autoreset_starts_the_next_deal_as_the_python_env_does(match: bool) -> None:
+    """After an episode ends, the env's next one is the one the Python env deals next from its
+    stream (reset without a seed); in a match, deal after deal."""
+    options = {"players": 3, "deals": 2}
+    core = BatchCore("unsun", 1, options, match=match, first=2)
     core.reset(seed=7)
-    env = GameEnv("unsun", {"players": 3})
+    env = GameEnv("unsun", options, match=match, first=2)
     env.reset(7)
     pick = random.Random(3)
-    deals = 0
+    deals = episodes = 0
     while deals < 4:
         action = pick.choice(env.legal_ids())
         rewards = env.step(action)
         core.step([action])
-        if env.done:
+        assert bool(core.done[0]) == env.done
+        if rewards is not None:
             deals += 1
-            assert core.done[0]
-            assert rewards is not None and sum(rewards) == 16
+            assert sum(rewards) == 16
             np.testing.assert_array_equal(core.rewards[0], np.array(rewards, dtype=np.float32))
+        if env.done:
+            episodes += 1
             env.reset()
         np.testing.assert_array_equal(core.obs[0], env.observe(env.to_act))
         np.testing.assert_array_equal(core.mask[0], env.legal_mask())
+    assert episodes == (2 if match else 4)
 
 
 # -- bad input ------------------------------------------------------------------------------
