@@ -1,6 +1,6 @@
 """Many kirifuda environments stepped together (一括の環境).
 
-**Batched in C** (a game whose registry entry names a ``vector`` part, today Meitora):
+**Batched in C** (a game whose registry entry names a ``vector`` part, today Meitora and Unsun):
 
 - :class:`BatchCore`: ``num_envs`` deals stepped at once by the game's C core into numpy arrays
   — the observation of each env's seat to act (``obs``: the Python env's layout and values), its

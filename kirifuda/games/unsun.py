@@ -869,6 +869,7 @@ INFO = GameInfo(
         "words": "kirifuda.ui.games.unsun",
         "coach": "kirifuda.coach.games.unsun",
         "scoresheet": "kirifuda.scoresheets.unsun",
+        "vector": "kirifuda.games.unsun_vector",  # the batched env core in C (kirifuda.env.vector)
     },
     ui=UI,
 )
