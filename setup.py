@@ -55,6 +55,13 @@ setup(
             optional=True,
         ),
         Extension(
+            # N Unsun deals stepped at once, observations and masks included (kirifuda.env.vector)
+            "kirifuda.games._unsun_vector",
+            sources=["kirifuda/games/_unsun_vector.c"],
+            depends=["kirifuda/_bitops.h"],
+            optional=True,
+        ),
+        Extension(
             "kirifuda.solver._csolver",
             # two compilation units: the portable search with the Python glue, and the same
             # search built for BMI1, BMI2 and LZCNT (GCC on x86-64; empty elsewhere)

@@ -333,3 +333,12 @@ def test_pettingzoo_parallel_api_test_passes(players: int) -> None:
     assert agent == ("player_1" if players == 4 else "player_2")  # the dealing pair decides the trump
     with pytest.raises(ValueError, match=f"{agent} is to act"):
         env.step({a: 0 for a in env.agents if a != agent})
+
+
+def test_pettingzoo_parallel_seed_test_passes_with_an_illegal_reward() -> None:
+    """PettingZoo's seed test sends unmasked random actions: with ``illegal_reward`` an illegal
+    one ends the game with the penalty to its sender; the same seed plays the same episode."""
+    from pettingzoo.test import parallel_seed_test
+
+    parallel_seed_test(lambda: batch_parallel_env(GAME, {"players": 6}, recall="cards", illegal_reward=-1.0))
+    parallel_seed_test(lambda: batch_parallel_env(GAME, illegal_reward=-1.0))
