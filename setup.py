@@ -1,7 +1,7 @@
 """Builds the C parts of kirifuda at install time (``pip install -e .`` or ``pip install .``):
-Meitora's hot path (``kirifuda/games/_meitora_core.c``), Meitora's and Napoleon's batched env
-cores (``kirifuda/games/_meitora_vector.c``, ``_napoleon_vector.c``) and the solver's core
-(``kirifuda/solver/_csolver.c``).
+Meitora's hot path (``kirifuda/games/_meitora_core.c``), the games' batched env cores
+(``kirifuda/games/_meitora_vector.c``, ``_napoleon_vector.c``, ``_kakeya_vector.c``,
+``_unsun_vector.c``) and the solver's core (``kirifuda/solver/_csolver.c``).
 
 Each extension is optional: without a C compiler kirifuda installs without it and falls back
 to the pure-Python implementation of the same code (slower, same results).  They compile with
@@ -51,6 +51,20 @@ setup(
             # N Napoleon deals stepped at once, observations and masks included (kirifuda.env.vector)
             "kirifuda.games._napoleon_vector",
             sources=["kirifuda/games/_napoleon_vector.c"],
+            depends=["kirifuda/_bitops.h"],
+            optional=True,
+        ),
+        Extension(
+            # N Kakeya games stepped at once, observations and masks included (kirifuda.env.vector)
+            "kirifuda.games._kakeya_vector",
+            sources=["kirifuda/games/_kakeya_vector.c"],
+            depends=["kirifuda/_bitops.h"],
+            optional=True,
+        ),
+        Extension(
+            # N Unsun deals stepped at once, observations and masks included (kirifuda.env.vector)
+            "kirifuda.games._unsun_vector",
+            sources=["kirifuda/games/_unsun_vector.c"],
             depends=["kirifuda/_bitops.h"],
             optional=True,
         ),

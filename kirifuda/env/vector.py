@@ -1,6 +1,7 @@
 """Many kirifuda environments stepped together (一括の環境).
 
-**Batched in C** (a game whose registry entry names a ``vector`` part, today Meitora and Napoleon):
+**Batched in C** (a game whose registry entry names a ``vector`` part, today Meitora, Napoleon,
+Kakeya and Unsun):
 
 - :class:`BatchCore`: ``num_envs`` deals stepped at once by the game's C core into numpy arrays
   — the observation of each env's seat to act (``obs``: the Python env's layout and values), its
@@ -365,11 +366,28 @@ class BatchParallelEnv(ParallelEnv):  # type: ignore[misc, unused-ignore]
     every live agent may send an action each step and the seat to act's is taken (it must
     send one); each agent observes its own seat (``{"observation", "action_mask"}``, the mask
     all 0 but for the seat to act).  Rewards per seat when the deal ends; then every agent is
-    terminated."""
+    terminated.  An illegal action is refused (:class:`IllegalActionError`, nothing changes);
+    with ``illegal_reward`` set it ends the episode instead, that reward to the seat that sent
+    it and 0 to the others (PettingZoo's ``TerminateIllegalWrapper``, as the AEC env's
+    ``illegal_reward``), so unmasked agents and PettingZoo's ``parallel_seed_test`` may play."""
 
     metadata = {"render_modes": [], "name": "kirifuda_batch_v1", "is_parallelizable": True}
 
-    def __init__(self, game: str, options: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        game: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        illegal_reward: float | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if illegal_reward is not None and (
+            isinstance(illegal_reward, bool)
+            or not isinstance(illegal_reward, (int, float))
+            or not np.isfinite(illegal_reward)
+        ):
+            raise ValueError(f"illegal_reward must be a finite number or None, got {illegal_reward!r}")
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.core = BatchCore(game, 1, options, autoreset=False, **kwargs)
         self.metadata = dict(self.metadata, name=f"kirifuda_{self.core.game_id}_batch_v1")
         self.possible_agents = [f"player_{i}" for i in range(self.core.num_players)]
@@ -408,20 +426,38 @@ class BatchParallelEnv(ParallelEnv):  # type: ignore[misc, unused-ignore]
         agent = self.possible_agents[int(self.core.to_act[0])]
         if agent not in actions or actions[agent] is None:
             raise ValueError(f"{agent} is to act: its action is missing from {sorted(actions)}")
-        self.core.step(np.array([actions[agent]]).reshape(1))
+        action = actions[agent]
+        if self.illegal_reward is not None and not self._legal(action):
+            # the deal ends there: the offender gets the penalty, nobody else anything
+            rewards = {a: (self.illegal_reward if a == agent else 0.0) for a in self.possible_agents}
+            ended = {a: True for a in self.agents}
+            kept = {a: False for a in self.agents}
+            infos: dict[str, Any] = {a: {"illegal": a == agent} for a in self.agents}
+            obs = self._observations()
+            self.agents = []
+            return obs, rewards, ended, kept, infos
+        self.core.step(np.array([action]).reshape(1))
         done = bool(self.core.done[0])
         obs = self._observations()
         rewards = {a: float(self.core.rewards[0][i]) for i, a in enumerate(self.possible_agents)}
         terminations = {a: done for a in self.agents}
         truncations = {a: False for a in self.agents}
-        infos: dict[str, Any] = {a: {} for a in self.agents}
+        infos = {a: {} for a in self.agents}
         if done:
             self.agents = []
         return obs, rewards, terminations, truncations, infos
 
+    def _legal(self, action: Any) -> bool:
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            return False
+        return a == action and 0 <= a < self.core.num_actions and bool(self.core.mask[0][a])
+
 
 def batch_parallel_env(game: str, options: Mapping[str, Any] | None = None, **kwargs: Any) -> BatchParallelEnv:
-    """One deal of ``game`` in the game's C core as a PettingZoo ``ParallelEnv``."""
+    """One deal of ``game`` in the game's C core as a PettingZoo ``ParallelEnv``
+    (``kwargs``: :class:`BatchParallelEnv`'s ``illegal_reward`` and the core's env options)."""
     return BatchParallelEnv(game, options, **kwargs)
 
 

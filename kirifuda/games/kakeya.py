@@ -1107,6 +1107,7 @@ INFO = GameInfo(
         "words": "kirifuda.ui.games.kakeya",
         "coach": "kirifuda.coach.games.kakeya",
         "scoresheet": "kirifuda.scoresheets.kakeya",
+        "vector": "kirifuda.games.kakeya_vector",  # the batched env core in C (kirifuda.env.vector)
     },
     ui=UI,
 )

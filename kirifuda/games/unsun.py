@@ -799,7 +799,7 @@ UI: dict[str, Any] = {
     "direction": "cw",
     "strains": "",
     "units": "seats",
-    "seat_roles": [["dealer", "dealer"], ["starting_player", "starter"], ["last_player", "toriban"]],
+    "seat_roles": [["dealer", "dealer"], ["starting_player", "starter", "leads"], ["last_player", "toriban"]],
     "unit_roles": [],
     "partner_role": None,
     "bids": None,
@@ -869,6 +869,7 @@ INFO = GameInfo(
         "words": "kirifuda.ui.games.unsun",
         "coach": "kirifuda.coach.games.unsun",
         "scoresheet": "kirifuda.scoresheets.unsun",
+        "vector": "kirifuda.games.unsun_vector",  # the batched env core in C (kirifuda.env.vector)
     },
     ui=UI,
 )

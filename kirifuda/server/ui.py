@@ -8,7 +8,9 @@ Each game declares ``ui`` in its :class:`~kirifuda.game.GameInfo`, a small dict 
 - ``units``: who scores: ``"seats"``, ``{"teams": [[0, 2], [1, 3]]}`` or ``{"field": "pairs"}``
   (the view's field listing each unit's seats);
 - ``seat_roles`` / ``unit_roles``: ``[view field, role]`` pairs: the seat (or unit) named by
-  the field wears the role's badge (``web.role.<role>`` in the catalogue);
+  the field wears the role's badge (``web.role.<role>`` in the catalogue); a seat role may add a
+  third element ``"leads"`` when its seat is always the one who leads the trick in play (the
+  page then shows no separate "leads" mark beside that badge);
 - ``partner_role``: the role of the declarer's team-mate (``None``: none);
 - ``bids``: the view field holding ``(seat, action)`` pairs shown as bubbles (``None``: none);
 - ``stats``: ``{"field", "per": "seat" | "unit", "show": "tricks" | "cards"}`` shown beside

@@ -317,3 +317,27 @@ def test_pettingzoo_parallel_api_test_passes() -> None:
     agent = next(a for a in env.agents if obs[a]["action_mask"].any())
     with pytest.raises(ValueError, match=f"{agent} is to act"):
         env.step({a: 0 for a in env.agents if a != agent})
+
+
+def test_pettingzoo_parallel_seed_test_passes_with_an_illegal_reward() -> None:
+    """PettingZoo's seed test sends unmasked random actions: an illegal one ends the deal with
+    the penalty to its sender, and nothing else (without ``illegal_reward`` it is refused)."""
+    from pettingzoo.test import parallel_seed_test
+
+    assert GAME is not None
+    parallel_seed_test(lambda: batch_parallel_env(GAME, recall="cards", illegal_reward=-1.0))
+    env = batch_parallel_env(GAME, illegal_reward=-2)
+    obs, _ = env.reset(seed=3)
+    agent = next(a for a in env.agents if obs[a]["action_mask"].any())
+    bad = int(np.flatnonzero(obs[agent]["action_mask"] == 0)[0])
+    obs, rewards, ended, kept, infos = env.step({agent: bad})
+    assert rewards == {a: (-2.0 if a == agent else 0.0) for a in env.possible_agents}
+    assert all(ended.values()) and not any(kept.values()) and infos[agent] == {"illegal": True}
+    assert env.agents == []
+    strict = batch_parallel_env(GAME)
+    obs, _ = strict.reset(seed=3)
+    with pytest.raises(IllegalActionError):
+        strict.step({agent: bad})
+    for wrong in (float("nan"), "x", True):
+        with pytest.raises(ValueError, match="illegal_reward"):
+            batch_parallel_env(GAME, illegal_reward=wrong)

@@ -191,7 +191,7 @@ def test_descriptors_name_real_fields() -> None:
         state.deal_random(random.Random(0))
         fields = set(state.view(0).to_json())
         named = (
-            {f for f, _ in d["seat_roles"] + d["unit_roles"]} | set(d["headline"]) | {s["field"] for s in d["stats"]}
+            {r[0] for r in d["seat_roles"] + d["unit_roles"]} | set(d["headline"]) | {s["field"] for s in d["stats"]}
         )
         if d["bids"]:
             named.add(d["bids"])

@@ -118,7 +118,8 @@ def check_facts(page: Any, game: str, lang: str) -> None:
       const seats = {};
       for (const b of document.querySelectorAll('.seatbadge')) seats[b.dataset.seat] = {
         text: b.innerText, bubble: (b.querySelector('.bubble') || {}).innerText || null,
-        roles: [...b.querySelectorAll('.role')].map((r) => r.innerText)};
+        roles: [...b.querySelectorAll('.role')].map((r) => r.innerText),
+        leads: !!b.querySelector('.role.lead')};
       return {seats, units: [...document.querySelectorAll('.scoreboard .unit')].map((u) => u.innerText),
         led: [...document.querySelectorAll('.tcard.led')].map((c) => +c.dataset.seat),
         tcards: [...document.querySelectorAll('.tcard')].map((c) => c.dataset.code),
@@ -172,9 +173,14 @@ def check_facts(page: Any, game: str, lang: str) -> None:
         plays = {"leader": trick[0][0], "cards": [c for _, c in trick]}
     if plays:
         assert shown["led"] == [plays["leader"]]
+        # the trick's leader wears the "leads" mark, unless a role of theirs already names the
+        # trick's leader (a descriptor's seat role marked "leads")
+        named = any(r[2:] == ["leads"] and v.get(r[0]) == plays["leader"] for r in d["seat_roles"])
+        marked = [int(s) for s, b in shown["seats"].items() if b["leads"]]
+        assert marked == ([] if named else [plays["leader"]]), (marked, named)
         assert [c or "" for c in plays["cards"]] == shown["tcards"]
     # the roles the descriptor names
-    for fld, role in d["seat_roles"]:
+    for fld, role, *_ in d["seat_roles"]:
         if isinstance(v.get(fld), int):
             assert shown["seats"][str(v[fld])]["roles"], (fld, role)
     # contract, trump, indicator in view

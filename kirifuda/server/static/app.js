@@ -612,12 +612,13 @@ const Table = {
     const host = Keys.host(f.table.id);
     $("#app").innerHTML = `
     <section class="table" aria-label="${esc(t("table_label"))}">
+      <div class="tablemain">
       ${tableHTML(f, { live: true })}
       ${this.hint(f)}
       <div class="controls" id="controls" role="group" aria-label="${esc(t("controls_label"))}"></div>
       <div class="hand" id="hand" role="group" aria-label="${esc(t("hand_label"))}"></div>
-      ${this.coachHTML(f)}
-      ${window.Practice ? Practice.panelHTML(this, f) : ""}
+      </div>
+      <div class="tableside">
       <div class="toolbar">
         <button data-tool="last">${esc(t("last_trick"))}</button>${sheetBtn}
         <button data-tool="deal" ${v.last_deal || f.finished_deal ? "" : "disabled"}>${esc(t("last_deal"))}</button>
@@ -627,7 +628,10 @@ const Table = {
         ${this.canHint(f) ? `<button data-tool="hint" class="hintbtn" aria-controls="coach" aria-expanded="${this.coachShown(f)}">${esc(t("coach.hint_button"))}</button>` : ""}
         ${f.table.over ? `<a class="button" href="/api/tables/${esc(f.table.id)}/record" download>${esc(t("download"))}</a><a class="button" href="/replay?table=${esc(f.table.id)}">${esc(t("replay"))}</a>` : ""}
       </div>
+      ${this.coachHTML(f)}
+      ${window.Practice ? Practice.panelHTML(this, f) : ""}
       <details class="info" id="info"><summary>${esc(t("details"))}</summary>${infoHTML(v, f.table.game, f.table.seats.length)}</details>
+      </div>
     </section>`;
     this.renderHand(); this.renderControls(); this.markSuggested(); this.tick();
     if (window.Practice) Practice.bind(this, f);
@@ -921,7 +925,8 @@ function tableHTML(f, opts) {
     const away = s.kind === "human" && !s.connected;
     const status = s.kind === "bot" ? `${t("bot")} · ${t("bots." + s.bot)}` : s.standin ? t("standin") : s.connected ? t("connected") : t("disconnected");
     const drop = f.table.drop_in && f.table.drop_in[i] !== null && f.table.drop_in[i] !== undefined;
-    const leads = trick && trick.leader === i && live;
+    // a seat role that already names the trick's leader (third element "leads") needs no mark
+    const leads = trick && trick.leader === i && live && !desc.seat_roles.some(([fld, , kind]) => kind === "leads" && v[fld] === i);
     const u = unitOf(units, i);
     const cls = ["seatbadge", v.to_act === i ? "act" : "", f.seat === i ? "me" : "", away ? "away" : "", units.length < n && u >= 0 ? "u" + (u % 3) : ""].join(" ");
     return `<div class="${cls}" data-seat="${i}" style="left:calc(50% + ${x.toFixed(3)} * var(--rx));top:calc(50% + ${y.toFixed(3)} * var(--ry))">
