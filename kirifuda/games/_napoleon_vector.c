@@ -13,9 +13,11 @@
  * mask.  Each env keeps the list of the slots it wrote in its observation row, so that the next
  * write clears those only (a row is ~3000 floats, ~100 of them non-zero).
  *
- * The random numbers: one splitmix64 stream per env (seeded with the env's seed); a deal takes
- * one word per card of the deck: the engine's deal_random sorts the deck (in its set's order) by
- * one random() each, and random() is the word's top 53 bits / 2^53 here.
+ * The random numbers: the engine's deal_random sorts the deck (in its set's order) by one
+ * random.Random.random() per card, so each env carries a Mersenne Twister seeded as CPython seeds
+ * random.Random(seed) from an integer and drawn as CPython draws random(): env i reset with seed
+ * s deals what GameEnv("napoleon").reset(seed=s) deals, deal after deal.  (The benchmark's
+ * random agents, sample(), draw from a splitmix64 stream of their own.)
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -61,13 +63,81 @@ static uint64_t FACE_MASK;
 static int configured = 0;
 static uint64_t BYTE_BITS[256]; /* a byte's eight bits as eight bytes 0/1 (little-endian order) */
 
+/* -- CPython's Mersenne Twister (Modules/_randommodule.c) ----------------------------------- */
+
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    uint32_t mt[MT_N];
+    int index;
+} MT;
+
+static void mt_init_genrand(MT *r, uint32_t s) {
+    r->mt[0] = s;
+    for (int i = 1; i < MT_N; i++) r->mt[i] = 1812433253U * (r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) + (uint32_t)i;
+    r->index = MT_N;
+}
+
+/* random.Random(seed) for 0 <= seed < 2**64: the seed's 32-bit words, least significant first */
+static void mt_seed(MT *r, uint64_t seed) {
+    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    size_t len = (seed >> 32) ? 2 : 1;
+    mt_init_genrand(r, 19650218U);
+    size_t i = 1, j = 0;
+    for (size_t k = MT_N > len ? MT_N : len; k; k--) {
+        r->mt[i] = (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++, j++;
+        if (i >= MT_N) { r->mt[0] = r->mt[MT_N - 1]; i = 1; }
+        if (j >= len) j = 0;
+    }
+    for (size_t k = MT_N - 1; k; k--) {
+        r->mt[i] = (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) { r->mt[0] = r->mt[MT_N - 1]; i = 1; }
+    }
+    r->mt[0] = 0x80000000U;
+    r->index = MT_N;
+}
+
+static uint32_t mt_next(MT *r) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y, *mt = r->mt;
+    if (r->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1U];
+        r->index = 0;
+    }
+    y = mt[r->index++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= y >> 18;
+    return y;
+}
+
+/* random(): (a * 2**26 + b) / 2**53; the 53-bit integer itself orders the same */
+static uint64_t mt_random53(MT *r) {
+    uint64_t a = mt_next(r) >> 5, b = mt_next(r) >> 6;
+    return a << 26 | b;
+}
+
 #define NZ_MAX 1024 /* a deal writes fewer (~900 with recall="full"); more: the row is cleared whole */
 
 typedef struct {
     uint64_t hands[5];
     uint64_t taken[5];     /* face cards taken per seat */
     uint64_t middle, discard, pending;
-    uint64_t rng;
+    MT rng;
     uint64_t legal[LEGAL_WORDS];
     int totals[5];
     int deal_no, played;
@@ -112,14 +182,14 @@ static uint64_t splitmix64(uint64_t *s) {
 static void deal_cards(const Batch *b, Game *g) {
     int len = DECK_LEN[b->joker];
     const int *order = DECK_ORDER[b->joker];
-    double key[53];
+    uint64_t key[53]; /* random() * 2**53: the same order */
     int ids[53];
     for (int k = 0; k < len; k++) {
-        key[k] = (double)(splitmix64(&g->rng) >> 11) * (1.0 / 9007199254740992.0);
+        key[k] = mt_random53(&g->rng);
         ids[k] = order[k];
     }
     for (int i = 1; i < len; i++) {  /* insertion sort: stable, as Python's sorted */
-        double kv = key[i];
+        uint64_t kv = key[i];
         int id = ids[i], j = i - 1;
         while (j >= 0 && key[j] > kv) {
             key[j + 1] = key[j];
@@ -657,7 +727,11 @@ static int Batch_init(Batch *self, PyObject *args, PyObject *kwds) {
     memcpy(self->scale, sv.buf, sv.len);
     PyBuffer_Release(&sv);
     memset(self->obs.buf, 0, self->obs.len);
-    for (Py_ssize_t i = 0; i < n; i++) self->games[i].to_act = -1, self->games[i].phase = PH_DEAL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        self->games[i].to_act = -1;
+        self->games[i].phase = PH_DEAL;
+        mt_seed(&self->games[i].rng, (uint64_t)i);
+    }
     return 0;
 }
 
@@ -673,7 +747,7 @@ static PyObject *Batch_reset(Batch *self, PyObject *arg) {
             return NULL;
         }
         const uint64_t *seeds = sv.buf;
-        for (Py_ssize_t i = 0; i < self->n; i++) self->games[i].rng = seeds[i];
+        for (Py_ssize_t i = 0; i < self->n; i++) mt_seed(&self->games[i].rng, seeds[i]);
         PyBuffer_Release(&sv);
     }
     float *rewards = self->rewards.buf;
@@ -794,10 +868,10 @@ static PyObject *Batch_info(Batch *self, PyObject *arg) {
         }
         PyTuple_SET_ITEM(hands, s, h);
     }
-    return Py_BuildValue("{s:i,s:i,s:i,s:N,s:K,s:i,s:i,s:i,s:i,s:i,s:i,s:K}", "phase", g->phase, "to_act",
+    return Py_BuildValue("{s:i,s:i,s:i,s:N,s:K,s:i,s:i,s:i,s:i,s:i,s:i}", "phase", g->phase, "to_act",
                          g->to_act, "deal_number", g->deal_no, "hands", hands, "middle", g->middle, "napoleon",
                          g->napoleon, "adjutant", g->adjutant, "solo", g->solo, "tricks_played", g->ntricks,
-                         "last_army_face_cards", g->last_army, "deals_played", g->played, "rng", g->rng);
+                         "last_army_face_cards", g->last_army, "deals_played", g->played);
 }
 
 static PyObject *Batch_get_n(Batch *self, void *closure) { return PyLong_FromSsize_t(self->n); }
@@ -872,8 +946,9 @@ static PyObject *configure(PyObject *module, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* splitmix64(seed, n) -> bytes: the first n words of an env's stream (little-endian). */
-static PyObject *words(PyObject *module, PyObject *args) {
+/* random_words(seed, n) -> n random() draws of random.Random(seed), as 53-bit integers (the
+   tests hold them against CPython's). */
+static PyObject *random_words(PyObject *module, PyObject *args) {
     unsigned long long seed;
     Py_ssize_t n;
     if (!PyArg_ParseTuple(args, "Kn", &seed, &n)) return NULL;
@@ -881,13 +956,17 @@ static PyObject *words(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "n >= 0");
         return NULL;
     }
-    PyObject *out = PyBytes_FromStringAndSize(NULL, n * 8);
+    MT r;
+    mt_seed(&r, seed);
+    PyObject *out = PyList_New(n);
     if (out == NULL) return NULL;
-    unsigned char *p = (unsigned char *)PyBytes_AS_STRING(out);
-    uint64_t s = seed;
     for (Py_ssize_t k = 0; k < n; k++) {
-        uint64_t x = splitmix64(&s);
-        for (int j = 0; j < 8; j++) p[8 * k + j] = (unsigned char)(x >> (8 * j));
+        PyObject *x = PyLong_FromUnsignedLongLong(mt_random53(&r));
+        if (x == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, x);
     }
     return out;
 }
@@ -919,7 +998,7 @@ static PyObject *winner(PyObject *module, PyObject *args) {
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, "Hand the engine's card tables to the core."},
     {"trick_winner", winner, METH_VARARGS, "trick_winner(cards, led, trump, first, yoromeki, plain) -> index."},
-    {"splitmix64", words, METH_VARARGS, "splitmix64(seed, n) -> the stream's first n words as bytes."},
+    {"random_words", random_words, METH_VARARGS, "random_words(seed, n) -> random.Random(seed)'s first n random() * 2**53."},
     {NULL},
 };
 

@@ -15,6 +15,11 @@ Every Napoleon option is supported (``players`` 5 or 4, ``joker``, ``yoromeki``,
 choice is the same game); an option the core does not know (one added to the game later) is
 refused by name unless it has its default value, as is ``match=True`` (one episode is one deal).
 
+Seeds: the engine deals by sorting the deck on one ``random.Random.random()`` per card, and the
+core carries a Mersenne Twister per env seeded and drawn as CPython's, so an env reset with seed
+``s`` (0 … 2**64 − 1) deals what ``GameEnv("napoleon").reset(seed=s)`` deals, and its next deals
+(autoreset) what that env deals next.
+
 The engine stays the truth: the deck's order and the special cards come from
 :mod:`kirifuda.games.napoleon`, the action numbering is checked against the env's catalog and the
 observation offsets against the encoder's layout here, and the tests step the C core and the
@@ -212,10 +217,11 @@ def batch(n: int, env: Any, *, first: int, autoreset: bool, scale: Any, arrays: 
     )
 
 
-def splitmix64(seed: int, words: int) -> bytes:
-    """The first ``words`` 64-bit words (little-endian bytes) of the random stream an env seeded
-    with ``seed`` deals from (one word per card of the deck a deal: its ``random()`` is the
-    word's top 53 bits / 2**53)."""
+def random_words(seed: int, n: int) -> list[int]:
+    """The first ``n`` draws of ``random.Random(seed).random()`` as the core makes them (each
+    times 2**53, an integer): the stream an env reset with ``seed`` deals from (one draw per card
+    of the deck a deal)."""
     if _c is None:
         raise OptionError("the batched Napoleon core was not built (no C compiler at install time)")
-    return bytes(_c.splitmix64(seed & (2**64 - 1), words))
+    words: list[int] = _c.random_words(seed & (2**64 - 1), n)
+    return words
