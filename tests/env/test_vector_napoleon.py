@@ -432,3 +432,11 @@ def test_pettingzoo_parallel_api_test_passes() -> None:
     agent = next(a for a in env.agents if obs[a]["action_mask"].any())
     with pytest.raises(ValueError, match=f"{agent} is to act"):
         env.step({a: 0 for a in env.agents if a != agent})
+
+
+def test_pettingzoo_parallel_seed_test_passes_with_an_illegal_reward() -> None:
+    """PettingZoo's seed test sends unmasked random actions: with ``illegal_reward`` an illegal
+    one ends the deal with the penalty to its sender."""
+    from pettingzoo.test import parallel_seed_test
+
+    parallel_seed_test(lambda: batch_parallel_env(GAME, {"players": 4}, recall="cards", illegal_reward=-1.0))
