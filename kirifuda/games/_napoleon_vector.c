@@ -160,7 +160,7 @@ typedef struct {
     PyObject_HEAD
     Py_ssize_t n;
     int players, hand_size, low, nstrengths, joker, yoromeki, first_trick_plain, strategy_b, redeclare;
-    int match_length, first, recall, autoreset;
+    int match_length, first, recall, autoreset, match;
     int off[NUM_FIELDS];
     Py_ssize_t obs_size;
     Game *games;
@@ -431,7 +431,8 @@ static void play(const Batch *b, Game *g, int seat, int cid, int request, int ca
     g->leader = g->to_act = (int8_t)w;
 }
 
-/* One legal action of the seat to act; returns 1 when the deal ended. */
+/* One legal action of the seat to act; returns 1 when the episode ended (the deal, or with
+   match the match: a deal that ends before then is followed by the next one at once). */
 static int apply(const Batch *b, Game *g, int a, float *rewards) {
     int n = b->players, seat = g->to_act, pick = 0;
     for (int s = 0; s < n; s++) rewards[s] = 0.0f;
@@ -504,6 +505,11 @@ static int apply(const Batch *b, Game *g, int a, float *rewards) {
         }
     }
     int ended = g->phase == PH_DEAL || g->phase == PH_DONE;
+    if (ended && b->match && g->phase == PH_DEAL) {  /* the match goes on: the next deal, at once */
+        deal_cards(b, g);
+        reset_deal(g);
+        return 0;
+    }
     if (!ended && g->nevents < MAX_EVENTS) {  /* what each seat witnessed (the env's recall) */
         int t = g->nevents++;
         g->ev_actor[t] = (int8_t)seat;
@@ -668,18 +674,18 @@ static void Batch_dealloc(Batch *self) {
 
 static int Batch_init(Batch *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"n", "first", "players", "joker", "yoromeki", "first_trick_plain", "strategy_b",
-                             "redeclare", "match_length", "recall", "autoreset", "offsets", "scale", "obs",
-                             "mask", "to_act", "rewards", "done", NULL};
+                             "redeclare", "match_length", "recall", "autoreset", "match", "offsets", "scale",
+                             "obs", "mask", "to_act", "rewards", "done", NULL};
     Py_ssize_t n;
     PyObject *offsets, *scale, *obs, *mask, *to_act, *rewards, *done;
     if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "the Napoleon vector core is not configured");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niipppppiipOOOOOOO", kwlist, &n, &self->first, &self->players,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niipppppiippOOOOOOO", kwlist, &n, &self->first, &self->players,
                                      &self->joker, &self->yoromeki, &self->first_trick_plain, &self->strategy_b,
                                      &self->redeclare, &self->match_length, &self->recall, &self->autoreset,
-                                     &offsets, &scale, &obs, &mask, &to_act, &rewards, &done))
+                                     &self->match, &offsets, &scale, &obs, &mask, &to_act, &rewards, &done))
         return -1;
     if (n < 1 || (self->players != 4 && self->players != 5) || self->first < 0 || self->first >= self->players ||
         self->match_length < 1 || self->recall < 0 || self->recall > 2) {

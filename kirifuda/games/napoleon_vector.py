@@ -12,8 +12,9 @@ scoring — and writes each env's observation vector and action mask (the Python
 Every Napoleon option is supported (``players`` 5 or 4, ``joker``, ``yoromeki``,
 ``first_trick_plain``, ``strategy_b``, ``redeclare``, ``deals``), and the env options ``recall``
 (``None``, ``"cards"``, ``"full"``), ``scaled`` and ``claims`` (Napoleon has no claim: every
-choice is the same game); an option the core does not know (one added to the game later) is
-refused by name unless it has its default value, as is ``match=True`` (one episode is one deal).
+choice is the same game), and ``match=True`` (one episode is the whole match: each deal's score
+rewarded when it ends, the next deal dealt at once); an option the core does not know (one added
+to the game later) is refused by name unless it has its default value.
 
 Seeds: the engine deals by sorting the deck on one ``random.Random.random()`` per card, and the
 core carries a Mersenne Twister per env seeded and drawn as CPython's, so an env reset with seed
@@ -171,8 +172,6 @@ def _check_catalog(catalog: Any) -> None:
 
 def _check(env: Any) -> None:
     """Refuse what the core does not play, naming it."""
-    if env.match:
-        raise OptionError("match=True: the batched core plays one deal per episode (match=False)")
     defaults = _rules.NapoleonOptions()
     for f in dataclasses.fields(env.options):
         if f.name not in SUPPORTED_OPTIONS and getattr(env.options, f.name) != getattr(defaults, f.name):
@@ -190,7 +189,7 @@ def _check(env: Any) -> None:
 
 def batch(n: int, env: Any, *, first: int, autoreset: bool, scale: Any, arrays: dict[str, Any]) -> Any:
     """A C batch of ``n`` Napoleon envs playing as ``env`` (a :class:`kirifuda.env.core.GameEnv`,
-    the contract: its options, ``recall``, ``scaled``) into ``arrays`` (``obs``, ``mask``,
+    the contract: its options, ``match``, ``recall``, ``scaled``) into ``arrays`` (``obs``, ``mask``,
     ``to_act``, ``rewards``, ``done``: numpy arrays it writes in place)."""
     if _c is None:
         raise OptionError("the batched Napoleon core was not built (no C compiler at install time)")
@@ -211,6 +210,7 @@ def batch(n: int, env: Any, *, first: int, autoreset: bool, scale: Any, arrays: 
         match_length=options.match_length,
         recall={None: 0, "cards": 1, "full": 2}[env.recall],
         autoreset=autoreset,
+        match=env.match,
         offsets=offsets,
         scale=scale,
         **arrays,

@@ -116,8 +116,9 @@ def directed(ids: Any, seat: int, nap: int | None, adj: int | None, hand: int) -
 
 
 def play_deal(options: dict[str, Any], seed: int, choice_seed: int | None, **env_opts: Any) -> tuple[int, list[float]]:
-    """One deal side by side (actions by :class:`Picker`, or :func:`directed` without a
-    ``choice_seed``); returns its number of steps and its rewards."""
+    """One episode (a deal, or with ``match=True`` a match) side by side, actions by
+    :class:`Picker` (or :func:`directed` without a ``choice_seed``); returns its number of steps
+    and its last rewards."""
     core = BatchCore(GAME, 1, options, autoreset=False, **env_opts)
     core.reset(seed=seed)
     env = python_env(options, seed, **env_opts)
@@ -171,11 +172,20 @@ OPTIONS = st.fixed_dictionaries(
     first=st.integers(0, 3),
     recall=st.sampled_from([None, "cards", "full"]),
     scaled=st.booleans(),
+    match=st.booleans(),
 )
 def test_the_c_core_plays_as_the_python_env(
-    options: dict[str, Any], seed: int, choice_seed: int, first: int, recall: str | None, scaled: bool
+    options: dict[str, Any],
+    seed: int,
+    choice_seed: int,
+    first: int,
+    recall: str | None,
+    scaled: bool,
+    match: bool,
 ) -> None:
-    play_deal(options, seed, choice_seed, first=first, recall=recall, scaled=scaled)
+    if match:  # a whole match of a few deals
+        options = {**options, "deals": min(options.get("deals", 2), 3)}
+    play_deal(options, seed, choice_seed, first=first, recall=recall, scaled=scaled, match=match)
 
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -193,6 +203,14 @@ OPTION_SETS: list[dict[str, Any]] = [
 def test_each_option_set_plays_as_the_python_env(options: dict[str, Any]) -> None:
     for k in range(3):
         play_deal(options, 1000 + k, k, first=k % 4, recall=("full", "cards", None)[k], scaled=k == 2)
+
+
+@pytest.mark.parametrize("options", [{"deals": 2}, {"players": 4, "joker": True, "deals": 2}])
+def test_a_whole_match_plays_as_the_python_env(options: dict[str, Any]) -> None:
+    """``match=True``: one episode is the match, each deal's score rewarded when it ends, the
+    next deal dealt at once from the same stream (void deals do not count)."""
+    steps, _ = play_deal(options, 77, 5, match=True, recall="cards")
+    assert steps > 2 * 40
 
 
 @pytest.mark.slow
@@ -359,8 +377,6 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
 
 
 def test_what_the_core_does_not_play_is_refused_by_name() -> None:
-    with pytest.raises(OptionError, match="match=True"):
-        BatchCore(GAME, 2, match=True)
     with pytest.raises(OptionError, match="first=5"):
         BatchCore(GAME, 2, {"players": 5}, first=5)
     with pytest.raises(OptionError, match="first=4"):
