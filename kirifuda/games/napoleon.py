@@ -58,7 +58,7 @@ from ..actions import (
 from ..cards import CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, format_card, parse_card
 from ..dealing import check_deal
 from ..errors import IllegalActionError, InvalidActionError, OptionError
-from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
+from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options, view_maker
 from ..i18n import add_terms, field_label
 from ..tricks import Trick
 
@@ -512,6 +512,10 @@ class NapoleonView(View):
                 text += f"  ({field_label('joker_called', lang, 'napoleon')})"
             add("trick", text)
         return lines
+
+
+_make_view = view_maker(NapoleonView)
+"""Makes a NapoleonView as ``NapoleonView(**fields)`` does, faster (:func:`~kirifuda.game.view_maker`)."""
 
 
 add_terms(
@@ -1137,7 +1141,7 @@ class NapoleonState(GameState):
         trick = _trick_of(self._leader, tuple(c for _, c in self._trick), n) if self._trick else None
         last = self._last if in_deal and not self._trick else None
         past_naming = phase in (Phase.DISCARD, Phase.REDECLARE, Phase.APPROVE, Phase.PLAY)
-        return NapoleonView(
+        return _make_view(
             options=public_options(self.options, self.options_json),
             game="napoleon",
             seat=seat,
