@@ -1045,11 +1045,14 @@ class _MeitoraRules(_RulesBase):
         """Can ``claimant`` win every remaining trick, the current one included, whatever the
         other three play?  A complete search of the remaining play, where a defender's cards of
         one effective suit are merged into the lowest one (a higher card of the same suit beats
-        whatever a lower one beats, and obeys the same following rules).  A joker in another
-        hand ends it at once: that seat plays it to a later trick (or this one, after the
-        claimant) and the joker takes any trick."""
-        hands = self._hands
-        if not hands[claimant] & JK_BIT and any(h & JK_BIT for h in hands):
+        whatever a lower one beats, and obeys the same following rules).
+
+        Two cases fail at once, as the search finds (``tests/games/test_meitora_claim_check.py``):
+        another hand holds the joker (that seat plays it to this trick or a later one, and the
+        joker takes any trick); or, the claimant without the joker, another hand holds a trump
+        stronger than every trump of the claimant's (whenever that card is played, to a trump
+        lead or as a ruff, no card of the claimant's beats it)."""
+        if _claim_fails_at_once(self._hands, claimant, self._strain):
             return False
         return _ClaimSearch(self, claimant).run()
 
@@ -1339,6 +1342,29 @@ def _display_order(mask: int) -> tuple[int, ...]:
 
 # --------------------------------------------------------------------------------------------
 # Claim search
+
+
+def _claim_fails_at_once(hands: Sequence[int], claimant: int, strain: int) -> bool:
+    """The quick failures of a claim (:meth:`_MeitoraRules._claim_is_valid`)."""
+    mine = hands[claimant]
+    if mine & JK_BIT:
+        return False
+    others = 0
+    for seat, hand in enumerate(hands):
+        if seat != claimant:
+            others |= hand
+    if others & JK_BIT:
+        return True
+    trump = _TRUMP_OF_STRAIN[STRAINS[strain]]
+    if trump is None:
+        return False
+    suit = SUIT_MASKS[strain][trump]
+    theirs = others & suit
+    if not theirs:
+        return False
+    order = STRENGTH[strain][trump]
+    ours = mine & suit
+    return not ours or max(order[c] for c in ids_of(theirs)) > max(order[c] for c in ids_of(ours))
 
 
 class _ClaimSearch:
