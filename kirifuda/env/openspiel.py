@@ -474,6 +474,9 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             before = k.pre_totals
             if before is None:
                 before = k.pre_totals = k.pre.view(None).totals
+                initial = self._g._initial
+                if initial is not None and initial.pre is k.pre:  # every new initial state's
+                    initial.pre_totals = before
             after = state.view(None).totals
             score = [float(a) - float(b) for a, b in zip(after, before)]
             made_decisions = bool(k.steps)
