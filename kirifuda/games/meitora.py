@@ -1047,12 +1047,15 @@ class _MeitoraRules(_RulesBase):
         one effective suit are merged into the lowest one (a higher card of the same suit beats
         whatever a lower one beats, and obeys the same following rules).
 
-        Two cases fail at once, as the search finds (``tests/games/test_meitora_claim_check.py``):
+        Three cases fail at once, as the search finds (``tests/games/test_meitora_claim_check.py``):
         another hand holds the joker (that seat plays it to this trick or a later one, and the
         joker takes any trick); or, the claimant without the joker, another hand holds a trump
         stronger than every trump of the claimant's (whenever that card is played, to a trump
-        lead or as a ruff, no card of the claimant's beats it)."""
-        if _claim_fails_at_once(self._hands, claimant, self._strain):
+        lead or as a ruff, no card of the claimant's beats it); or, no joker left and the
+        claimant to lead, another hand holds a card of a suit the claimant holds, stronger than
+        all of the claimant's in that suit (the claimant leads each of its cards; that seat
+        follows the first lead of the suit with it)."""
+        if _claim_fails_at_once(self._hands, claimant, self._strain, not self._trick):
             return False
         return _ClaimSearch(self, claimant).run()
 
@@ -1344,8 +1347,9 @@ def _display_order(mask: int) -> tuple[int, ...]:
 # Claim search
 
 
-def _claim_fails_at_once(hands: Sequence[int], claimant: int, strain: int) -> bool:
-    """The quick failures of a claim (:meth:`_MeitoraRules._claim_is_valid`)."""
+def _claim_fails_at_once(hands: Sequence[int], claimant: int, strain: int, leads: bool) -> bool:
+    """The quick failures of a claim (:meth:`_MeitoraRules._claim_is_valid`); ``leads``: the
+    claimant is to lead (no card of the trick played yet)."""
     mine = hands[claimant]
     if mine & JK_BIT:
         return False
@@ -1356,15 +1360,20 @@ def _claim_fails_at_once(hands: Sequence[int], claimant: int, strain: int) -> bo
     if others & JK_BIT:
         return True
     trump = _TRUMP_OF_STRAIN[STRAINS[strain]]
-    if trump is None:
-        return False
-    suit = SUIT_MASKS[strain][trump]
-    theirs = others & suit
-    if not theirs:
-        return False
-    order = STRENGTH[strain][trump]
-    ours = mine & suit
-    return not ours or max(order[c] for c in ids_of(theirs)) > max(order[c] for c in ids_of(ours))
+    for suit in range(4) if leads else () if trump is None else (trump,):
+        mask = SUIT_MASKS[strain][suit]
+        theirs = others & mask
+        if not theirs:
+            continue
+        ours = mine & mask
+        if not ours:
+            if suit == trump:
+                return True
+            continue
+        order = STRENGTH[strain][suit]
+        if max(order[c] for c in ids_of(theirs)) > max(order[c] for c in ids_of(ours)):
+            return True
+    return False
 
 
 class _ClaimSearch:

@@ -34,7 +34,7 @@ def test_the_quick_failures_are_the_searchs(joker_lead):
         seat = s.to_act
         assert seat is not None
         searched = _ClaimSearch(s, seat).run()
-        if _claim_fails_at_once(s._hands, seat, s._strain):
+        if _claim_fails_at_once(s._hands, seat, s._strain, not s._trick):
             assert not searched
             quick += 1
         assert s._claim_is_valid(seat) == searched
