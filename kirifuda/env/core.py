@@ -49,6 +49,7 @@ import dataclasses
 import json
 import operator
 import random
+import struct
 import types
 import typing
 from dataclasses import dataclass
@@ -747,11 +748,18 @@ def _as_float32(
     fn: Callable[[Any, int, np.ndarray, int], None], size: int
 ) -> Callable[[Any, int, np.ndarray, int], None]:
     """A number block's encoder for :meth:`ObservationEncoder.encode_list`: its floats rounded
-    to float32, as the numpy encoding holds them (a score of 0.1 is 0.10000000149011612 there)."""
+    to float32, as the numpy encoding holds them (a score of 0.1 is 0.10000000149011612 there):
+    packed to float32 and back by ``struct`` (the same rounding as numpy's cast, without an array
+    per block; numpy's for what does not fit a float32)."""
+    packing = struct.Struct(f"<{size}f")
 
     def enc(v: Any, seat: int, out: np.ndarray, o: int) -> None:
         fn(v, seat, out, o)
-        out[o : o + size] = np.asarray(out[o : o + size], dtype=np.float32).tolist()
+        block = out[o : o + size]
+        try:
+            out[o : o + size] = packing.unpack(packing.pack(*block))
+        except (OverflowError, struct.error):
+            out[o : o + size] = np.asarray(block, dtype=np.float32).tolist()
 
     return enc
 
