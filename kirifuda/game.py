@@ -112,6 +112,36 @@ class View:
         return {f.name: to_jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
+V = TypeVar("V", bound=View)
+
+
+def view_maker(cls: type[V]) -> Callable[..., V]:
+    """A maker of ``cls`` views from keyword fields: the same view as ``cls(**fields)`` (equal,
+    the same fields, defaults filled in), made without the frozen dataclass's ``__init__``,
+    which sets each field through ``object.__setattr__``: an engine makes a view at every step
+    of an environment, and that ``__init__`` was a good part of it.  The engine gives every
+    field without a default and no other (``tests/test_views_fast.py`` holds each game to it:
+    the maker does not check names, for speed)."""
+    if hasattr(cls, "__post_init__"):
+        return cls  # a check of its own: only the constructor makes it
+    fields = dataclasses.fields(cls)
+    defaults = {f.name: f.default for f in fields if f.default is not dataclasses.MISSING}
+    factories = [(f.name, f.default_factory) for f in fields if f.default_factory is not dataclasses.MISSING]
+    new = object.__new__
+
+    def make(**given: Any) -> V:
+        view = new(cls)
+        d = view.__dict__
+        d.update(defaults)
+        for name, factory in factories:
+            if name not in given:
+                d[name] = factory()
+        d.update(given)
+        return view
+
+    return make
+
+
 S = TypeVar("S", bound="GameState")
 
 

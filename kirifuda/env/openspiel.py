@@ -474,6 +474,9 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             before = k.pre_totals
             if before is None:
                 before = k.pre_totals = k.pre.view(None).totals
+                initial = self._g._initial
+                if initial is not None and initial.pre is k.pre:  # every new initial state's
+                    initial.pre_totals = before
             after = state.view(None).totals
             score = [float(a) - float(b) for a, b in zip(after, before)]
             made_decisions = bool(k.steps)
@@ -518,14 +521,18 @@ class KirifudaState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             return
         if k.stepper is None:
             dealt = k.dealt
-            if action not in k.left or (
+            try:
+                i = k.left.index(action)
+            except ValueError:
+                i = -1
+            if i < 0 or (
                 len(dealt) < k.rest_size
                 and (filt := k.g.env.spec.chance_filter) is not None
                 and not filt(k.g.env.options, len(dealt), action)
             ):
                 raise ValueError(f"{CARDS[action].code if 0 <= action < 53 else action} is not a chance outcome now")
+            del k.left[i]
             dealt.append(int(action))
-            k.left.remove(action)
             if len(dealt) == len(k.deck):
                 self._finish_deal()
             return

@@ -46,7 +46,7 @@ from ..actions import (
 from ..cards import CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, ids_of
 from ..dealing import check_deal
 from ..errors import IllegalActionError, InvalidActionError, OptionError
-from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
+from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options, view_maker
 from ..i18n import add_terms
 from ..tricks import Trick, strongest
 
@@ -345,6 +345,10 @@ class MeitoraView(View):
             return (s, -(c.id % 13))
 
         return tuple(sorted(self.hand, key=key))
+
+
+_make_view = view_maker(MeitoraView)
+"""Makes a MeitoraView as ``MeitoraView(**fields)`` does, faster (:func:`~kirifuda.game.view_maker`)."""
 
 
 add_terms(
@@ -1041,7 +1045,18 @@ class _MeitoraRules(_RulesBase):
         """Can ``claimant`` win every remaining trick, the current one included, whatever the
         other three play?  A complete search of the remaining play, where a defender's cards of
         one effective suit are merged into the lowest one (a higher card of the same suit beats
-        whatever a lower one beats, and obeys the same following rules)."""
+        whatever a lower one beats, and obeys the same following rules).
+
+        Three cases fail at once, as the search finds (``tests/games/test_meitora_claim_check.py``):
+        another hand holds the joker (that seat plays it to this trick or a later one, and the
+        joker takes any trick); or, the claimant without the joker, another hand holds a trump
+        stronger than every trump of the claimant's (whenever that card is played, to a trump
+        lead or as a ruff, no card of the claimant's beats it); or, no joker left and the
+        claimant to lead, another hand holds a card of a suit the claimant holds, stronger than
+        all of the claimant's in that suit (the claimant leads each of its cards; that seat
+        follows the first lead of the suit with it)."""
+        if _claim_fails_at_once(self._hands, claimant, self._strain, not self._trick):
+            return False
         return _ClaimSearch(self, claimant).run()
 
     # -- seeing --------------------------------------------------------------------------
@@ -1058,11 +1073,10 @@ class _MeitoraRules(_RulesBase):
         last = self._last if in_deal and not self._trick else None
         own: tuple[Trick, ...] = ()
         own_requests: tuple[str | None, ...] = ()
-        if seat is not None and in_deal:
-            mine = [(lead, cards) for lead, cards, w in self._tricks if w % 2 == seat % 2]
-            own = tuple(_trick_of(lead, cards) for lead, cards in mine)
-            own_requests = tuple(self._joker_lead_request() if cards[0] == JOKER_ID else None for _, cards in mine)
-        return MeitoraView(
+        made = self._made_tricks() if in_deal and self._tricks else None
+        if seat is not None and made is not None:
+            own, own_requests = made[3] if seat & 1 else made[2]
+        return _make_view(
             options=public_options(self.options, self.options_json),
             game="meitora",
             seat=seat,
@@ -1075,14 +1089,17 @@ class _MeitoraRules(_RulesBase):
             attempts=self.attempt_actions() if seat is not None and seat == self._to_act else (),
             totals=self.totals,
             first_bidder=self._first_bidder if in_deal else None,
-            bids=tuple((s, a) for s, a in self._log if isinstance(a, (Bid, Pass, Broken))) if in_deal else (),
+            # the bidding is the log's first entries (a broken hand or a chombo ends the deal)
+            bids=tuple(self._log[: self._bid_turns]) if in_deal else (),
             declarer=declarer,
             contract=self.contract if in_deal else None,
             agari=CARDS[self._agari] if is_declarer else None,
             negri=CARDS[self._negri] if is_declarer and self._negri >= 0 else None,
             trick=trick,
             joker_request=self._request if self._trick and self._trick[0][1] == JOKER_ID else None,
-            last_trick=_trick_of(last[0], last[1]) if last else None,
+            last_trick=(made[1][-1] if made is not None and last is self._tricks[-1] else _trick_of(last[0], last[1]))
+            if last
+            else None,
             last_trick_winner=last[2] if last else None,
             tricks_played=len(self._tricks) if in_deal else 0,
             team_tricks=self.team_tricks if in_deal else (0, 0),
@@ -1095,6 +1112,32 @@ class _MeitoraRules(_RulesBase):
             if in_deal and self._shown
             else (),
         )
+
+    _trick_views: "_TrickViews | None" = None
+    """This deal's completed tricks as the views show them, made once each: the tricks list
+    they were made from, every trick, then per team its tricks and their joker requests (not
+    copied: a copy has its own tricks list and makes them again)."""
+
+    def _made_tricks(
+        self,
+    ) -> "_TrickViews":
+        """The completed tricks as views show them (:attr:`_trick_views`), brought up to date."""
+        tricks = self._tricks
+        made = self._trick_views
+        if made is not None and made[0] is tricks and len(made[1]) == len(tricks):
+            return made
+        if made is None or made[0] is not tricks or len(made[1]) > len(tricks):
+            made = (tricks, [], ((), ()), ((), ()))
+        done = made[1]
+        teams = [made[2], made[3]]
+        for lead, cards, w in tricks[len(done) :]:
+            t = _trick_of(lead, cards)
+            done.append(t)
+            own, requests = teams[w & 1]
+            request = self._joker_lead_request() if cards[0] == JOKER_ID else None
+            teams[w & 1] = (own + (t,), requests + (request,))
+        made = self._trick_views = (tricks, done, teams[0], teams[1])
+        return made
 
     def _last_deal(self) -> dict[str, Any] | None:
         """The previous deal's result, built once per deal: every view shares the mapping."""
@@ -1218,6 +1261,11 @@ else:
 HAS_C_CORE = _CorePlayCore is not _PlayCore
 
 
+_TeamTricks = tuple[tuple[Trick, ...], tuple[str | None, ...]]
+_TrickViews = tuple[list[tuple[int, tuple[int, ...], int]], list[Trick], _TeamTricks, _TeamTricks]
+"""A deal's completed tricks as views show them (:meth:`_MeitoraRules._made_tricks`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _DealLog:
     """A deal as it ended (or as it stands), kept raw: its summaries are built when asked for."""
@@ -1297,6 +1345,35 @@ def _display_order(mask: int) -> tuple[int, ...]:
 
 # --------------------------------------------------------------------------------------------
 # Claim search
+
+
+def _claim_fails_at_once(hands: Sequence[int], claimant: int, strain: int, leads: bool) -> bool:
+    """The quick failures of a claim (:meth:`_MeitoraRules._claim_is_valid`); ``leads``: the
+    claimant is to lead (no card of the trick played yet)."""
+    mine = hands[claimant]
+    if mine & JK_BIT:
+        return False
+    others = 0
+    for seat, hand in enumerate(hands):
+        if seat != claimant:
+            others |= hand
+    if others & JK_BIT:
+        return True
+    trump = _TRUMP_OF_STRAIN[STRAINS[strain]]
+    for suit in range(4) if leads else () if trump is None else (trump,):
+        mask = SUIT_MASKS[strain][suit]
+        theirs = others & mask
+        if not theirs:
+            continue
+        ours = mine & mask
+        if not ours:
+            if suit == trump:
+                return True
+            continue
+        order = STRENGTH[strain][suit]
+        if max(order[c] for c in ids_of(theirs)) > max(order[c] for c in ids_of(ours)):
+            return True
+    return False
 
 
 class _ClaimSearch:

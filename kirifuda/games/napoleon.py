@@ -58,7 +58,7 @@ from ..actions import (
 from ..cards import CARDS, JOKER, JOKER_ID, Card, MaskDecoder, Suit, cards_of, deck, format_card, parse_card
 from ..dealing import check_deal
 from ..errors import IllegalActionError, InvalidActionError, OptionError
-from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
+from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options, view_maker
 from ..i18n import add_terms, field_label
 from ..tricks import Trick
 
@@ -514,6 +514,10 @@ class NapoleonView(View):
         return lines
 
 
+_make_view = view_maker(NapoleonView)
+"""Makes a NapoleonView as ``NapoleonView(**fields)`` does, faster (:func:`~kirifuda.game.view_maker`)."""
+
+
 add_terms(
     fields={
         "first_bidder": ("最初の立候補者", "first bidder"),
@@ -595,6 +599,8 @@ class NapoleonState(GameState):
         "_adj_shown",
         "_legal",
         "_last",
+        "_view_bids",
+        "_view_taken",
     )
     COPY_LISTS = ("_totals", "_log", "_hands", "_approvals", "_trick", "_tricks", "_taken")
 
@@ -606,6 +612,10 @@ class NapoleonState(GameState):
         self.first = first
         self.num_players = n
         self._n = n
+        self._view_bids: tuple[list[tuple[int, Action]] | None, int, tuple[tuple[int, Action], ...]] = (None, 0, ())
+        """The bidding as views show it, kept with the log it was read from and how far."""
+        self._view_taken: tuple[tuple[int, ...], tuple[tuple[Card, ...], ...]] = ((), ())
+        """The face cards taken as views show them, kept with the masks they were made from."""
         self._hand_size = _HAND_SIZE[n]
         self._deck_ids = frozenset(c.id for c in DECKS[opts.joker])
         self._bids = _BIDS[n]
@@ -1125,6 +1135,26 @@ class NapoleonState(GameState):
             return seat, False
         return None, None
 
+    def _bids_so_far(self) -> tuple[tuple[int, Action], ...]:
+        """This deal's bids and passes, as views show them (read from the log once: the log
+        only grows during a deal, and a copy has a log of its own)."""
+        log = self._log
+        kept_log, done, bids = self._view_bids
+        if kept_log is not log or done > len(log):
+            done, bids = 0, ()
+        if done < len(log):
+            bids += tuple((s, a) for s, a in log[done:] if isinstance(a, (Bid, Pass)))
+            self._view_bids = (log, len(log), bids)
+        return bids
+
+    def _taken_cards(self) -> tuple[tuple[Card, ...], ...]:
+        """The face cards each seat has taken, as views show them (made again when they change)."""
+        masks = tuple(self._taken)
+        kept = self._view_taken
+        if kept[0] != masks:
+            kept = self._view_taken = (masks, tuple(cards_of(m) for m in masks))
+        return kept[1]
+
     def view(self, seat: int | None) -> NapoleonView:
         n = self._n
         if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n):
@@ -1137,7 +1167,7 @@ class NapoleonState(GameState):
         trick = _trick_of(self._leader, tuple(c for _, c in self._trick), n) if self._trick else None
         last = self._last if in_deal and not self._trick else None
         past_naming = phase in (Phase.DISCARD, Phase.REDECLARE, Phase.APPROVE, Phase.PLAY)
-        return NapoleonView(
+        return _make_view(
             options=public_options(self.options, self.options_json),
             game="napoleon",
             seat=seat,
@@ -1150,7 +1180,7 @@ class NapoleonState(GameState):
             totals=self.totals,
             players=n,
             first_bidder=self._first_bidder if in_deal else None,
-            bids=tuple((s, a) for s, a in self._log if isinstance(a, (Bid, Pass))) if in_deal else (),
+            bids=self._bids_so_far() if in_deal else (),
             napoleon=nap,
             contract=self.contract,
             adjutant_card=self.adjutant_card,
@@ -1166,7 +1196,7 @@ class NapoleonState(GameState):
             last_trick=_trick_of(last[0], last[1], n) if last else None,
             last_trick_winner=last[2] if last else None,
             tricks_played=len(self._tricks) if in_deal else 0,
-            face_cards_taken=tuple(cards_of(m) for m in self._taken) if in_deal else ((),) * n,
+            face_cards_taken=self._taken_cards() if in_deal else ((),) * n,
             deals_played=self._played,
             match_length=self.options.match_length,
             yoromeki=self.options.yoromeki,

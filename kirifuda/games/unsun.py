@@ -50,7 +50,7 @@ from ..actions import PLAY_KIND, Action, Play
 from ..cards import CARDS, Card, MaskDecoder, Suit, cards_of, deck, format_card, parse_card
 from ..dealing import check_deal
 from ..errors import DealError, IllegalActionError, OptionError
-from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options
+from ..game import ActionSpace, GameInfo, GameState, Outcome, View, options_to_json, public_options, view_maker
 from ..i18n import add_terms, t
 from ..tricks import Trick
 
@@ -306,6 +306,10 @@ class UnsunView(View):
         return lines
 
 
+_make_view = view_maker(UnsunView)
+"""Makes a UnsunView as ``UnsunView(**fields)`` does, faster (:func:`~kirifuda.game.view_maker`)."""
+
+
 add_terms(
     messages={
         "unsun.indicator": ("起き絵", "Indicator"),
@@ -383,6 +387,7 @@ class UnsunState(GameState):
         "_legal",
         "_last",
         "_fd_mask",
+        "_view_tricks",
     )
     COPY_LISTS = ("_totals", "_deals_won", "_log", "_hands", "_trick", "_tricks", "_won")
 
@@ -394,6 +399,12 @@ class UnsunState(GameState):
         self.first = first
         self.num_players = n
         self._n = n
+        self._view_tricks: tuple[list[tuple[int, tuple[int, ...], int]] | None, tuple[tuple[Trick, int], ...]] = (
+            None,
+            (),
+        )
+        """The completed tricks as views show them, kept with the tricks list they were made
+        from (it only grows during a deal; a copy has its own, and makes them again)."""
         self._hand_size = DEAL_SIZES[n][0]
         self._fd_all = int(self.options.all_trumps_face_down)
         self._phase = Phase.DEAL
@@ -631,6 +642,18 @@ class UnsunState(GameState):
         )
 
     # -- seeing --------------------------------------------------------------------------
+    def _made_tricks(self) -> tuple[tuple[Trick, int], ...]:
+        """:attr:`tricks`, made once per trick (:attr:`_view_tricks`)."""
+        tricks = self._tricks
+        kept, made = self._view_tricks
+        if kept is not tricks or len(made) > len(tricks):
+            made = ()
+        if len(made) < len(tricks):
+            n = self._n
+            made += tuple((_trick_of(lead, cards, n), w) for lead, cards, w in tricks[len(made) :])
+            self._view_tricks = (tricks, made)
+        return made
+
     def view(self, seat: int | None) -> UnsunView:
         n = self._n
         if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n):
@@ -651,7 +674,8 @@ class UnsunState(GameState):
                 plays.append((s, None if hidden and s != seat else CARDS[c]))
             trick, face_down = tuple(plays), tuple(down)
         last = self._last if not self._trick else None
-        return UnsunView(
+        made = self._made_tricks() if in_deal else ()
+        return _make_view(
             options=public_options(self.options, self.options_json),
             game="unsun",
             seat=seat,
@@ -670,10 +694,12 @@ class UnsunState(GameState):
             last_player=(self._start - 1) % n if in_deal else None,
             trick=trick,
             face_down=face_down,
-            last_trick=_trick_of(last[0], last[1], n) if last else None,
+            last_trick=(made[-1][0] if made and last is self._tricks[-1] else _trick_of(last[0], last[1], n))
+            if last
+            else None,
             last_trick_winner=last[2] if last else None,
             last_trick_last_player=(last[0] - 1) % n if last else None,
-            tricks=self.tricks if in_deal else (),
+            tricks=made if in_deal else (),
             tricks_won=self.tricks_won if in_deal else (),
             deals_won=self.deals_won,
             deals=self.options.match_deals,
