@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kirifuda import record as records
 from kirifuda.bots import make_bot
@@ -99,3 +101,109 @@ def test_the_review_finds_a_trick_taken_from_partner(tmp_path: Path) -> None:
     (tmp_path / "records").mkdir()
     (tmp_path / "records" / "deal00000-r0.json").write_text(json.dumps(data))
     assert main([str(tmp_path)]) == 0
+
+
+def _position(name: str) -> tuple[object, int]:
+    rec = records.loads((CONVENTIONS / f"{name}.json").read_text(encoding="utf-8"))
+    state = records.replay(rec)
+    assert state.to_act is not None
+    return state.view(state.to_act), state.to_act
+
+
+def test_a_convention_decides_only_within_the_margin() -> None:
+    """Meitora's search plays partner's suit over a card up to ``CONVENTION_MARGIN`` better,
+    not over one better by more; ``search:v1`` keeps the best card."""
+    from kirifuda.actions import Play
+    from kirifuda.bots.search_meitora import CONVENTION_MARGIN
+
+    view, _ = _position("meitora-return-partners-lead")
+    plays = [a for a in view.legal_actions if isinstance(a, Play)]  # type: ignore[attr-defined]
+    trump = next(a for a in plays if a.card.code == "5S")
+    for kind, gap, expected in [
+        ("search", CONVENTION_MARGIN * 0.9, "7D"),
+        ("search", CONVENTION_MARGIN * 1.1, "5S"),
+        ("search:v1", CONVENTION_MARGIN * 0.1, "5S"),
+    ]:
+        bot = make_bot(kind, "meitora")
+        part = bot._part  # type: ignore[attr-defined]
+        part.observe(view)
+
+        def mean(a: Play, gap: float = gap) -> float:
+            return 1.0 if a is trump else 1.0 - gap
+
+        chosen = part._by_convention(view, plays, mean, trump) if part.level.conventions else trump
+        assert chosen.card.code == expected, (kind, gap)
+
+
+def test_the_declarer_long_in_trumps_draws_them_and_a_defender_returns_partners_suit() -> None:
+    from kirifuda.bots.meitora_heuristic import convention_cards, partner_suits_seen
+    from kirifuda.cards import CARDS
+    from kirifuda.games.meitora import STRAINS
+
+    def codes(ids: list[int]) -> set[str]:
+        return {CARDS[c].code for c in ids}
+
+    view, seat = _position("meitora-draw-trumps-before-side-winners")
+    hand = [c.id for c in view.hand]  # type: ignore[attr-defined]
+    unseen = sum(1 << c for c in range(53) if c not in hand and CARDS[c].code != "5D")
+    si = STRAINS.index("S")
+    assert codes(convention_cards(hand, (), None, si, seat, seat, (), unseen)) == {
+        "JS", "JC", "AS", "KS", "QS", "9S", "8S"
+    }  # fmt: skip
+    # not once both opponents have shown no trumps, nor for a defender, nor when short in trumps
+    assert convention_cards(hand, (), None, si, seat, seat, (), unseen, trumps_out=False) == []
+    assert convention_cards(hand, (), None, si, seat, (seat + 1) % 4, (), unseen) == []
+    few = [c for c in hand if CARDS[c].code not in ("QS", "9S", "8S", "KS")]
+    assert convention_cards(few, (), None, si, seat, seat, (), unseen) == []
+
+    view, seat = _position("meitora-return-partners-lead")
+    assert partner_suits_seen(view) == (2,)  # type: ignore[arg-type]
+    hand = [c.id for c in view.hand]  # type: ignore[attr-defined]
+    assert codes(convention_cards(hand, (), None, si, seat, 1, (2,), 0)) == {"7D"}
+    assert convention_cards(hand, (), None, si, seat, 1, (), 0) == []
+
+
+def test_following_never_overtakes_partners_sure_winner() -> None:
+    from kirifuda.bots.meitora_heuristic import convention_cards
+    from kirifuda.cards import CARDS
+    from kirifuda.games.meitora import STRAINS
+
+    ids = {c.code: c.id for c in CARDS}
+    si = STRAINS.index("S")
+    # East leads ♥5, partner (north, seat 2) plays ♥A, West ♥6; the bot (seat 0) last
+    trick = ((1, ids["5H"]), (2, ids["AH"]), (3, ids["6H"]))
+    legal = [ids["5S"], ids["5D"], ids["KD"]]  # void in hearts: a ruff or a discard
+    assert sorted(convention_cards(legal, trick, None, si, 0, 1, (), 0)) == sorted([ids["5D"], ids["KD"]])
+    # second to play after partner's ♥A with the ♥K unseen and trumps unseen: not a sure winner
+    trick2 = ((2, ids["QH"]),)
+    unseen = 1 << ids["KH"] | 1 << ids["9S"]
+    assert convention_cards(legal, trick2, None, si, 0, 1, (), unseen) == []
+    # an opponent winning: no convention
+    assert convention_cards(legal, ((1, ids["AH"]),), None, si, 0, 1, (), 0) == []
+
+
+@given(st.data())
+@settings(max_examples=200, deadline=None)
+def test_convention_cards_are_legal_cards_and_never_the_joker(data: st.DataObject) -> None:
+    from kirifuda.bots.meitora_heuristic import convention_cards
+
+    deck = list(range(53))
+    cards = data.draw(st.permutations(deck))
+    legal = cards[: data.draw(st.integers(1, 10))]
+    played = cards[10 : 10 + data.draw(st.integers(0, 3))]
+    leader = data.draw(st.integers(0, 3))
+    trick = tuple(((leader + i) % 4, c) for i, c in enumerate(played))
+    seat = (leader + len(trick)) % 4
+    unseen = sum(1 << c for c in cards[14 : 14 + data.draw(st.integers(0, 30))])
+    out = convention_cards(
+        legal,
+        trick,
+        data.draw(st.sampled_from([None, "S", "H", "D", "C", "any"])),
+        data.draw(st.integers(0, 4)),
+        seat,
+        data.draw(st.integers(0, 3)),
+        data.draw(st.lists(st.integers(0, 3), max_size=3, unique=True)),
+        unseen,
+        data.draw(st.booleans()),
+    )
+    assert set(out) <= set(legal) and 52 not in out
