@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 
 from kirifuda import record as records
 from kirifuda.bots import make_bot
+from kirifuda.bots.base import Bot
+from kirifuda.game import View
 
 CONVENTIONS = Path(__file__).parent / "partner" / "conventions"
 
@@ -39,12 +41,30 @@ CASES: dict[str, Callable[[str], bool]] = {
     # by python -m kirifuda.bots.partner_review): partner's ♥J wins the trick and the bot, last,
     # overtook it with ♥K (playing out: ♥K 3.0 points for the bot's side, ♥5 or ♥9 4.0).
     "meitora-do-not-overtake-partners-winner": lambda card: card != "KH",
+    # From a reviewed game (search partnered with search against search:v1, seed 2026, deal 97
+    # of the second rotation): in ♦ partner's ♣J wins the trick led by ♣8 and the bot, last,
+    # overtook it with ♣K (playing out: ♣K −2.5 points for the bot's side, ♣9 or ♣T −2.0).
+    "meitora-do-not-overtake-partners-jack": lambda card: card != "KC",
+    # From a reviewed game (the same tournament, deal 46 of the second rotation): in ♦, a trump
+    # led, partner's ♥J (the left jack) wins the trick and the bot, last, overtook it with the
+    # ♦J (the right jack).  Played out every card scores the same (−1.0): a convention, not a
+    # trick; the samples prefer winning the lead.
+    "meitora-do-not-overtake-partners-left-jack": lambda card: card != "JD",
 }
+
+WATCHED = {"meitora-do-not-overtake-partners-jack", "meitora-do-not-overtake-partners-left-jack"}
+"""The cases from reviewed games late in a deal: the bot has watched the deal from its seat (as
+in the game), since a bot that remembers only the last view samples many cards where the real
+play has shown they are not."""
 
 KINDS = ["search", "search:strong", "search:v1", "heuristic"]
 
 FINDINGS: dict[tuple[str, str], str] = {
     ("meitora-return-partners-lead", "search:v1"): "leads ♣6",
+    ("meitora-do-not-overtake-partners-jack", "search:v1"): "overtakes with ♣K at seeds 1 and 2",
+    ("meitora-do-not-overtake-partners-left-jack", "search"): "overtakes with ♦J at seed 2",
+    ("meitora-do-not-overtake-partners-left-jack", "search:strong"): "overtakes with ♦J at seeds 1 and 2",
+    ("meitora-do-not-overtake-partners-left-jack", "search:v1"): "overtakes with ♦J at seeds 0, 1 and 2",
     ("kakeya-do-not-ruff-partners-ace", "search"): "ruffs with ♦2 at seed 2",
     ("kakeya-do-not-ruff-partners-ace", "search:v1"): "ruffs with ♦2 at seed 2",
 }
@@ -69,14 +89,33 @@ def _params() -> list[object]:
     return out
 
 
+def seated(kind: str, rec: records.Record, watched: bool) -> tuple[Bot, View]:
+    """A bot of ``kind`` in the seat to act at the end of ``rec``'s one deal, and that view;
+    ``watched``: the bot has seen the deal as a bot at the table does (its seat's view after the
+    deal and after every action, where it remembers), else it knows only the last view."""
+    deal = rec.deals[-1]
+    final = records.replay(rec)
+    seat = final.to_act
+    assert seat is not None and rec.players is not None and rec.players[seat] == "bot"
+    bot = make_bot(kind, rec.game)
+    observe = getattr(bot, "observe", None)
+    if observe is not None and watched:
+        state = rec.new_state()
+        state.deal(deal.hands, deal.rest)
+        observe(state.view(seat))
+        for data in deal.actions:
+            state.apply(rec.info.action_from_json(data, data["seat"]), data["seat"])
+            observe(state.view(seat))
+    return bot, final.view(seat)
+
+
 @pytest.mark.parametrize(("name", "kind"), _params())
 def test_a_partner_keeps_the_convention(name: str, kind: str) -> None:
     rec = records.loads((CONVENTIONS / f"{name}.json").read_text(encoding="utf-8"))
-    state = records.replay(rec)
-    seat = state.to_act
-    assert seat is not None and rec.players is not None and rec.players[seat] == "bot"
+    assert len(rec.deals) == 1
     for seed in range(3):
-        action = make_bot(kind, rec.game).choose(state.view(seat), random.Random(seed))
+        bot, view = seated(kind, rec, name in WATCHED)
+        action = bot.choose(view, random.Random(seed))
         assert CASES[name](action.card.code), (kind, seed, action)  # type: ignore[attr-defined]
 
 
