@@ -50,9 +50,18 @@ CASES: dict[str, Callable[[str], bool]] = {
     # ♦J (the right jack).  Played out every card scores the same (−1.0): a convention, not a
     # trick; the samples prefer winning the lead.
     "meitora-do-not-overtake-partners-left-jack": lambda card: card != "JD",
+    # From a reviewed game (the same tournament, deal 107 of the first rotation): partner's ♦Q
+    # wins the trick led by ♦8 and the bot, last with ♦6 7 9 K A, overtook it with ♦K.  Played
+    # out every card scores the same (1.0): a convention, not a trick; the samples value
+    # winning the lead by 0.3–0.4 points, more than the margin.
+    "meitora-do-not-overtake-partners-queen": lambda card: card not in ("KD", "AD"),
 }
 
-WATCHED = {"meitora-do-not-overtake-partners-jack", "meitora-do-not-overtake-partners-left-jack"}
+WATCHED = {
+    "meitora-do-not-overtake-partners-jack",
+    "meitora-do-not-overtake-partners-left-jack",
+    "meitora-do-not-overtake-partners-queen",
+}
 """The cases from reviewed games late in a deal: the bot has watched the deal from its seat (as
 in the game), since a bot that remembers only the last view samples many cards where the real
 play has shown they are not."""
@@ -65,6 +74,9 @@ FINDINGS: dict[tuple[str, str], str] = {
     ("meitora-do-not-overtake-partners-left-jack", "search"): "overtakes with ♦J at seed 2",
     ("meitora-do-not-overtake-partners-left-jack", "search:strong"): "overtakes with ♦J at seeds 1 and 2",
     ("meitora-do-not-overtake-partners-left-jack", "search:v1"): "overtakes with ♦J at seeds 0, 1 and 2",
+    ("meitora-do-not-overtake-partners-queen", "search"): "overtakes with ♦K at seeds 0 and 1",
+    ("meitora-do-not-overtake-partners-queen", "search:strong"): "overtakes with ♦K at seeds 0 and 1",
+    ("meitora-do-not-overtake-partners-queen", "search:v1"): "overtakes with ♦K at seeds 0, 1 and 2",
     ("kakeya-do-not-ruff-partners-ace", "search"): "ruffs with ♦2 at seed 2",
     ("kakeya-do-not-ruff-partners-ace", "search:v1"): "ruffs with ♦2 at seed 2",
 }
