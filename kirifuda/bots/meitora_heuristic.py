@@ -6,7 +6,12 @@
 - Negri: throw the lowest card of the shortest side suit.
 - It never claims (オープン): it cannot see the other hands to prove a claim.
 - Play: win cheaply; do not overtake a partner who is winning; draw trumps as declarer; lead
-  aces, else a low card of the longest side suit; keep the joker for a trick worth it.
+  aces, then return partner's suit (the suit partner last led, among the tricks the seat sees),
+  else a low card of the longest side suit; keep the joker for a trick worth it.
+
+The conventions a club player expects of a partner (:func:`convention_cards`: draw trumps when
+declaring long in trumps, return partner's suit, do not overtake or ruff partner's sure winner)
+are also the search bot's tie-break between cards of about the same value.
 """
 
 from __future__ import annotations
@@ -22,7 +27,14 @@ from ..game import View
 from ..tricks import strongest
 from .base import register_heuristic
 
-__all__ = ["MeitoraHeuristicBot", "play_choice", "led_suit_of", "estimate_tricks"]
+__all__ = [
+    "MeitoraHeuristicBot",
+    "play_choice",
+    "led_suit_of",
+    "estimate_tricks",
+    "convention_cards",
+    "partner_suits_seen",
+]
 
 _TRUMP_OF_STRAIN = {"S": 0, "C": 3, "D": 2, "H": 1, "N": None}
 PARTNER_TRICKS = 2.5
@@ -141,7 +153,9 @@ class MeitoraHeuristicBot:
         for p in plays:
             if p.card.id not in ids:
                 ids.append(p.card.id)
-        chosen = play_choice(ids, trick, view.joker_request, si, view.seat, view.declarer, len(view.hand))
+        chosen = play_choice(
+            ids, trick, view.joker_request, si, view.seat, view.declarer, len(view.hand), partner_suits_seen(view)
+        )
         if chosen == JOKER_ID and not trick:
             jokers = [p for p in plays if p.card.is_joker]
             declarer_side = view.declarer is not None and view.declarer % 2 == view.seat % 2
@@ -170,14 +184,17 @@ def play_choice(
     seat: int,
     declarer: int | None,
     hand_size: int,
+    partner_suits: Sequence[int] = (),
 ) -> int:
     """The card the heuristic plays (by id) among the ``legal`` card ids, ``trick`` being the
     cards already in the trick as ``(seat, card id)`` in order (a joker lead's ``request``).  A
     pure function of what a seat sees: the search bot's inference uses it as its model of how
-    the others play (a card not played when this would have played it says something)."""
+    the others play (a card not played when this would have played it says something; it
+    passes no ``partner_suits``, the suits partner led, most recent first, which the bot's own
+    play returns after its aces)."""
     trump = _TRUMP_OF_STRAIN[STRAINS[si]]
     if not trick:
-        return _lead_choice(legal, si, trump, declarer is not None and declarer % 2 == seat % 2)
+        return _lead_choice(legal, si, trump, declarer is not None and declarer % 2 == seat % 2, partner_suits)
     led = led_suit_of(trick, request, si)
     strength = STRENGTH[si][led]
     best_seat, best = strongest(iter(trick), strength)
@@ -200,7 +217,9 @@ def play_choice(
     return min(non_joker, key=low)
 
 
-def _lead_choice(legal: Sequence[int], si: int, trump: int | None, declarer_side: bool) -> int:
+def _lead_choice(
+    legal: Sequence[int], si: int, trump: int | None, declarer_side: bool, partner_suits: Sequence[int] = ()
+) -> int:
     eff = EFF_SUIT[si]
     non_joker = [c for c in legal if c != JOKER_ID]
     if not non_joker:
@@ -214,11 +233,85 @@ def _lead_choice(legal: Sequence[int], si: int, trump: int | None, declarer_side
     aces = [c for c in non_joker if c % 13 == 12 and eff[c] != trump]
     if aces:
         return aces[0]
+    for s in partner_suits:
+        returns = [c for c in non_joker if eff[c] == s]
+        if returns:
+            return min(returns, key=lambda c: STRENGTH[si][s][c])
     counts: dict[int, int] = {}
     for c in non_joker:
         counts[eff[c]] = counts.get(eff[c], 0) + 1
     side = [c for c in non_joker if eff[c] != trump] or non_joker
     return min(side, key=lambda c: (-counts[eff[c]], c % 13))
+
+
+def partner_suits_seen(view: MeitoraView) -> tuple[int, ...]:
+    """The suits the seat's partner led in the tricks this view shows (its own team's tricks,
+    the trick just completed, the trick in progress), the most recent first; a joker lead
+    leads no suit."""
+    if view.seat is None or view.contract is None:
+        return ()
+    partner = (view.seat + 2) % 4
+    eff = EFF_SUIT[_strain_index(view.contract.strain)]
+    tricks = list(view.own_team_tricks)
+    if view.last_trick is not None and view.last_trick not in tricks:
+        tricks.append(view.last_trick)
+    if view.trick is not None:
+        tricks.append(view.trick)
+    out: list[int] = []
+    for t in reversed(tricks):
+        if t.plays and t.leader == partner and t.plays[0][1].id != JOKER_ID:
+            s = eff[t.plays[0][1].id]
+            if s not in out:
+                out.append(s)
+    return tuple(out)
+
+
+def convention_cards(
+    legal: Sequence[int],
+    trick: Sequence[tuple[int, int]],
+    request: str | None,
+    si: int,
+    seat: int,
+    declarer: int | None,
+    partner_suits: Sequence[int],
+    unseen: int,
+    trumps_out: bool = True,
+) -> list[int]:
+    """The cards among ``legal`` (ids) that a club player's conventions prefer, or ``[]``
+    where none applies (約束事).  ``unseen``: the mask of the cards the seat has not seen
+    (held by the others, or out of play); ``trumps_out``: the opponents may still hold trumps
+    (not both shown void).
+
+    - On lead, the declarer long in trumps (at least as many trumps as are unseen) draws
+      trumps (切り札を抜く) while the opponents may hold some: its trumps, the joker apart;
+    - else on lead, return partner's suit (the most recent of ``partner_suits`` the seat
+      holds): its cards of that suit;
+    - following, partner winning with a sure winner (the seat plays last, or no unseen card
+      beats it): do not overtake it or ruff it — the cards that do not beat it.
+    """
+    eff = EFF_SUIT[si]
+    trump = _TRUMP_OF_STRAIN[STRAINS[si]]
+    cards = [c for c in legal if c != JOKER_ID]
+    if not trick:
+        if trump is not None and declarer == seat and trumps_out:
+            mine = [c for c in cards if eff[c] == trump]
+            out = sum(1 for c in range(53) if unseen >> c & 1 and eff[c] == trump)
+            if mine and out and len(mine) >= out:
+                return mine
+        for s in partner_suits:
+            returns = [c for c in cards if eff[c] == s]
+            if returns:
+                return returns
+        return []
+    led = led_suit_of(trick, request, si)
+    strength = STRENGTH[si][led]
+    best_seat, best = strongest(iter(trick), strength)
+    if best_seat != (seat + 2) % 4:
+        return []
+    sure = len(trick) == 3 or all(strength[c] < best for c in range(53) if unseen >> c & 1)
+    if not sure:
+        return []
+    return [c for c in cards if strength[c] < best]
 
 
 register_heuristic("meitora", MeitoraHeuristicBot)

@@ -67,6 +67,13 @@ class Level:
     """Every decision by simulation: the decisions the first search bot took by rule (Meitora's
     broken declaration, Kakeya's trump, Napoleon's approval of a re-declaration) compared by their
     mean value over the same sampled deals; ``False`` keeps the rules (``search:v1``)."""
+    conventions: bool = True
+    """Partners people like (約束事): among cards of about the same mean value (within the
+    game's margin), play the one a club player's convention prefers (return partner's suit;
+    the declarer long in trumps draws trumps; do not overtake or ruff partner's sure winner)
+    rather than an arbitrary one; ``False`` breaks ties by the order of the legal cards
+    (``search:v1``).  Where a game has such conventions (Meitora); levels with a temperature
+    draw by value instead."""
 
 
 EASY_TEMPERATURE = 0.3
@@ -122,6 +129,7 @@ LEVELS: dict[str, Level] = {
         discard_candidates=4,
         discard_nodes=30_000,
         simulate_all=False,
+        conventions=False,
     ),
 }
 """The generic levels (``v1``: ``normal``'s budgets without inference, the first search bot,

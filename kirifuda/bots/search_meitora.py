@@ -34,7 +34,7 @@ pass lets the others play).
 from __future__ import annotations
 
 import random
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from ..actions import CLAIM, Action, Bid, Claim, Discard, Pass, Play
 from ..games.meitora import Broken
@@ -45,7 +45,7 @@ from ..games.meitora import _weak_mask
 from ..solver.meitora import MeitoraPosition, position_of
 from ..solver.rules import NO_SUIT
 from ..tricks import Trick
-from .meitora_heuristic import PARTNER_TRICKS, estimate_tricks
+from .meitora_heuristic import PARTNER_TRICKS, convention_cards, estimate_tricks
 from .inference import resample
 from .inference_meitora import bidding_log_likelihood, log_likelihood
 from .search import Level, pick, register_search
@@ -62,6 +62,12 @@ would often play (and make) a contract of their own (tuned in duplicate matches 
 heuristic bot)."""
 """Tricks taken off the solver's count when bidding (it sees every card; a declarer does not)."""
 GONE = -1
+CONVENTION_MARGIN = 0.25
+"""How much worse, in the deal's points for the bot's team (mean over the samples), a card a
+club player's convention prefers may look than the best card and still be played: the
+solver's samples see every hand, which makes a trump lead or a side winner cashed early look
+free and leaves cards of the same value to an arbitrary order; within this margin (half the
+half-point step of a trick) the convention decides."""
 
 
 def _mask(ids: Any) -> int:
@@ -319,10 +325,40 @@ class MeitoraSearch:
                     trace.add(key, u - 0.01 * sign * y, y if sign > 0 else 10 - y)
             guess = int(max(values.values()) if sign > 0 else min(values.values()))
         n = max(1, len(deals))
-        best = pick(plays, lambda a: totals.get((a.card.id, a.request), float("-inf")) / n, self.level.temperature, rng)
+
+        def mean(a: Play) -> float:
+            return totals.get((a.card.id, a.request), float("-inf")) / n
+
+        best = pick(plays, mean, self.level.temperature, rng)
+        if self.level.conventions and self.level.temperature <= 0:
+            best = self._by_convention(view, plays, mean, best)
         if trace is not None:
             trace.resolve({(a.card.id, a.request): a for a in plays})
         return best
+
+    def _by_convention(self, view: MeitoraView, plays: list[Play], mean: Callable[[Play], float], best: Play) -> Play:
+        """The card a club player's convention prefers (:func:`convention_cards`) where its
+        mean value is within ``CONVENTION_MARGIN`` of the best card's, else ``best``."""
+        assert view.contract is not None and view.seat is not None
+        si = STRAINS.index(view.contract.strain)
+        trick = tuple((s, c.id) for s, c in view.trick.plays) if view.trick is not None else ()
+        partner = (view.seat + 2) % 4
+        eff = EFF_SUIT[si]
+        suits: list[int] = []
+        for e in reversed(self.memory.events):
+            if e.seat == partner and not e.before and e.card != JOKER_ID and eff[e.card] not in suits:
+                suits.append(eff[e.card])
+        pool, _, _, _ = self._unseen(view)
+        trump = TRUMP_OF_STRAIN[view.contract.strain]
+        opponents = [(view.seat + 1) % 4, (view.seat + 3) % 4]
+        trumps_out = trump is None or not all((o, trump) in self.memory.voids for o in opponents)
+        ids = list(dict.fromkeys(a.card.id for a in plays))
+        preferred = convention_cards(
+            ids, trick, view.joker_request, si, view.seat, view.declarer, suits, _mask(pool), trumps_out
+        )
+        top = mean(best)
+        near = [a for a in plays if a.card.id in preferred and mean(a) >= top - CONVENTION_MARGIN]
+        return max(near, key=mean) if near else best
 
     # -- bidding -----------------------------------------------------------------------------
     def _bid(self, view: MeitoraView, rng: random.Random) -> Action:
