@@ -47,7 +47,6 @@ FINDINGS: dict[tuple[str, str], str] = {
     ("meitora-return-partners-lead", "search:strong"): "leads a trump (♠5) at seed 1",
     ("meitora-return-partners-lead", "search:v1"): "leads ♣6",
     ("meitora-return-partners-lead", "heuristic"): "leads ♣6: its lead rules know no partner's suit",
-    ("kakeya-do-not-ruff-partners-ace", "search"): "ruffs with ♦2 at seed 2",
     ("kakeya-do-not-ruff-partners-ace", "search:v1"): "ruffs with ♦2 at seed 2",
 }
 """(case, bot) → what the bot does instead: the findings, as strict expected failures."""
