@@ -10,7 +10,7 @@ from pathlib import Path
 from kirifuda import record as records
 from kirifuda.actions import Play
 from kirifuda.bots import make_bot
-from kirifuda.bots.search_kakeya import KAKEYA_BUDGETS, KakeyaSearch, _unless_clear_gain, partner_keeps
+from kirifuda.bots.search_kakeya import KAKEYA_BUDGETS, KakeyaSearch, _unless_clear_gain, leader_value, partner_keeps
 from kirifuda.bots.search import LEVELS
 from kirifuda.cards import parse_card
 
@@ -90,3 +90,51 @@ def test_the_play_reads_no_card_the_seat_cannot_see() -> None:
     for state in states:
         chosen.append([make_bot("search", "kakeya").choose(state.view(seat), random.Random(s)) for s in range(2)])
     assert chosen[0] == chosen[1]
+
+
+def _codes_mask(codes: list[str]) -> int:
+    m = 0
+    for c in codes:
+        m |= 1 << cid(c)
+    return m
+
+
+def test_leader_value_counts_the_rollout_and_the_solved_rest() -> None:
+    # ♦ trump: the pair (0, 2) holds every trump and every face card; the other pair only lower
+    # cards of the side suits, so it can win no trick with a face card in it
+    trumps = [r + "D" for r in "23456789TJQKA"]
+    side_faces = [r + s for s in "SHC" for r in "AKQJ"]
+    low = [r + "S" for r in "23456789"] + [r + s for s in "HC" for r in "23456789T"]
+    hands = {
+        0: _codes_mask(trumps[:7] + side_faces[:6]),
+        2: _codes_mask(trumps[7:] + side_faces[6:] + ["TS"]),
+        1: _codes_mask(low[:13]),
+        3: _codes_mask(low[13:]),
+    }
+    assert sum(bin(h).count("1") for h in hands.values()) == 52
+    for leader in (0, 1, 2, 3):
+        assert leader_value(D, [0, 1, 2, 3], hands, leader, (0, 2), 4, 30_000) == 16
+        assert leader_value(D, [0, 1, 2, 3], hands, leader, (1, 3), 4, 30_000) == 0
+
+
+def test_the_leader_choice_reads_no_card_the_seat_cannot_see() -> None:
+    from kirifuda.games.kakeya import ChooseLeader, ChooseTrump, KakeyaState, Phase
+
+    from .conftest import redeal_unseen
+
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = KakeyaState()
+        state.deal_random(rng)
+        while state.phase is Phase.TRUMP:
+            state.apply(ChooseTrump(None), state.to_act)
+        seat = state.to_act
+        assert seat is not None and isinstance(state.legal_actions()[0], ChooseLeader)
+        other = redeal_unseen(state, [s for s in range(4) if s != seat], rng)
+        assert other is not None and other.view(seat) == state.view(seat)
+        assert [state.hand(s) for s in range(4)] != [other.hand(s) for s in range(4)]
+        choices = [make_bot("search", "kakeya").choose(s.view(seat), random.Random(seed)) for s in (state, other)]
+        assert choices[0] == choices[1]
+        checked += 1
+    assert checked == 3

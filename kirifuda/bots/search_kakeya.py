@@ -13,8 +13,12 @@ Decisions:
   noise (``TRUMP_NOISE`` standard errors).  Relabelling the suits maps every deal to an equally
   likely one, so no suit is better in expectation: the simulation keeps the trump but for
   noise (a pair sitting out neither pays nor receives: it keeps).  ``search:v1`` keeps by rule;
-- **who leads** (親): for each choice, the same sampled deals solved from the first trick; the
-  better average (nothing public yet but the seat's own hand: the trump was chosen unseen);
+- **who leads** (親): for each choice, the same sampled deals, each played out from the first
+  trick; the better average (nothing public yet but the seat's own hand: the trump was chosen
+  unseen).  ``search`` plays the first ``LEADER_ROLLOUT_TRICKS`` tricks of each sample by the
+  heuristic's rules for every seat and solves the last eight (:func:`leader_value`): a whole
+  deal is far from solved within the budget, and its estimate, the middle of bounds still 0 and
+  16 in most deals, ranked the two leaders by noise.  ``search:v1`` estimates the whole deal;
 - **play**: sampled deals, each solved for every legal card (the face cards the bot's pair will
   capture), each outcome scored as the chips the game pays (win with 9 or more face cards, 8–8
   to the pair not dealt the rensho; the payment table of spec §6 from the sampled deal); the best
@@ -39,15 +43,17 @@ from typing import NamedTuple
 from ..actions import Action, Play
 from ..games.kakeya import ChooseLeader, ChooseTrump
 from ..game import GameState, View
-from ..games.kakeya import FACE_MASK, STRENGTH, KakeyaState, KakeyaView, Phase, chip_payment, rensho_of
+from ..games.kakeya import FACE_MASK, STRENGTH, SUIT_MASKS, KakeyaState, KakeyaView, Phase, chip_payment, rensho_of
 from ..solver.kakeya import KakeyaPosition
 from .inference import resample
 from .inference_kakeya import play_log_likelihood
+from .kakeya_heuristic import play_choice
 from .search import Level, register_search
 from .trace import Trace
 from .search_meitora import _mask, _sample
+from ..tricks import strongest
 
-__all__ = ["KakeyaSearch", "KakeyaOracle", "game_chips", "KAKEYA_BUDGETS", "partner_keeps"]
+__all__ = ["KakeyaSearch", "KakeyaOracle", "game_chips", "KAKEYA_BUDGETS", "partner_keeps", "leader_value"]
 
 DECK = tuple(range(52))
 TRUMP_SAMPLES = 2
@@ -59,11 +65,14 @@ worth anything in expectation, so the bar is high)."""
 LEADER_SAMPLES = 3
 """The leader decision's deals, in units of the level's ``bid_samples`` (1 for ``search:v1``):
 each solve of a whole deal from the first lead costs about 3 ms."""
+LEADER_ROLLOUT_TRICKS = 5
+"""``search``'s leader decision plays this many tricks of each sampled deal by the heuristic's
+rules, then solves the rest (8 tricks: about 2 ms a solve)."""
 OVERTAKE_NOISE = 2.0
 """Last to partner's winning trick, a card that takes the trick over is played only where its
 mean gain over the best card that does not exceeds this many standard errors."""
 KAKEYA_BUDGETS: dict[str, tuple[int, int]] = {
-    "normal": (24, 50_000),
+    "normal": (20, 40_000),
 }
 """Kakeya's own card-play budgets per level name, ``(play_samples, play_nodes)``, replacing the
 generic level's (``search:v1`` keeps the generic ``normal`` budgets)."""
@@ -301,21 +310,64 @@ class KakeyaSearch:
         samples = self.level.bid_samples * (LEADER_SAMPLES if self.level.simulate_all else 1)
         for _ in range(samples):
             hands = self._deal(view, rng)
+            mine_dealt = self._dealt(view, hands, pair)
+            their_dealt = self._dealt(view, hands, other)
             for a in choices:
-                pos = KakeyaPosition(trump, tuple(hands[s] for s in active), idx[a.seat], (), maxside)  # type: ignore[arg-type]
-                v = pos.estimate(self.level.bid_nodes)
-                totals[a.seat] += game_chips(
-                    round(v), self._dealt(view, hands, pair), self._dealt(view, hands, other), trump
-                )
+                if self.level.simulate_all:
+                    v = leader_value(trump, active, hands, a.seat, view.pairs[pair], view.players, self.level.bid_nodes)
+                else:
+                    pos = KakeyaPosition(trump, tuple(hands[s] for s in active), idx[a.seat], (), maxside)  # type: ignore[arg-type]
+                    v = pos.estimate(self.level.bid_nodes)
+                chips = game_chips(round(v), mine_dealt, their_dealt, trump)
+                totals[a.seat] += chips
                 if self.trace is not None:
-                    self.trace.add(
-                        a,
-                        game_chips(round(v), self._dealt(view, hands, pair), self._dealt(view, hands, other), trump),
-                        v,
-                    )
+                    self.trace.add(a, chips, v)
         if self.trace is not None:
             self.trace.resolve({a: a for a in choices})
         return max(choices, key=lambda a: totals[a.seat])
+
+
+def leader_value(
+    trump: int,
+    active: list[int],
+    hands: dict[int, int],
+    leader: int,
+    pair: tuple[int, ...],
+    players: int,
+    nodes: int,
+) -> float:
+    """The face cards ``pair`` captures in a deal (``hands``: the active seats' 13 cards each,
+    all open) when ``leader`` leads the first trick: the first ``LEADER_ROLLOUT_TRICKS`` tricks
+    played by the heuristic's rules (each seat seeing its hand, the captured face cards and the
+    trick), the rest solved within ``nodes``."""
+    h = dict(hands)
+    faces = 0
+    public = 0
+    turn = active.index(leader)
+    for _ in range(LEADER_ROLLOUT_TRICKS):
+        trick: list[tuple[int, int]] = []
+        for k in range(4):
+            seat = active[(turn + k) % 4]
+            hand = h[seat]
+            options = hand
+            if trick:
+                options = hand & SUIT_MASKS[trick[0][1] // 13] or hand
+            legal = [c for c in range(52) if options >> c & 1]
+            seen = hand | public
+            for _, c in trick:
+                seen |= 1 << c
+            c = play_choice(legal, trick, trump, seat, players, bin(hand).count("1"), seen)
+            h[seat] = hand & ~(1 << c)
+            trick.append((seat, c))
+        winner, _ = strongest(iter(trick), STRENGTH[trump][trick[0][1] // 13])
+        won = sum(1 << c for _, c in trick) & FACE_MASK
+        public |= won
+        if winner in pair:
+            faces += bin(won).count("1")
+        turn = active.index(winner)
+    maxside = sum(1 << i for i, s in enumerate(active) if s in pair)
+    pos = KakeyaPosition(trump, tuple(h[s] for s in active), turn, (), maxside)  # type: ignore[arg-type]
+    return faces + pos.estimate(nodes)
 
 
 def partner_keeps(
