@@ -77,7 +77,6 @@ FINDINGS: dict[tuple[str, str], str] = {
     ("meitora-do-not-overtake-partners-queen", "search"): "overtakes with ♦K at seeds 0 and 1",
     ("meitora-do-not-overtake-partners-queen", "search:strong"): "overtakes with ♦K at seeds 0 and 1",
     ("meitora-do-not-overtake-partners-queen", "search:v1"): "overtakes with ♦K at seeds 0, 1 and 2",
-    ("kakeya-do-not-ruff-partners-ace", "search"): "ruffs with ♦2 at seed 2",
     ("kakeya-do-not-ruff-partners-ace", "search:v1"): "ruffs with ♦2 at seed 2",
 }
 """(case, bot) → what the bot does instead: the findings, as strict expected failures."""

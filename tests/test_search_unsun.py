@@ -192,6 +192,10 @@ def test_default_bot_is_search_and_levels() -> None:
     assert default_bot("unsun") == "search"
     assert UNSUN_BUDGETS["easy"].worlds < UNSUN_BUDGETS["normal"].worlds < UNSUN_BUDGETS["strong"].worlds
     assert set(UNSUN_BUDGETS) == set(LEVELS)
+    # search:v1 keeps the first search bot's budgets; search spends more
+    v1, normal = UNSUN_BUDGETS["v1"], UNSUN_BUDGETS["normal"]
+    assert (v1.worlds, v1.exact_tricks, v1.nodes, v1.rollouts) == (24, 2, 20_000, 1)
+    assert normal.worlds >= v1.worlds and normal.exact_tricks > v1.exact_tricks and normal.rollouts > v1.rollouts
     with pytest.raises(OptionError):
         make_bot("oracle", "unsun").choose(UnsunState().view(0), random.Random(0))
 

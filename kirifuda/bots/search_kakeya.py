@@ -13,16 +13,29 @@ Decisions:
   noise (``TRUMP_NOISE`` standard errors).  Relabelling the suits maps every deal to an equally
   likely one, so no suit is better in expectation: the simulation keeps the trump but for
   noise (a pair sitting out neither pays nor receives: it keeps).  ``search:v1`` keeps by rule;
-- **who leads** (親): for each choice, the same sampled deals solved from the first trick; the
-  better average (nothing public yet but the seat's own hand: the trump was chosen unseen);
+- **who leads** (親): for each choice, the same sampled deals, each played out from the first
+  trick; the better average (nothing public yet but the seat's own hand: the trump was chosen
+  unseen).  ``search`` plays the first ``LEADER_ROLLOUT_TRICKS`` tricks of each sample by the
+  heuristic's rules for every seat and solves the last eight (:func:`leader_value`): a whole
+  deal is far from solved within the budget, and its estimate, the middle of bounds still 0 and
+  16 in most deals, ranked the two leaders by noise.  ``search:v1`` estimates the whole deal;
 - **play**: sampled deals, each solved for every legal card (the face cards the bot's pair will
   capture), each outcome scored as the chips the game pays (win with 9 or more face cards, 8–8
   to the pair not dealt the rensho; the payment table of spec §6 from the sampled deal); the best
-  average.
+  average.  Last to a trick the partner is winning, the bot does not take it over (ruff or
+  overtake partner's winner, 味方の勝ち札を切らない) unless the samples show a gain clear of
+  their noise (``OVERTAKE_NOISE`` standard errors of the paired differences): the trick is the
+  pair's either way, and a winner spent on it is a winner lost later, which budget-bound solves
+  of a few deals often miss.
+
+Budgets: Kakeya's ``search`` (``normal``) solves more deals with more nodes than the generic
+level (``KAKEYA_BUDGETS``): a full deal is not solved exactly early within 20,000 nodes, and
+``search:strong`` (48 deals of 200,000 nodes) was a chip a deal ahead of it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from typing import NamedTuple
@@ -30,15 +43,17 @@ from typing import NamedTuple
 from ..actions import Action, Play
 from ..games.kakeya import ChooseLeader, ChooseTrump
 from ..game import GameState, View
-from ..games.kakeya import FACE_MASK, KakeyaState, KakeyaView, Phase, chip_payment, rensho_of
+from ..games.kakeya import FACE_MASK, STRENGTH, SUIT_MASKS, KakeyaState, KakeyaView, Phase, chip_payment, rensho_of
 from ..solver.kakeya import KakeyaPosition
 from .inference import resample
 from .inference_kakeya import play_log_likelihood
+from .kakeya_heuristic import play_choice
 from .search import Level, register_search
 from .trace import Trace
 from .search_meitora import _mask, _sample
+from ..tricks import strongest
 
-__all__ = ["KakeyaSearch", "KakeyaOracle", "game_chips"]
+__all__ = ["KakeyaSearch", "KakeyaOracle", "game_chips", "KAKEYA_BUDGETS", "partner_keeps", "leader_value"]
 
 DECK = tuple(range(52))
 TRUMP_SAMPLES = 2
@@ -50,6 +65,17 @@ worth anything in expectation, so the bar is high)."""
 LEADER_SAMPLES = 3
 """The leader decision's deals, in units of the level's ``bid_samples`` (1 for ``search:v1``):
 each solve of a whole deal from the first lead costs about 3 ms."""
+LEADER_ROLLOUT_TRICKS = 5
+"""``search``'s leader decision plays this many tricks of each sampled deal by the heuristic's
+rules, then solves the rest (8 tricks: about 2 ms a solve)."""
+OVERTAKE_NOISE = 2.0
+"""Last to partner's winning trick, a card that takes the trick over is played only where its
+mean gain over the best card that does not exceeds this many standard errors."""
+KAKEYA_BUDGETS: dict[str, tuple[int, int]] = {
+    "normal": (20, 40_000),
+}
+"""Kakeya's own card-play budgets per level name, ``(play_samples, play_nodes)``, replacing the
+generic level's (``search:v1`` keeps the generic ``normal`` budgets)."""
 
 
 def game_chips(my_faces: int, my_dealt: int, their_dealt: int, trump: int) -> float:
@@ -119,6 +145,9 @@ class KakeyaMemory:
 
 class KakeyaSearch:
     def __init__(self, level: Level) -> None:
+        if level.name in KAKEYA_BUDGETS:
+            samples, nodes = KAKEYA_BUDGETS[level.name]
+            level = dataclasses.replace(level, play_samples=samples, play_nodes=nodes)
         self.level = level
         self.memory = KakeyaMemory()
         self.trace: Trace | None = None
@@ -185,6 +214,7 @@ class KakeyaSearch:
         faces = view.face_cards[pair]
         so_far = len(faces) if faces is not None else 0
         totals: dict[int, float] = {}
+        per_deal: list[dict[int, float]] = []
         trace = self.trace
         if trace is not None:
             trace.start("play", "chips", "face_cards")
@@ -193,13 +223,21 @@ class KakeyaSearch:
             values = pos.move_values(max_nodes=self.level.play_nodes)
             mine_dealt = self._dealt(view, hands, pair)
             their_dealt = self._dealt(view, hands, other)
+            chips = {c: game_chips(round(so_far + v), mine_dealt, their_dealt, trump) for c, v in values.items()}
+            per_deal.append(chips)
             for c, v in values.items():
-                totals[c] = totals.get(c, 0.0) + game_chips(round(so_far + v), mine_dealt, their_dealt, trump)
+                totals[c] = totals.get(c, 0.0) + chips[c]
                 if trace is not None:
-                    trace.add(c, game_chips(round(so_far + v), mine_dealt, their_dealt, trump), so_far + v)
+                    trace.add(c, chips[c], so_far + v)
         if trace is not None:
             trace.resolve({a.card.id: a for a in plays})
-        return max(plays, key=lambda a: totals.get(a.card.id, float("-inf")))
+        candidates = plays
+        if self.level.simulate_all:
+            seen = tuple((s, c.id) for s, c in trick)
+            keep = partner_keeps([a.card.id for a in plays], seen, trump, pair, view.pairs)
+            if keep is not None:
+                candidates = _unless_clear_gain(plays, keep, per_deal)
+        return max(candidates, key=lambda a: totals.get(a.card.id, float("-inf")))
 
     def _deals(self, view: KakeyaView, rng: random.Random, k: int) -> list[dict[int, int]]:
         """``k`` deals for a card decision: consistent with what the seat has seen, drawn by
@@ -272,21 +310,110 @@ class KakeyaSearch:
         samples = self.level.bid_samples * (LEADER_SAMPLES if self.level.simulate_all else 1)
         for _ in range(samples):
             hands = self._deal(view, rng)
+            mine_dealt = self._dealt(view, hands, pair)
+            their_dealt = self._dealt(view, hands, other)
             for a in choices:
-                pos = KakeyaPosition(trump, tuple(hands[s] for s in active), idx[a.seat], (), maxside)  # type: ignore[arg-type]
-                v = pos.estimate(self.level.bid_nodes)
-                totals[a.seat] += game_chips(
-                    round(v), self._dealt(view, hands, pair), self._dealt(view, hands, other), trump
-                )
+                if self.level.simulate_all:
+                    v = leader_value(trump, active, hands, a.seat, view.pairs[pair], view.players, self.level.bid_nodes)
+                else:
+                    pos = KakeyaPosition(trump, tuple(hands[s] for s in active), idx[a.seat], (), maxside)  # type: ignore[arg-type]
+                    v = pos.estimate(self.level.bid_nodes)
+                chips = game_chips(round(v), mine_dealt, their_dealt, trump)
+                totals[a.seat] += chips
                 if self.trace is not None:
-                    self.trace.add(
-                        a,
-                        game_chips(round(v), self._dealt(view, hands, pair), self._dealt(view, hands, other), trump),
-                        v,
-                    )
+                    self.trace.add(a, chips, v)
         if self.trace is not None:
             self.trace.resolve({a: a for a in choices})
         return max(choices, key=lambda a: totals[a.seat])
+
+
+def leader_value(
+    trump: int,
+    active: list[int],
+    hands: dict[int, int],
+    leader: int,
+    pair: tuple[int, ...],
+    players: int,
+    nodes: int,
+) -> float:
+    """The face cards ``pair`` captures in a deal (``hands``: the active seats' 13 cards each,
+    all open) when ``leader`` leads the first trick: the first ``LEADER_ROLLOUT_TRICKS`` tricks
+    played by the heuristic's rules (each seat seeing its hand, the captured face cards and the
+    trick), the rest solved within ``nodes``."""
+    h = dict(hands)
+    faces = 0
+    public = 0
+    turn = active.index(leader)
+    for _ in range(LEADER_ROLLOUT_TRICKS):
+        trick: list[tuple[int, int]] = []
+        for k in range(4):
+            seat = active[(turn + k) % 4]
+            hand = h[seat]
+            options = hand
+            if trick:
+                options = hand & SUIT_MASKS[trick[0][1] // 13] or hand
+            legal = [c for c in range(52) if options >> c & 1]
+            seen = hand | public
+            for _, c in trick:
+                seen |= 1 << c
+            c = play_choice(legal, trick, trump, seat, players, bin(hand).count("1"), seen)
+            h[seat] = hand & ~(1 << c)
+            trick.append((seat, c))
+        winner, _ = strongest(iter(trick), STRENGTH[trump][trick[0][1] // 13])
+        won = sum(1 << c for _, c in trick) & FACE_MASK
+        public |= won
+        if winner in pair:
+            faces += bin(won).count("1")
+        turn = active.index(winner)
+    maxside = sum(1 << i for i, s in enumerate(active) if s in pair)
+    pos = KakeyaPosition(trump, tuple(h[s] for s in active), turn, (), maxside)  # type: ignore[arg-type]
+    return faces + pos.estimate(nodes)
+
+
+def partner_keeps(
+    legal: list[int],
+    trick: tuple[tuple[int, int], ...],
+    trump: int,
+    pair: int,
+    pairs: tuple[tuple[int, ...], ...],
+) -> set[int] | None:
+    """Last to a trick the partner is winning: the legal cards that leave it partner's (None
+    where the bot is not last, partner is not winning, or every card or none leaves it)."""
+    if len(trick) != 3:
+        return None
+    strength = STRENGTH[trump][trick[0][1] // 13]
+    best_seat, best_card = max(trick, key=lambda sc: strength[sc[1]])
+    if best_seat not in pairs[pair]:
+        return None
+    keep = {c for c in legal if strength[c] < strength[best_card]}
+    if not keep or len(keep) == len(legal):
+        return None
+    return keep
+
+
+def _unless_clear_gain(plays: list[Play], keep: set[int], per_deal: list[dict[int, float]]) -> list[Play]:
+    """The cards that leave partner's trick to it, and any card that takes it over with a mean
+    gain over the best of those clear of ``OVERTAKE_NOISE`` standard errors (paired by deal)."""
+    n = len(per_deal)
+    if n < 2:
+        return [a for a in plays if a.card.id in keep]
+
+    def mean(c: int) -> float:
+        return sum(d.get(c, 0.0) for d in per_deal) / n
+
+    best_keep = max(keep, key=mean)
+    out = []
+    for a in plays:
+        c = a.card.id
+        if c in keep:
+            out.append(a)
+            continue
+        diffs = [d.get(c, 0.0) - d.get(best_keep, 0.0) for d in per_deal]
+        m = sum(diffs) / n
+        var = sum((x - m) ** 2 for x in diffs) / (n - 1)
+        if m > 0 and m > OVERTAKE_NOISE * math.sqrt(var / n):
+            out.append(a)
+    return out
 
 
 ORACLE_NODES = 500_000
