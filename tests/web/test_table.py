@@ -724,10 +724,13 @@ def test_a_refused_table_is_told_in_the_reader_s_language(server: ServerThread, 
     page = ctx.new_page()
     page.goto(server.url + f"/?lang={lang}")
     page.wait_for_selector("#create")
+    # the lobby's later answers (presets, tables) may draw the form again: wait for them
+    page.wait_for_load_state("networkidle")
     page.locator('input[name="game"][value="meitora"]').check()
     page.locator('[name="opt-target"]').fill("0")
+    assert page.locator('[name="opt-target"]').input_value() == "0"
     page.locator("#create").click()
-    page.wait_for_selector("#created .refusal")
+    page.wait_for_selector("#created .refusal", timeout=60000)
     text = page.locator("#created .refusal").inner_text()
     label = page.evaluate("t('opt.meitora.target')")
     assert label in text and "0" in text, text
