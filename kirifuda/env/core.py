@@ -1122,13 +1122,10 @@ class Memory:
 
     A step is witnessed by every seat when it names no card or its card newly shows on the
     table (a card played face up, the adjutant's card named), else only by its actor (a
-    discard, a face-down play).  A card played face down (Unsun's sashi) is *revealed* when it
-    newly shows later (its trick's last card shows the whole trick): from that step on it counts
-    among the cards seen played, as a player (and the policy bot) remembers it; never before.
-    Encoded for a seat: the cards each seat was seen to play (``n×53``, relative seats, own
-    first) and, when ``full``, one row per step of the deal (the actor relative to the seat, the
-    action one-hot or a hidden bit, as the step was seen when taken; up to the game's bound of
-    steps), as OpenSpiel's information state tensor has them."""
+    discard, a face-down play).  Encoded for a seat: the cards each seat was seen to play
+    (``n×53``, relative seats, own first) and, when ``full``, one row per step of the deal
+    (the actor relative to the seat, the action one-hot or a hidden bit; up to the game's bound
+    of steps), as OpenSpiel's information state tensor has them."""
 
     def __init__(self, num_players: int, catalog: ActionCatalog, full: bool) -> None:
         self.n = num_players
@@ -1139,10 +1136,6 @@ class Memory:
         self.size = num_players * 53 + self.rows * self.row
         self.events: list[tuple[int, int, bool]] = []
         """``(actor, action index, public)`` per step of the deal."""
-        self.revealed: list[tuple[int, int]] = []
-        """``(actor, card id)`` of each card played face down and shown since (in order)."""
-        self._hidden: dict[int, int] = {}
-        """The card id of each face-down play not shown yet → its actor."""
         self._counts: dict[int, int] = {}
 
     def layout(self) -> list[tuple[str, int, int, str]]:
@@ -1162,27 +1155,17 @@ class Memory:
 
     def start(self, state: GameState) -> None:
         self.events = []
-        self.revealed = []
-        self._hidden = {}
         self._counts = count_cards(shown_cards(state.view(None)))
 
     def add(self, state: GameState, actor: int, index: int, applied: Action | None) -> None:
         card = self.catalog.card_of(index)
         counts = count_cards(shown_cards(state.view(None)))
-        before = self._counts
         if card is None:
             public = True
         elif applied is None:  # a pick of a multi-card discard
             public = False
         else:
-            public = counts.get(card, 0) > before.get(card, 0)
-            if not public and isinstance(self.catalog.actions[index], Play):
-                self._hidden[card] = actor
-        hidden = self._hidden
-        if hidden:  # a face-down card shows (its trick is complete): seen from now on
-            for c in [c for c in hidden if c != card or public]:
-                if counts.get(c, 0) > before.get(c, 0):
-                    self.revealed.append((hidden.pop(c), c))
+            public = counts.get(card, 0) > self._counts.get(card, 0)
         self._counts = counts
         self.events.append((actor, index, public))
 
@@ -1202,8 +1185,6 @@ class Memory:
                 o = base + t * row
                 out[o + rel] = 1.0
                 out[o + n + (index if seen else self.catalog.size)] = 1.0
-        for actor, card in self.revealed:
-            out[((actor - seat) % n) * 53 + card] = 1.0
 
 
 def count_cards(cards: list[int]) -> dict[int, int]:
