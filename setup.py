@@ -51,21 +51,21 @@ setup(
             # N Napoleon deals stepped at once, observations and masks included (kirifuda.env.vector)
             "kirifuda.games._napoleon_vector",
             sources=["kirifuda/games/_napoleon_vector.c"],
-            depends=["kirifuda/_bitops.h"],
+            depends=["kirifuda/_bitops.h", "kirifuda/_cpython_random.h"],
             optional=True,
         ),
         Extension(
             # N Kakeya games stepped at once, observations and masks included (kirifuda.env.vector)
             "kirifuda.games._kakeya_vector",
             sources=["kirifuda/games/_kakeya_vector.c"],
-            depends=["kirifuda/_bitops.h"],
+            depends=["kirifuda/_bitops.h", "kirifuda/_cpython_random.h"],
             optional=True,
         ),
         Extension(
             # N Unsun deals stepped at once, observations and masks included (kirifuda.env.vector)
             "kirifuda.games._unsun_vector",
             sources=["kirifuda/games/_unsun_vector.c"],
-            depends=["kirifuda/_bitops.h"],
+            depends=["kirifuda/_bitops.h", "kirifuda/_cpython_random.h"],
             optional=True,
         ),
         Extension(

@@ -30,14 +30,13 @@
 #include <stdint.h>
 #include <string.h>
 #include "../_bitops.h"
+#include "../_cpython_random.h"
 
 #define NUM_ACTIONS 64
 #define A_TRUMP 53 /* keep, then S H D C */
 #define A_LEADER 58 /* one per seat */
 #define STEP_ROWS 56
 #define NZ_MAX 512
-#define MT_N 624
-#define MT_M 397
 
 enum { PH_DEAL, PH_TRUMP, PH_LEADER, PH_PLAY, PH_DONE };
 
@@ -49,8 +48,7 @@ static int START_CHIPS;
 static int configured = 0;
 
 typedef struct {
-    uint32_t mt[MT_N];
-    int mti;
+    MT rng;
     uint64_t hands[6];
     uint64_t dealt_pair[3];
     uint64_t faces[3];     /* each pair's face cards taken */
@@ -85,68 +83,6 @@ typedef struct {
     Py_buffer obs, mask, to_act, rewards, done;
 } Batch;
 
-/* -- Python's random.Random ---------------------------------------------------------------- */
-
-static void mt_init(Game *g, uint32_t s) {
-    uint32_t *mt = g->mt;
-    mt[0] = s;
-    for (int i = 1; i < MT_N; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
-    g->mti = MT_N;
-}
-
-/* random.Random(seed) for 0 <= seed < 2**64: init_by_array over the seed's 32-bit words */
-static void mt_seed(Game *g, uint64_t seed) {
-    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
-    size_t len = key[1] ? 2 : 1;
-    uint32_t *mt = g->mt;
-    mt_init(g, 19650218U);
-    size_t i = 1, j = 0;
-    for (size_t k = MT_N > len ? MT_N : len; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-        i++, j++;
-        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
-        if (j >= len) j = 0;
-    }
-    for (size_t k = MT_N - 1; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
-    }
-    mt[0] = 0x80000000U;
-    g->mti = MT_N;
-}
-
-static uint32_t mt_next(Game *g) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t *mt = g->mt, y;
-    if (g->mti >= MT_N) {
-        int kk;
-        for (kk = 0; kk < MT_N - MT_M; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        for (; kk < MT_N - 1; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1U];
-        g->mti = 0;
-    }
-    y = mt[g->mti++];
-    y ^= y >> 11;
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= y >> 18;
-    return y;
-}
-
-/* random() as the 53-bit integer it scales: the sort key of one card */
-static uint64_t mt_random53(Game *g) {
-    uint64_t a = mt_next(g) >> 5, b = mt_next(g) >> 6;
-    return a * 67108864ULL + b;
-}
-
 /* -- the game ------------------------------------------------------------------------------ */
 
 /* the playing pairs, the active seats in turn order and the next active seat of each */
@@ -166,7 +102,7 @@ static void set_roles(const Batch *b, Game *g) {
    keep the deck's order), 13 to each active seat in turn. */
 static void deal_cards(const Batch *b, Game *g) {
     uint64_t keys[52];
-    for (int c = 0; c < 52; c++) keys[c] = mt_random53(g) << 6 | (uint64_t)c;
+    for (int c = 0; c < 52; c++) keys[c] = mt_random53(&g->rng) << 6 | (uint64_t)c;
     for (int i = 1; i < 52; i++) {
         uint64_t x = keys[i];
         int j = i - 1;
@@ -504,7 +440,7 @@ static int Batch_init(Batch *self, PyObject *args, PyObject *kwds) {
     for (Py_ssize_t i = 0; i < n; i++) {
         self->games_[i].to_act = -1;
         self->games_[i].phase = PH_DEAL;
-        mt_seed(&self->games_[i], (uint64_t)i);
+        mt_seed(&self->games_[i].rng, (uint64_t)i);
     }
     return 0;
 }
@@ -521,7 +457,7 @@ static PyObject *Batch_reset(Batch *self, PyObject *arg) {
             return NULL;
         }
         const uint64_t *seeds = sv.buf;
-        for (Py_ssize_t i = 0; i < self->n; i++) mt_seed(&self->games_[i], seeds[i]);
+        for (Py_ssize_t i = 0; i < self->n; i++) mt_seed(&self->games_[i].rng, seeds[i]);
         PyBuffer_Release(&sv);
     }
     float *rewards = self->rewards.buf;
