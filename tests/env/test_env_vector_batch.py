@@ -30,6 +30,8 @@ from kirifuda.env.vector import (  # noqa: E402
     has_batch_core,
 )
 from kirifuda.errors import IllegalActionError, OptionError  # noqa: E402
+
+from .batch_helpers import assert_same, random_actions, step_both  # noqa: E402
 from kirifuda.games import GAMES  # noqa: E402
 
 GAME = next(g for g in GAMES if has_batch_core(g)) if any(has_batch_core(g) for g in GAMES) else None
@@ -65,17 +67,6 @@ def python_env(options: dict[str, Any], seed: int, **env_opts: Any) -> GameEnv:
     return env
 
 
-def assert_same(core: BatchCore, env: GameEnv, i: int = 0) -> None:
-    """Every seat's observation, the mask and the seat to act agree."""
-    for seat in range(env.num_players):
-        np.testing.assert_array_equal(core.observe(i, seat), env.observe(seat), err_msg=f"seat {seat}")
-    if env.done:
-        return
-    assert int(core.to_act[i]) == env.to_act
-    np.testing.assert_array_equal(core.mask[i], env.legal_mask())
-    np.testing.assert_array_equal(core.obs[i], env.observe(env.to_act))
-
-
 def play_deal(options: dict[str, Any], seed: int, choice_seed: int, **env_opts: Any) -> int:
     """One deal side by side; returns its number of steps."""
     assert GAME is not None
@@ -87,13 +78,8 @@ def play_deal(options: dict[str, Any], seed: int, choice_seed: int, **env_opts: 
     assert_same(core, env)
     while not env.done:
         action = pick.choice(env.legal_ids())
-        rewards = env.step(action)
-        core.step([action])
+        step_both(core, env, action)
         steps += 1
-        assert bool(core.done[0]) == env.done
-        expected = rewards if rewards is not None else [0.0] * env.num_players
-        np.testing.assert_array_equal(core.rewards[0], np.array(expected, dtype=np.float32))
-        assert_same(core, env)
     return steps
 
 
@@ -174,10 +160,6 @@ def test_every_deal_is_dealt_as_the_engine_deals_it() -> None:
         redealt += info["deal_number"] > 0
         np.testing.assert_array_equal(core.obs[i], env.observe(0))
     assert core.state_info(0)["hands"] != core.state_info(1)["hands"]
-
-
-def random_actions(core: BatchCore, rng: np.random.Generator) -> np.ndarray:
-    return np.array([rng.choice(np.flatnonzero(m)) for m in core.mask])
 
 
 @pytest.mark.parametrize("claims", ["keep", "auto"])

@@ -36,6 +36,8 @@ from kirifuda.errors import IllegalActionError, OptionError  # noqa: E402
 from kirifuda.games import kakeya_vector  # noqa: E402
 from kirifuda.games.kakeya import KakeyaOptions  # noqa: E402
 
+from .batch_helpers import assert_same, step_both  # noqa: E402
+
 GAME = "kakeya"
 pytestmark = pytest.mark.skipif(not has_batch_core(GAME), reason="the Kakeya C core was not built")
 
@@ -46,17 +48,6 @@ def python_env(options: dict[str, Any], seed: int, **env_opts: Any) -> GameEnv:
     env = GameEnv(GAME, options, **env_opts)
     env.reset(seed=seed)
     return env
-
-
-def assert_same(core: BatchCore, env: GameEnv, i: int = 0) -> None:
-    """Every seat's observation, the mask and the seat to act agree."""
-    for seat in range(env.num_players):
-        np.testing.assert_array_equal(core.observe(i, seat), env.observe(seat), err_msg=f"seat {seat}")
-    if env.done:
-        return
-    assert int(core.to_act[i]) == env.to_act
-    np.testing.assert_array_equal(core.mask[i], env.legal_mask())
-    np.testing.assert_array_equal(core.obs[i], env.observe(env.to_act))
 
 
 def play_game(options: dict[str, Any], seed: int, choice_seed: int, **env_opts: Any) -> tuple[list[float], int]:
@@ -71,12 +62,7 @@ def play_game(options: dict[str, Any], seed: int, choice_seed: int, **env_opts: 
     games = 0
     while not env.done:
         action = pick.choice(env.legal_ids())
-        rewards = env.step(action)
-        core.step([action])
-        assert bool(core.done[0]) == env.done
-        expected = rewards if rewards is not None else [0.0] * env.num_players
-        np.testing.assert_array_equal(core.rewards[0], np.array(expected, dtype=np.float32))
-        assert_same(core, env)
+        rewards = step_both(core, env, action)
         if rewards is not None:
             last = rewards
             games += 1

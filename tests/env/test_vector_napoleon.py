@@ -34,6 +34,8 @@ from kirifuda.env.vector import (  # noqa: E402
 )
 from kirifuda.errors import IllegalActionError, OptionError  # noqa: E402
 
+from .batch_helpers import assert_same, random_actions, step_both  # noqa: E402
+
 GAME = "napoleon"
 pytestmark = pytest.mark.skipif(not has_batch_core(GAME), reason="the Napoleon C core was not built")
 
@@ -44,17 +46,6 @@ def python_env(options: dict[str, Any], seed: int, **env_opts: Any) -> GameEnv:
     env = GameEnv(GAME, options, **env_opts)
     env.reset(seed=seed)
     return env
-
-
-def assert_same(core: BatchCore, env: GameEnv, i: int = 0) -> None:
-    """Every seat's observation, the mask and the seat to act agree."""
-    for seat in range(env.num_players):
-        np.testing.assert_array_equal(core.observe(i, seat), env.observe(seat), err_msg=f"seat {seat}")
-    if env.done:
-        return
-    assert int(core.to_act[i]) == env.to_act
-    np.testing.assert_array_equal(core.mask[i], env.legal_mask())
-    np.testing.assert_array_equal(core.obs[i], env.observe(env.to_act))
 
 
 class Picker:
@@ -138,13 +129,8 @@ def play_deal(options: dict[str, Any], seed: int, choice_seed: int | None, **env
     rewards: list[float] | None = None
     while not env.done:
         action = pick()
-        rewards = env.step(action)
-        core.step([action])
+        rewards = step_both(core, env, action)
         steps += 1
-        assert bool(core.done[0]) == env.done
-        expected = rewards if rewards is not None else [0.0] * env.num_players
-        np.testing.assert_array_equal(core.rewards[0], np.array(expected, dtype=np.float32))
-        assert_same(core, env)
     assert rewards is not None
     return steps, rewards
 
@@ -294,10 +280,6 @@ def test_every_deal_is_dealt_as_the_engine_deals_it() -> None:
             assert info["middle"] == sum(1 << c.id for c in state.middle)
             np.testing.assert_array_equal(core.obs[i], env.observe(0))
         assert core.state_info(0)["hands"] != core.state_info(1)["hands"]
-
-
-def random_actions(core: BatchCore, rng: np.random.Generator) -> np.ndarray:
-    return np.array([rng.choice(np.flatnonzero(m)) for m in core.mask])
 
 
 def test_batched_and_one_by_one_stepping_give_the_same_trajectories() -> None:

@@ -33,22 +33,13 @@ from kirifuda.env.vector import (  # noqa: E402
     has_batch_core,
 )
 from kirifuda.errors import IllegalActionError, OptionError  # noqa: E402
+
+from .batch_helpers import assert_same, random_actions, step_both  # noqa: E402
 from kirifuda.games import unsun, unsun_vector  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not has_batch_core("unsun"), reason="the Unsun C core was not built")
 
 MASK64 = 2**64 - 1
-
-
-def assert_same(core: BatchCore, env: GameEnv, i: int = 0) -> None:
-    """Every seat's observation, the mask and the seat to act agree."""
-    for seat in range(env.num_players):
-        np.testing.assert_array_equal(core.observe(i, seat), env.observe(seat), err_msg=f"seat {seat}")
-    if env.done:
-        return
-    assert int(core.to_act[i]) == env.to_act
-    np.testing.assert_array_equal(core.mask[i], env.legal_mask())
-    np.testing.assert_array_equal(core.obs[i], env.observe(env.to_act))
 
 
 def play_episode(options: dict[str, Any], seed: int, choice_seed: int, **env_opts: Any) -> int:
@@ -62,13 +53,8 @@ def play_episode(options: dict[str, Any], seed: int, choice_seed: int, **env_opt
     assert_same(core, env)
     while not env.done:
         action = pick.choice(env.legal_ids())
-        rewards = env.step(action)
-        core.step([action])
+        step_both(core, env, action)
         steps += 1
-        assert bool(core.done[0]) == env.done
-        expected = rewards if rewards is not None else [0.0] * env.num_players
-        np.testing.assert_array_equal(core.rewards[0], np.array(expected, dtype=np.float32))
-        assert_same(core, env)
     return steps
 
 
@@ -225,10 +211,6 @@ def test_a_face_down_card_stays_hidden_until_its_trick_is_complete(all_down: boo
                     for r in range(4):
                         assert obs[base + r * 53 + card] == 0.0  # nor in the recall
     assert hidden_seen > 10
-
-
-def random_actions(core: BatchCore, rng: np.random.Generator) -> np.ndarray:
-    return np.array([rng.choice(np.flatnonzero(m)) for m in core.mask])
 
 
 @pytest.mark.parametrize("options", [{}, {"players": 5, "all_trumps_face_down": True}])
